@@ -1,0 +1,161 @@
+"""Public operations with torch semantics, dispatched to a backend.
+
+Three hops from the user to a launch: these functions (torch semantics: `dim`, `dtype`,
+views, empty tensors, autograd), a `Backend.run` on a canonical tensor, the launcher.
+"""
+from __future__ import annotations
+
+import torch
+
+from .backend import OPS, Backend, BackendUnavailableError, get_backend, list_backends
+
+
+def _normalize_dim(dim: int, ndim: int) -> int:
+    rank = max(ndim, 1)  # a 0-dim tensor accepts dim 0 and -1, like torch
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(f"dim must be an int, got {type(dim).__name__}")
+    if not -rank <= dim < rank:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
+    return dim % rank
+
+
+def _check_tensor(x) -> torch.Tensor:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"expected a torch.Tensor, got {type(x).__name__}")
+    return x
+
+
+def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Backend:
+    """The backend that will run `op` on `x`; explicit names are checked, "auto" searched."""
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be a string, got {type(backend).__name__}")
+    if backend != "auto":
+        chosen = get_backend(backend)
+        chosen.check_variant(op, variant)
+        return chosen
+    if variant != "auto":
+        raise ValueError(f"variant={variant!r} names one backend's kernel: pass backend= as well")
+    if x.device.type != "cuda":
+        # Off the GPU only torch is fast; Triton's CPU interpreter is for testing.
+        return get_backend("torch")
+    # Registry order is fastest first (see benchmarks/); torch serves whatever is left.
+    for name in list_backends():
+        candidate = get_backend(name)
+        if candidate.supports(x, op, "auto"):
+            return candidate
+    return get_backend("torch")
+
+
+def rows_view(x: torch.Tensor, dim: int) -> torch.Tensor:
+    """x as (rows, cols) along `dim`, a view when the layout allows (no copy), else a copy."""
+    cols = x.shape[dim] if x.dim() else 1
+    moved = x.movedim(dim, -1) if x.dim() else x.reshape(1)
+    rows2d = moved.reshape(-1, cols)
+    if rows2d.stride(-1) != 1 and cols > 1:
+        rows2d = rows2d.contiguous()
+    return rows2d
+
+
+def _run(backend: Backend, x2d: torch.Tensor, op: str, variant: str) -> torch.Tensor:
+    backend.supports(x2d, op, variant).raise_if_unsupported()
+    return backend.run(x2d, op, variant)
+
+
+class _SoftmaxFunction(torch.autograd.Function):
+    """Forward through the chosen kernels; backward with the closed forms on torch ops."""
+
+    @staticmethod
+    def forward(ctx, x2d, backend, op, variant):
+        y = _run(backend, x2d, op, variant)
+        ctx.op = op
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensors
+        if ctx.op == "softmax":  # dx = y * (dy - sum(dy * y))
+            dx = y * (dy - (dy * y).sum(-1, keepdim=True))
+        else:  # log_softmax: dx = dy - exp(y) * sum(dy)
+            dx = dy - torch.exp(y) * dy.sum(-1, keepdim=True)
+        return dx, None, None, None
+
+
+def _softmax_like(op, x, dim, dtype, backend, variant):
+    x = _check_tensor(x)
+    dim = _normalize_dim(dim, x.dim())
+    if dtype is not None:
+        x = x.to(dtype)
+    chosen = resolve_backend(backend, x, op, variant)
+    if x.numel() == 0:
+        chosen.supports(x, op, variant).raise_if_unsupported()
+        return torch.empty_like(x, memory_format=torch.contiguous_format)
+    x2d = rows_view(x, dim)
+    if x2d.requires_grad and torch.is_grad_enabled():
+        y2d = _SoftmaxFunction.apply(x2d, chosen, op, variant)
+    else:
+        y2d = _run(chosen, x2d, op, variant)
+    if x.dim() == 0:
+        return y2d.reshape(())
+    moved_shape = x.movedim(dim, -1).shape
+    return y2d.reshape(moved_shape).movedim(-1, dim).contiguous()
+
+
+def softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
+            backend: str = "auto", variant: str = "auto") -> torch.Tensor:
+    """Softmax along `dim` with `torch.softmax` semantics, on the chosen backend/variant.
+
+    `backend="auto"` picks the fastest backend that serves the tensor's device and
+    dtype; `"torch"`, `"triton"` and `"cuda"` select one, and then `variant` may name
+    one of its kernels (see `get_backend(name).variants("softmax")`).
+    """
+    return _softmax_like("softmax", x, dim, dtype, backend, variant)
+
+
+def log_softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
+                backend: str = "auto", variant: str = "auto") -> torch.Tensor:
+    """Log-softmax along `dim` with `torch.log_softmax` semantics (see `softmax`)."""
+    return _softmax_like("log_softmax", x, dim, dtype, backend, variant)
+
+
+def _reduce(op, x, dim, backend, variant):
+    x = _check_tensor(x)
+    if dim is not None:
+        dim = _normalize_dim(dim, x.dim())
+    chosen = resolve_backend(backend, x, op, variant)
+    if dim is None:
+        if x.numel() == 0:
+            chosen.supports(x, op, variant).raise_if_unsupported()
+            if op == "reduce_max":
+                raise RuntimeError("amax(): Expected reduction dim to be specified for input.numel() == 0.")
+            return torch.zeros((), dtype=x.dtype, device=x.device)
+        return _run(chosen, x.reshape(-1).contiguous(), op, variant)
+    out_shape = tuple(s for i, s in enumerate(x.shape) if i != dim)
+    if x.numel() == 0:
+        chosen.supports(x, op, variant).raise_if_unsupported()
+        if op == "reduce_max" and x.dim() and x.shape[dim] == 0:
+            raise IndexError(f"amax(): Expected reduction dim {dim} to have non-zero size.")
+        return torch.zeros(out_shape, dtype=x.dtype, device=x.device)
+    return _run(chosen, rows_view(x, dim), op, variant).reshape(out_shape)
+
+
+def reduce_sum(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",
+               variant: str = "auto") -> torch.Tensor:
+    """Sum along `dim` (or of the whole tensor for dim=None), like `torch.sum`.
+
+    fp16 and bf16 inputs accumulate in fp32 and return their own dtype.
+    """
+    return _reduce("reduce_sum", x, dim, backend, variant)
+
+
+def reduce_max(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",
+               variant: str = "auto") -> torch.Tensor:
+    """Maximum along `dim` (or of the whole tensor for dim=None), like `torch.amax`; NaN propagates."""
+    return _reduce("reduce_max", x, dim, backend, variant)
+
+
+OP_FUNCTIONS = {"softmax": softmax, "log_softmax": log_softmax,
+                "reduce_sum": reduce_sum, "reduce_max": reduce_max}
+assert set(OP_FUNCTIONS) == set(OPS)
+
+__all__ = ["softmax", "log_softmax", "reduce_sum", "reduce_max", "BackendUnavailableError"]

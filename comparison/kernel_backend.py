@@ -1,0 +1,47 @@
+"""Shared plumbing for kernel families built from op modules.
+
+A kernel package lists its op modules (e.g. ``softmax``, ``reduce``); each module exposes
+
+    VARIANTS: dict[str, tuple[str, ...]]      # op -> fixed variant names ("auto" implied)
+    why_unsupported(x, op, variant) -> str | None
+    run(x, op, variant) -> torch.Tensor
+
+on canonical tensors (see `comparison.backend`), device and dtype already checked.
+Modules are imported on first use, so listing backends never compiles anything.
+"""
+from __future__ import annotations
+
+import importlib
+
+import torch
+
+from .backend import YES, Backend, Support, no
+
+
+class ModuleBackend(Backend):
+    package: str = ""
+    modules: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, object] | None = None
+        self._op_module: dict[str, object] = {}
+
+    def _load(self) -> dict[str, object]:
+        if self._loaded is None:
+            self._loaded = {m: importlib.import_module(f"{self.package}.{m}") for m in self.modules}
+            for mod in self._loaded.values():
+                for op in mod.VARIANTS:
+                    self._op_module[op] = mod
+        return self._loaded
+
+    def _variant_table(self) -> dict[str, tuple[str, ...]]:
+        self._load()
+        return {op: tuple(mod.VARIANTS[op]) for op, mod in self._op_module.items()}
+
+    def _supports_canonical(self, x: torch.Tensor, op: str, variant: str) -> Support:
+        why = self._op_module[op].why_unsupported(x, op, variant)
+        return YES if why is None else no(why)
+
+    def run(self, x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
+        self._load()
+        return self._op_module[op].run(x, op, variant)
