@@ -137,6 +137,14 @@ class Backend(abc.ABC):
     def run(self, x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
         """Compute `op` on a canonical tensor (see the module docstring)."""
 
+    def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor) -> torch.Tensor:
+        """`run`, writing into `out` (used by checks that poison the output first).
+
+        Backends whose kernels take an output buffer override this so the check sees
+        exactly what the kernel wrote; the default copies.
+        """
+        return out.copy_(self.run(x, op, variant))
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
 

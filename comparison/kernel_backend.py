@@ -12,6 +12,7 @@ Modules are imported on first use, so listing backends never compiles anything.
 from __future__ import annotations
 
 import importlib
+import inspect
 import importlib.util
 
 import torch
@@ -51,3 +52,10 @@ class ModuleBackend(Backend):
     def run(self, x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
         self._load()
         return self._op_module[op].run(x, op, variant)
+
+    def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor) -> torch.Tensor:
+        self._load()
+        module = self._op_module[op]
+        if "out" in inspect.signature(module.run).parameters:
+            return module.run(x, op, variant, out=out)
+        return super().run_into(x, op, variant, out)
