@@ -1,0 +1,294 @@
+"""Row and whole-tensor sum / max in Triton: the kernels, their launch plan, the launcher.
+
+Canonical inputs (see `comparison.backend`): a 2-D ``(rows, cols)`` tensor with unit
+column stride and any row stride, reduced along its rows to ``(rows,)``; or a contiguous
+1-D tensor reduced to a 0-dim tensor (``dim=None``). fp16/bf16 accumulate in fp32 and
+are stored in their own dtype. Max propagates NaN like ``torch.amax`` (``tl.max`` does
+not: it lowers to maxnum, which drops NaN), so every max goes through `_max_nan`.
+
+Variants, each one kernel below; every one reads the input once (N elements):
+
+* ``block``     (2-D) a program reduces BLOCK_M whole rows held in registers as one
+                ``[BLOCK_M, BLOCK_N]`` tile; narrow rows are packed many per program.
+                Writes one value per row. Rows up to BLOCK_MAX_COLS wide.
+* ``tiled``     (2-D) a program walks one row in TILE_N-wide tiles, adding (or max-ing)
+                each tile into a TILE_N-wide fp32 accumulator, and reduces across lanes
+                once after the loop. Any width; registers do not grow with it.
+* ``two_stage`` (1-D) stage 1: a fixed grid of P programs strides over the tensor and
+                writes P fp32 partials; stage 2: one program reduces the partials in a
+                fixed order. No atomics: the same bits every run on the same device.
+
+The launch plan (variant choice, tile sizes, warps, grid) lives in `plan`, with every
+threshold named below. Nothing here touches a GPU or compiles before the first call.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+
+import torch
+import triton
+import triton.language as tl
+
+VARIANTS = {
+    "reduce_sum": ("block", "tiled", "two_stage"),
+    "reduce_max": ("block", "tiled", "two_stage"),
+}
+ROW_VARIANTS = ("block", "tiled")
+WHOLE_VARIANTS = ("two_stage",)
+
+# -- launch thresholds ----------------------------------------------------------------
+# `block` keeps the whole row in registers: at most 32 fp32 values per thread at the
+# largest block Triton launches (32 warps = 1024 threads, which caps a thread at 64
+# registers). Wider rows would spill; `tiled` serves them.
+BLOCK_MAX_COLS = 32768
+# `auto` switches from `block` to `tiled` above this width. Up to 8192 a row fits in
+# 16 warps at 16 fp32 values per thread (four 16-byte loads in flight each); wider rows
+# need 32-warp blocks with register pressure near the cap, while `tiled` streams any
+# width with an 8-warp program and a fixed 4096-wide accumulator.
+AUTO_BLOCK_MAX_COLS = 8192
+# Values each thread holds per tile: 16 fp32 = four 16-byte loads in flight per thread,
+# enough to cover DRAM latency without pressing on registers.
+VALUES_PER_THREAD = 16
+MAX_WARPS = 32
+# Narrow rows are packed until a `block` tile holds this many elements (then 8 warps).
+BLOCK_TILE_ELEMENTS = 4096
+# `tiled` and stage 1 of `two_stage` stream tiles of this many elements (8 warps).
+STREAM_TILE = 4096
+# Persistent grids fill the SM: H100/H200 hold 64 resident warps per SM.
+WARPS_PER_SM = 64
+# Stage 2 of `two_stage` reduces all partials in one tile; the grid never exceeds this.
+MAX_PARTIALS = 2048
+# Under the interpreter, a few programs: each one then walks several tiles, so CI runs
+# the grid-stride loops that the GPU's persistent grids rely on.
+INTERPRETER_PROGRAMS = 4
+
+
+# -- kernels --------------------------------------------------------------------------
+
+@triton.jit
+def _max_nan(a, b):
+    # maximumf, not maxnum: a NaN on either side wins, like torch.amax.
+    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def _load_f32(ptrs, mask, IS_MAX: tl.constexpr):
+    # Lanes past the end read the op's identity: -inf for max, 0 for sum.
+    if IS_MAX:
+        x = tl.load(ptrs, mask=mask, other=float("-inf"))
+    else:
+        x = tl.load(ptrs, mask=mask, other=0.0)
+    return x.to(tl.float32)
+
+
+@triton.jit
+def _combine(acc, x, IS_MAX: tl.constexpr):
+    # Elementwise: one accumulator lane per tile lane, no cross-lane traffic.
+    if IS_MAX:
+        r = _max_nan(acc, x)
+    else:
+        r = acc + x
+    return r
+
+
+@triton.jit
+def _reduce(x, axis: tl.constexpr, IS_MAX: tl.constexpr):
+    # Across lanes (shuffles, then shared memory across warps).
+    if IS_MAX:
+        r = tl.reduce(x, axis, _max_nan)
+    else:
+        r = tl.sum(x, axis)
+    return r
+
+
+@triton.jit
+def _identity_vector(N: tl.constexpr, IS_MAX: tl.constexpr):
+    if IS_MAX:
+        r = tl.full([N], float("-inf"), tl.float32)
+    else:
+        r = tl.zeros([N], tl.float32)
+    return r
+
+
+@triton.jit
+def _rows_block_kernel(x_ptr, out_ptr, n_rows, n_cols, stride_row,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, IS_MAX: tl.constexpr):
+    # Grid: persistent, each program walks row tiles pid, pid + nprog, ...
+    # Per tile: read BLOCK_M rows (cols elements each), write BLOCK_M values.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    cols = tl.arange(0, BLOCK_N)
+    col_mask = cols < n_cols
+    for tile in range(pid, tl.cdiv(n_rows, BLOCK_M), nprog):
+        rows = tl.cast(tile, tl.int64) * BLOCK_M + tl.arange(0, BLOCK_M)
+        row_mask = rows < n_rows
+        ptrs = x_ptr + rows[:, None] * stride_row + cols[None, :]
+        x = _load_f32(ptrs, row_mask[:, None] & col_mask[None, :], IS_MAX)
+        r = _reduce(x, 1, IS_MAX)
+        tl.store(out_ptr + rows, r.to(out_ptr.dtype.element_ty), mask=row_mask)
+
+
+@triton.jit
+def _rows_tiled_kernel(x_ptr, out_ptr, n_rows, n_cols, stride_row,
+                       TILE_N: tl.constexpr, IS_MAX: tl.constexpr):
+    # Grid: persistent, one row at a time per program.
+    # Per row: read cols elements in TILE_N steps, write one value.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    lanes = tl.arange(0, TILE_N)
+    n_full = (n_cols // TILE_N) * TILE_N
+    for row in range(pid, n_rows, nprog):
+        row_ptr = x_ptr + tl.cast(row, tl.int64) * stride_row
+        acc = _identity_vector(TILE_N, IS_MAX)
+        # Full tiles without a mask: a mask on a width not divisible by 16 would make
+        # Triton fall back to scalar loads even on aligned rows.
+        for start in range(0, n_full, TILE_N):
+            x = tl.load(row_ptr + start + lanes).to(tl.float32)
+            acc = _combine(acc, x, IS_MAX)
+        if n_full < n_cols:
+            offs = n_full + lanes
+            acc = _combine(acc, _load_f32(row_ptr + offs, offs < n_cols, IS_MAX), IS_MAX)
+        r = _reduce(acc, 0, IS_MAX)
+        tl.store(out_ptr + row, r.to(out_ptr.dtype.element_ty))
+
+
+@triton.jit
+def _partials_kernel(x_ptr, partial_ptr, n, BLOCK: tl.constexpr, IS_MAX: tl.constexpr):
+    # Stage 1. Grid: P programs (fixed for a device and n); program p reduces tiles
+    # p, p + P, ... into one fp32 partial. Reads n elements in all, writes P partials.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    lanes = tl.arange(0, BLOCK)
+    acc = _identity_vector(BLOCK, IS_MAX)
+    for tile in range(pid, tl.cdiv(n, BLOCK), nprog):
+        offs = tl.cast(tile, tl.int64) * BLOCK + lanes
+        acc = _combine(acc, _load_f32(x_ptr + offs, offs < n, IS_MAX), IS_MAX)
+    tl.store(partial_ptr + pid, _reduce(acc, 0, IS_MAX))
+
+
+@triton.jit
+def _finish_kernel(partial_ptr, out_ptr, n_partials, BLOCK_P: tl.constexpr, IS_MAX: tl.constexpr):
+    # Stage 2. Grid: one program; reads the P partials, writes one value. The reduction
+    # tree is fixed by BLOCK_P and num_warps, so the order never changes between runs.
+    offs = tl.arange(0, BLOCK_P)
+    p = _load_f32(partial_ptr + offs, offs < n_partials, IS_MAX)
+    tl.store(out_ptr, _reduce(p, 0, IS_MAX).to(out_ptr.dtype.element_ty))
+
+
+# -- launch plan ------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(device_index: int) -> int:
+    return torch.cuda.get_device_properties(device_index).multi_processor_count
+
+
+def _grid_size(n_tiles: int, num_warps: int, device: torch.device, cap: int | None = None) -> int:
+    """Programs to launch for `n_tiles` units of work: persistent on the GPU (enough
+    programs to fill every SM's warp slots, each looping), a few under the interpreter."""
+    if device.type == "cuda":
+        resident = _sm_count(device.index) * max(1, WARPS_PER_SM // num_warps)
+    else:
+        resident = INTERPRETER_PROGRAMS
+    if cap is not None:
+        resident = min(resident, cap)
+    return max(1, min(n_tiles, resident))
+
+
+def _warps_for(elements: int) -> int:
+    """Warps for a tile of `elements` values: VALUES_PER_THREAD each, 1 to MAX_WARPS."""
+    return max(1, min(MAX_WARPS, triton.next_power_of_2(elements) // (32 * VALUES_PER_THREAD)))
+
+
+def _form(x: torch.Tensor) -> str:
+    return "rows" if x.dim() == 2 else "whole"
+
+
+def resolve_variant(x: torch.Tensor, variant: str) -> str:
+    """The variant `auto` stands for on `x`: `two_stage` for dim=None; `block` for rows
+    up to AUTO_BLOCK_MAX_COLS wide, `tiled` beyond."""
+    if variant != "auto":
+        return variant
+    if _form(x) == "whole":
+        return "two_stage"
+    return "block" if x.shape[1] <= AUTO_BLOCK_MAX_COLS else "tiled"
+
+
+def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
+    if variant == "auto":
+        return None
+    if _form(x) == "whole" and variant in ROW_VARIANTS:
+        return (f"triton variant {variant!r} reduces rows (reduce along a dim); the whole-tensor "
+                f"reduction (dim=None) needs {', '.join(repr(v) for v in WHOLE_VARIANTS)} or 'auto'")
+    if _form(x) == "rows" and variant in WHOLE_VARIANTS:
+        return (f"triton variant {variant!r} reduces the whole tensor (dim=None); a reduction along "
+                f"a dim needs {', '.join(repr(v) for v in ROW_VARIANTS)} or 'auto'")
+    if variant == "block" and x.shape[1] > BLOCK_MAX_COLS:
+        return (f"triton variant 'block' holds a whole row in registers, at most {BLOCK_MAX_COLS} "
+                f"columns; this row has {x.shape[1]} (use 'tiled')")
+    return None
+
+
+def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
+    """Which kernel runs on `x` and how: variant, kernel name, tile sizes, warps, grid."""
+    variant = resolve_variant(x, variant)
+    why = why_unsupported(x, op, variant)
+    if why is not None:
+        raise ValueError(why)
+    if variant == "block":
+        rows, cols = x.shape
+        block_n = triton.next_power_of_2(cols)
+        block_m = max(1, min(BLOCK_TILE_ELEMENTS // block_n, triton.next_power_of_2(rows)))
+        warps = _warps_for(block_m * block_n)
+        return {"variant": variant, "kernel": "_rows_block_kernel", "BLOCK_M": block_m,
+                "BLOCK_N": block_n, "num_warps": warps,
+                "grid": _grid_size(triton.cdiv(rows, block_m), warps, x.device)}
+    if variant == "tiled":
+        rows, cols = x.shape
+        tile_n = min(triton.next_power_of_2(cols), STREAM_TILE)
+        warps = _warps_for(tile_n)
+        return {"variant": variant, "kernel": "_rows_tiled_kernel", "TILE_N": tile_n,
+                "num_warps": warps, "grid": _grid_size(rows, warps, x.device)}
+    n = x.numel()
+    block = min(triton.next_power_of_2(n), STREAM_TILE)
+    warps = _warps_for(block)
+    partials = _grid_size(triton.cdiv(n, block), warps, x.device, cap=MAX_PARTIALS)
+    block_p = triton.next_power_of_2(partials)
+    return {"variant": variant, "kernel": "_partials_kernel+_finish_kernel", "BLOCK": block,
+            "num_warps": warps, "grid": partials, "BLOCK_P": block_p,
+            "finish_num_warps": _warps_for(block_p)}
+
+
+# -- launcher ---------------------------------------------------------------------------
+
+def _device_guard(x: torch.Tensor):
+    # Triton launches on the current device; make it the tensor's own.
+    return torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
+
+
+def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None) -> torch.Tensor:
+    """`op` ("reduce_sum" / "reduce_max") of a canonical tensor with a Triton variant.
+
+    `out`, when given, is a contiguous tensor of the result's shape and dtype.
+    """
+    p = plan(x, op, variant)
+    is_max = op == "reduce_max"
+    if out is None:
+        out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype, device=x.device)
+    with _device_guard(x):
+        if p["variant"] == "block":
+            _rows_block_kernel[(p["grid"],)](
+                x, out, x.shape[0], x.shape[1], x.stride(0),
+                BLOCK_M=p["BLOCK_M"], BLOCK_N=p["BLOCK_N"], IS_MAX=is_max, num_warps=p["num_warps"])
+        elif p["variant"] == "tiled":
+            _rows_tiled_kernel[(p["grid"],)](
+                x, out, x.shape[0], x.shape[1], x.stride(0),
+                TILE_N=p["TILE_N"], IS_MAX=is_max, num_warps=p["num_warps"])
+        else:
+            partials = torch.empty(p["grid"], dtype=torch.float32, device=x.device)
+            _partials_kernel[(p["grid"],)](
+                x, partials, x.numel(), BLOCK=p["BLOCK"], IS_MAX=is_max, num_warps=p["num_warps"])
+            _finish_kernel[(1,)](
+                partials, out, p["grid"], BLOCK_P=p["BLOCK_P"], IS_MAX=is_max,
+                num_warps=p["finish_num_warps"])
+    return out
