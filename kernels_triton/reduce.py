@@ -238,7 +238,9 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     if variant == "block":
         rows, cols = x.shape
         block_n = triton.next_power_of_2(cols)
-        block_m = max(1, min(BLOCK_TILE_ELEMENTS // block_n, triton.next_power_of_2(rows)))
+        # BLOCK_M depends on the width only (not on `rows`): one compiled kernel per
+        # width and dtype; masked rows of a short last tile cost no memory traffic.
+        block_m = max(1, BLOCK_TILE_ELEMENTS // block_n)
         warps = _warps_for(block_m * block_n)
         return {"variant": variant, "kernel": "_rows_block_kernel", "BLOCK_M": block_m,
                 "BLOCK_N": block_n, "num_warps": warps,
