@@ -15,8 +15,9 @@ Variants name how threads combine their partial results and how they load:
 * ``auto``       ``vectorized``: with pack width 1 it is ``warp_xor``, so it is never
                  worse, and wide packs cut load instructions 4-8x.
 
-Every variant serves both forms. Rows up to WARP_ROW_MAX_COLS wide get a warp each
-(several rows per block), wider rows a block each; both grids are persistent. The
+Every variant serves both forms. Rows up to WARP_ROW_MAX_COLS wide get a warp each, or
+a group of 1-16 lanes of one when they have fewer than 32 packs (several rows per
+warp); wider rows get a block each; both grids are persistent. The
 whole-tensor form runs a fixed grid of blocks that each write one fp32 partial, then
 one block that reduces the partials in a fixed order: the same bits every run, no
 floating-point atomics. `plan` holds every launch decision; the .cu launches what it
@@ -44,7 +45,7 @@ LAYOUT_CODES = {"warp_per_row": 0, "block_per_row": 1}
 # block each, so that more loads are in flight per row and the shuffle tree is amortised
 # over more elements.
 WARP_ROW_MAX_COLS = 1024
-# Warp-per-row blocks: 4 warps, i.e. 4 rows per block per step.
+# Warp-per-row blocks: 4 warps, i.e. 4 rows (or 128 / group rows) per block per step.
 WARP_ROW_THREADS = 128
 # Block per row: about this many loads (packs) per thread per row; the block grows with
 # the width from 128 to 1024 threads, so a wide row keeps 1024 threads busy.
@@ -100,16 +101,19 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     if x.dim() == 2:
         rows, cols = x.shape
         if cols <= WARP_ROW_MAX_COLS:
+            # One lane per pack up to a warp: rows narrower than 32 packs share a warp.
+            group = min(32, _next_pow2(-(-cols // pack)))
             threads = WARP_ROW_THREADS
-            units = -(-rows // (threads // 32))        # row groups of one block
+            units = -(-rows // (threads // group))     # rows one block takes per step
             layout = "warp_per_row"
         else:
             per_thread = pack * BLOCK_ROW_PACKS_PER_THREAD
             threads = min(MAX_THREADS, max(BLOCK_ROW_MIN_THREADS, _next_pow2(-(-cols // per_thread))))
+            group = threads
             units = rows
             layout = "block_per_row"
         grid = max(1, min(units, resident_threads // threads))
-        return {"variant": variant, "form": "rows", "layout": layout, "pack": pack,
+        return {"variant": variant, "form": "rows", "layout": layout, "group": group, "pack": pack,
                 "threads": threads, "grid": grid}
     n = x.numel()
     threads = WHOLE_THREADS
@@ -135,7 +139,8 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     stream = torch.cuda.current_stream(x.device).cuda_stream
     if p["form"] == "rows":
         ext.reduce_rows(x.data_ptr(), out.data_ptr(), x.shape[0], x.shape[1], x.stride(0), *codes,
-                        LAYOUT_CODES[p["layout"]], p["pack"], p["threads"], p["grid"], device, stream)
+                        LAYOUT_CODES[p["layout"]], p["group"], p["pack"], p["threads"], p["grid"],
+                        device, stream)
     else:
         # Partials come from torch's caching allocator, on the stream the kernels run on.
         partials = torch.empty(p["grid"], dtype=torch.float32, device=x.device)

@@ -71,6 +71,17 @@ def test_layout_switches_at_the_named_width(sm_count, cols, layout):
     assert p["grid"] <= sm_count * cuda_reduce.MAX_THREADS_PER_SM // p["threads"]
 
 
+@pytest.mark.parametrize("cols, variant, group", [
+    (1, "warp_xor", 1), (3, "smem_tree", 4), (31, "warp_down", 32), (1000, "warp_xor", 32),
+    (64, "vectorized", 16),    # 16 packs of 4 fp32: 16 lanes per row, 2 rows per warp
+    (128, "vectorized", 32),
+])
+def test_narrow_rows_share_a_warp(sm_count, cols, variant, group):
+    p = cuda_reduce.plan(torch.zeros(1000, cols), "reduce_max", variant)
+    assert p["layout"] == "warp_per_row" and p["group"] == group
+    assert p["grid"] == min(-(-1000 // (p["threads"] // group)), sm_count * 2048 // p["threads"])
+
+
 def test_block_per_row_grows_with_the_width(sm_count):
     threads = [cuda_reduce.plan(torch.zeros(2, c), "reduce_sum", "vectorized")["threads"]
                for c in (2048, 8192, 65536)]
