@@ -1,0 +1,409 @@
+"""Triton softmax and log-softmax over the rows of a canonical ``(rows, cols)`` tensor.
+
+Two kernels, each for both ops (a constexpr flag) and fp32/fp16/bf16 in and out with
+fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
+
+* ``fused``  (`_softmax_fused_kernel`): a program holds a ``[ROWS, BLOCK]`` tile of
+  whole rows in registers. Reads each element once, writes it once: the minimum
+  traffic, the same as a device-to-device copy. Narrow rows are packed many to a tile
+  so every program moves enough bytes per iteration. Rows up to FUSED_MAX_COLS wide.
+* ``online`` (`_softmax_online_kernel`): a program walks one row in TILE-wide tiles.
+  Pass 1 keeps a running max and a rescaled running sum per lane; pass 2 re-reads the
+  row and writes the output. Reads twice, writes once, any width; the grid is sized so
+  that the rows in flight stay in L2 and pass 2's re-reads come from there.
+* ``auto``: `_auto_kernel` picks one from the width (and dtype).
+
+Both kernels are persistent (a grid of as many programs as stay resident, each looping
+over rows), honour the input's row stride, offset rows in 64-bit, and follow
+``torch.softmax`` on special values: a row containing NaN or +inf, or all -inf, comes
+out all NaN; -inf elements of an otherwise finite row give 0 (log-softmax: -inf).
+
+`plan` computes every launch parameter in one place; `run` launches what it returns.
+Nothing compiles at import time: kernels compile on first use, and Triton keys its
+cache on what changes the code (dtypes, constexprs, alignment).
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+from . import launch
+from .backend import interpreting
+
+VARIANTS = {"softmax": ("fused", "online"), "log_softmax": ("fused", "online")}
+
+# -- thresholds and launch constants ----------------------------------------------------
+# Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
+
+# Widest row `fused` holds in registers: at 32 warps (1024 threads, which caps a thread
+# at 64 registers) a 32768-wide row is 32 values per thread plus addresses (52-64
+# registers, no spills; 65536 spills). fp16/bf16 rows are widened to fp32 in registers,
+# so the same bound.
+FUSED_MAX_COLS = 32768
+# Rows whose width or row stride is odd (ALIGN 1 below) load element by element, each
+# value with its own address: fp32 spills at 32768 there, 16384 fits.
+FUSED_MAX_COLS_ODD = 16384
+# `auto` uses `fused` up to this width (per dtype; odd rows: FUSED_MAX_COLS_ODD) and
+# `online` beyond: while a row fits in registers one read beats two. (Tuning knob for
+# GPU benchmarks: at widths where `fused` holds one program per SM, `online` may win.)
+AUTO_FUSED_MAX_COLS = {torch.float32: FUSED_MAX_COLS, torch.float16: FUSED_MAX_COLS,
+                       torch.bfloat16: FUSED_MAX_COLS}
+# Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
+# a one-row program moves 512 B per iteration, too little to cover DRAM latency with
+# the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
+# bandwidth there); a 16 KiB tile at 64 registers per thread lets ~8 programs per SM
+# keep ~128 KiB in flight.
+FUSED_TILE_BYTES = 16 * 1024
+# ...but at most this many rows: rows narrower than a 16-byte vector load element by
+# element with a 64-bit address per value; 1024 rows of width 1 already need 110-128
+# registers per thread and spill in fp16.
+FUSED_MAX_TILE_ROWS = 512
+# Values each thread holds in a `fused` tile (num_warps = tile / (32 * this), 1 to 32):
+# 32 fp32 = eight 16-byte loads in flight per thread, and the widest row still fits the
+# 64-register cap of a 1024-thread program.
+FUSED_VALUES_PER_THREAD = 32
+FUSED_MAX_WARPS = 32
+# Software pipelining of the `fused` row loop (tl.range num_stages): 1 = none. Loads
+# overlap compute through the several programs resident per SM instead, without
+# staging tiles through shared memory (which would cut occupancy). Tuning knob.
+FUSED_NUM_STAGES = 1
+
+# `online` tile width in elements, any dtype; two tiles are loaded per iteration. At 16
+# warps a thread holds 16 values per tile plus the per-lane max and sum: 64-89
+# registers, under the 128 a 512-thread program may use (16384-wide 16-bit tiles reach
+# 128 and spill). In flight per program: 64 KiB (fp32) / 32 KiB (16-bit), about what
+# an H100/H200 SM needs for its share of DRAM bandwidth, since the L2 budget below
+# allows one program per SM at the widest rows.
+ONLINE_TILE = 8192
+# Odd rows (element-by-element loads, an address per value) take half that: 8192 needs
+# 128 registers and spills; 4096 needs 104-118.
+ONLINE_TILE_ODD = 4096
+ONLINE_VALUES_PER_THREAD = 16
+ONLINE_MAX_WARPS = 16
+# Pipelining of the tile loops: 1 = none. Pass 1 has no cross-warp step inside the loop
+# (accumulators are per lane), so 16 warps drift apart and overlap each other's loads.
+ONLINE_NUM_STAGES = 1
+# Fraction of L2 that the rows in flight may fill between pass 1 and pass 2. Each
+# program keeps one row live; if they all fit, pass 2 reads L2 instead of DRAM (two
+# DRAM transfers per element, not three). Half leaves room for the output stream and
+# for L2's split into two partitions.
+ONLINE_L2_FRACTION = 0.5
+
+# Largest ALIGN hint (elements): Triton already knows integers divisible by 16.
+MAX_ALIGN = 16
+
+# Under Triton's CPU interpreter every op is a numpy call per program: cap tiles so the
+# tests stay quick, and small enough that the 1025/4099-wide test rows take several
+# `online` tiles (masked tail, reversed pass 2) and 7-row inputs several `fused` tiles.
+INTERPRET_ONLINE_TILE = 256
+INTERPRET_FUSED_TILE_ELEMS = 2048
+
+LOG2E = tl.constexpr(1.4426950408889634)
+LN2 = tl.constexpr(0.6931471805599453)
+
+
+# -- kernels ------------------------------------------------------------------------------
+
+@triton.jit
+def _multiple_of(n, ALIGN: tl.constexpr):
+    # n is a multiple of ALIGN (the launcher checked). Triton's alignment analysis only
+    # knows integer arguments divisible by 16; written as (n // ALIGN) * ALIGN it sees
+    # the factor, so rows of e.g. 1000 fp32 (ALIGN 8) still load 16 bytes at a time.
+    return (n // ALIGN) * ALIGN
+
+
+@triton.jit
+def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                          LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
+                          ALIGN: tl.constexpr, NUM_STAGES: tl.constexpr):
+    # Grid: persistent; program p takes row blocks p, p + nprog, ... of ROWS rows each.
+    # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    n_cols = _multiple_of(n_cols, ALIGN)
+    x_row_stride = _multiple_of(x_row_stride, ALIGN)
+    y_row_stride = _multiple_of(y_row_stride, ALIGN)
+    cols = tl.arange(0, BLOCK)
+    col_mask = cols < n_cols
+    n_blocks = tl.cdiv(n_rows, ROWS)
+    for rb in tl.range(pid, n_blocks, nprog, num_stages=NUM_STAGES):
+        rows = tl.cast(rb, tl.int64) * ROWS + tl.arange(0, ROWS)
+        mask = (rows < n_rows)[:, None] & col_mask[None, :]
+        # Read once; nothing reuses the input, so it goes first out of L2.
+        x = tl.load(x_ptr + rows[:, None] * x_row_stride + cols[None, :], mask=mask,
+                    other=-float("inf"), eviction_policy="evict_first").to(tl.float32)
+        # Padding is -inf: it never wins the max and its exp is 0. A row of -inf has
+        # m = -inf and x - m = NaN; +inf gives inf - inf = NaN; a NaN element makes its
+        # exp and so the sum NaN: all three end up NaN across the row, like torch.
+        m = tl.max(x, axis=1)
+        shifted = x - m[:, None]
+        e = tl.exp2(shifted * LOG2E)
+        d = tl.sum(e, axis=1)
+        if LOG_SOFTMAX:
+            y = shifted - (tl.log2(d) * LN2)[:, None]
+        else:
+            y = e * (1.0 / d)[:, None]
+        # Streaming store: the output is not read again by this kernel.
+        tl.store(y_ptr + rows[:, None] * y_row_stride + cols[None, :],
+                 y.to(y_ptr.dtype.element_ty), mask=mask, cache_modifier=".cs")
+
+
+@triton.jit
+def _online_update(m, d, x):
+    # One tile into the per-lane running max m and sum d of exp(x - m), with one exp2
+    # per element: of exp(m_old - m_new) and exp(x - m_new) one is exp(0) = 1 and the
+    # other exp(-|x - m_old|). A lane in the empty state (-inf, 0) meeting -inf (padding
+    # or data) stays (-inf, 0): the `where` keeps the undefined -inf - -inf out of d.
+    # A NaN element makes d NaN for good; +inf makes the max +inf (see the caller).
+    p = tl.exp2(-tl.abs(x - m) * LOG2E)
+    p = tl.where(x == -float("inf"), 0.0, p)
+    d = tl.where(x > m, d * p + 1.0, d + p)
+    m = tl.maximum(m, x)
+    return m, d
+
+
+@triton.jit
+def _online_output(x, row_max, inv_sum, log_sum, LOG_SOFTMAX: tl.constexpr):
+    shifted = x - row_max
+    if LOG_SOFTMAX:
+        y = shifted - log_sum
+    else:
+        y = tl.exp2(shifted * LOG2E) * inv_sum
+    return y
+
+
+@triton.jit
+def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                           LOG_SOFTMAX: tl.constexpr, TILE: tl.constexpr, ALIGN: tl.constexpr,
+                           NUM_STAGES: tl.constexpr):
+    # Grid: persistent; program p takes rows p, p + nprog, ... one at a time.
+    # Per row: pass 1 reads n_cols elements (kept in L2), pass 2 reads them again and
+    # writes n_cols: DRAM sees one read and one write when pass 2 hits L2.
+    # Both passes handle two tiles per iteration: both loads are issued before either
+    # is used, doubling the bytes in flight without widening the per-lane accumulators.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    n_cols = _multiple_of(n_cols, ALIGN)
+    x_row_stride = _multiple_of(x_row_stride, ALIGN)
+    y_row_stride = _multiple_of(y_row_stride, ALIGN)
+    lanes = tl.arange(0, TILE)
+    n_pairs = tl.cdiv(n_cols, 2 * TILE)
+    for row in tl.range(pid, n_rows, nprog):
+        x_row = x_ptr + tl.cast(row, tl.int64) * x_row_stride
+        y_row = y_ptr + tl.cast(row, tl.int64) * y_row_stride
+        # Pass 1. Lanes past the end (a whole second tile, at the end of a row with an
+        # odd number of tiles) load -inf and cost no memory traffic. evict_last keeps
+        # the row in L2 until pass 2 reads it back.
+        m = tl.full([TILE], -float("inf"), tl.float32)
+        d = tl.zeros([TILE], tl.float32)
+        for t in tl.range(0, n_pairs, num_stages=NUM_STAGES):
+            start = tl.cast(t, tl.int64) * (2 * TILE)
+            x0 = tl.load(x_row + start + lanes, mask=lanes < n_cols - start,
+                         other=-float("inf"), eviction_policy="evict_last").to(tl.float32)
+            x1 = tl.load(x_row + start + TILE + lanes, mask=lanes < n_cols - start - TILE,
+                         other=-float("inf"), eviction_policy="evict_last").to(tl.float32)
+            m, d = _online_update(m, d, x0)
+            m, d = _online_update(m, d, x1)
+        # Merge the lanes once: rescale each lane's sum to the row max. Lanes that saw
+        # only -inf add nothing (their NaN scale exp(-inf - -inf) is replaced by 0, and
+        # their sum is 0); a NaN sum stays NaN (NaN * 0 is NaN).
+        row_max = tl.max(m, axis=0)
+        scale = tl.where(m == -float("inf"), 0.0, tl.exp2((m - row_max) * LOG2E))
+        row_sum = tl.sum(d * scale, axis=0)
+        # torch gives NaN for a row holding +inf; the one-exp update gave a finite sum
+        # for it. A row of -inf needs nothing here: x - row_max is NaN in pass 2.
+        row_sum = tl.where(row_max == float("inf"), float("nan"), row_sum)
+        inv_sum = 1.0 / row_sum
+        log_sum = tl.log2(row_sum) * LN2
+        # Pass 2, last pair first: the tiles pass 1 read most recently are the
+        # likeliest to be still in L2. Both loads come before both stores (the compiler
+        # cannot move a load above a store that may alias it). This is the input's last
+        # read (evict_first); the output streams past L2 (.cs).
+        for t in tl.range(0, n_pairs, num_stages=NUM_STAGES):
+            start = tl.cast(n_pairs - 1 - t, tl.int64) * (2 * TILE)
+            mask0 = lanes < n_cols - start
+            mask1 = lanes < n_cols - start - TILE
+            x0 = tl.load(x_row + start + lanes, mask=mask0, other=-float("inf"),
+                         eviction_policy="evict_first").to(tl.float32)
+            x1 = tl.load(x_row + start + TILE + lanes, mask=mask1, other=-float("inf"),
+                         eviction_policy="evict_first").to(tl.float32)
+            y0 = _online_output(x0, row_max, inv_sum, log_sum, LOG_SOFTMAX)
+            y1 = _online_output(x1, row_max, inv_sum, log_sum, LOG_SOFTMAX)
+            tl.store(y_row + start + lanes, y0.to(y_ptr.dtype.element_ty), mask=mask0,
+                     cache_modifier=".cs")
+            tl.store(y_row + start + TILE + lanes, y1.to(y_ptr.dtype.element_ty), mask=mask1,
+                     cache_modifier=".cs")
+
+
+# -- launch plan ----------------------------------------------------------------------------
+
+def _row_align(x: torch.Tensor) -> int:
+    """ALIGN: the largest power of two (at most MAX_ALIGN) dividing both the width and
+    the row stride, so every row start and row end is a multiple of it (in elements)."""
+    g = math.gcd(x.shape[1], x.stride(0))
+    return min(MAX_ALIGN, g & -g) if g else MAX_ALIGN
+
+
+def _fused_max_cols(align: int) -> int:
+    return FUSED_MAX_COLS if align > 1 else FUSED_MAX_COLS_ODD
+
+
+def _auto_kernel(cols: int, dtype: torch.dtype, align: int) -> str:
+    """The kernel `auto` runs: `fused` while a row fits in registers, `online` beyond."""
+    limit = AUTO_FUSED_MAX_COLS[dtype] if align > 1 else FUSED_MAX_COLS_ODD
+    return "fused" if cols <= limit else "online"
+
+
+def _pow2_at_most(n: int) -> int:
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def _fused_params(rows: int, cols: int, elem: int, sm_count: int | None) -> tuple[dict, int]:
+    """ROWS, BLOCK and num_warps of `fused` for a (rows, cols) input of `elem`-byte
+    elements; `sm_count` None under the interpreter."""
+    block = triton.next_power_of_2(cols)
+    tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * elem)))
+    # Few rows: spread them over the SMs rather than packing them into a few programs.
+    spread = triton.cdiv(rows, sm_count) if sm_count else rows
+    tile_rows = min(tile_rows, triton.next_power_of_2(spread))
+    if sm_count is None:
+        tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_ELEMS // block))
+    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_VALUES_PER_THREAD)))
+    return {"ROWS": tile_rows, "BLOCK": block, "NUM_STAGES": FUSED_NUM_STAGES}, warps
+
+
+def _online_params(cols: int, align: int, interpreted: bool) -> tuple[dict, int]:
+    """TILE and num_warps of `online` for rows `cols` wide."""
+    if interpreted:
+        cap = INTERPRET_ONLINE_TILE
+    else:
+        cap = ONLINE_TILE if align > 1 else ONLINE_TILE_ODD
+    tile = min(triton.next_power_of_2(cols), cap)
+    warps = max(1, min(ONLINE_MAX_WARPS, tile // (32 * ONLINE_VALUES_PER_THREAD)))
+    return {"TILE": tile, "NUM_STAGES": ONLINE_NUM_STAGES}, warps
+
+
+_KERNELS = {"fused": _softmax_fused_kernel, "online": _softmax_online_kernel}
+# launch.CompiledResources per compiled configuration: measured once per process.
+_RESOURCES: dict[tuple, launch.CompiledResources] = {}
+
+
+def _args(x: torch.Tensor, y: torch.Tensor) -> tuple:
+    rows, cols = x.shape
+    return (x, y, rows, cols, x.stride(0), cols)  # y is a new contiguous (rows, cols)
+
+
+def _specialization(x: torch.Tensor) -> tuple:
+    # What Triton specialises a binary on besides dtypes and constexprs: 16-byte pointer
+    # alignment, and integers divisible by 16 or equal to 1. Unaligned rows compile to
+    # scalar loads with more address registers: their occupancy is measured separately.
+    ints = (*x.shape, x.stride(0))
+    return (x.data_ptr() % 16 == 0, *(n % 16 == 0 for n in ints), *(n == 1 for n in ints))
+
+
+def _resources(kernel_name: str, x: torch.Tensor, constexprs: dict, warps: int,
+               limits: launch.DeviceLimits) -> launch.CompiledResources:
+    key = (limits.index, kernel_name, x.dtype, _specialization(x),
+           tuple(sorted(constexprs.items())), warps)
+    res = _RESOURCES.get(key)
+    if res is None:
+        # Compile for x's own specialisation, so that the binary measured is the one the
+        # launch will use; the output stand-in only needs the output's 16-byte alignment
+        # (nothing is launched).
+        y_stand_in = torch.empty(16, dtype=x.dtype, device=x.device)
+        res = launch.compiled_resources(_KERNELS[kernel_name], _args(x, y_stand_in),
+                                        num_warps=warps, limits=limits, **constexprs)
+        _RESOURCES[key] = res
+    return res
+
+
+def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
+    """The kernel and every launch parameter `run` uses for `op`/`variant` on `x`.
+
+    On a GPU this compiles the kernel (once per configuration) to size the persistent
+    grid from its register and shared-memory use; the dict then also reports n_regs,
+    n_spills, shared (bytes), programs_per_sm and what limits it.
+    """
+    rows, cols = x.shape
+    align = _row_align(x)
+    kernel = _auto_kernel(cols, x.dtype, align) if variant == "auto" else variant
+    why = why_unsupported(x, op, kernel)
+    if why is not None:
+        raise ValueError(why)
+    on_gpu = x.device.type == "cuda" and not interpreting()
+    limits = launch.device_limits(x.device.index) if on_gpu else None
+    if kernel == "fused":
+        constexprs, warps = _fused_params(rows, cols, x.element_size(),
+                                          limits.sm_count if on_gpu else None)
+        units = triton.cdiv(rows, constexprs["ROWS"])  # row blocks
+    else:
+        constexprs, warps = _online_params(cols, align, interpreted=not on_gpu)
+        units = rows
+    constexprs.update(ALIGN=align, LOG_SOFTMAX=op == "log_softmax")
+    out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": f"_softmax_{kernel}_kernel",
+           "rows": rows, "cols": cols, "dtype": x.dtype, "constexprs": constexprs,
+           "num_warps": warps}
+    if not on_gpu:
+        # Interpreter: no SMs to fill, one program per unit of work.
+        out["grid"] = units
+        return out
+    with torch.cuda.device(limits.index):
+        res = _resources(kernel, x, constexprs, warps, limits)
+    grid, per_sm = _persistent_grid(kernel, units, cols * x.element_size(), res.programs_per_sm,
+                                    limits)
+    out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
+               sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
+               shared=res.shared)
+    return out
+
+
+def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: int,
+                     limits: launch.DeviceLimits) -> tuple[int, int]:
+    """(programs, programs per SM) for `units` row blocks (fused) or rows (online)."""
+    per_sm = resident_per_sm
+    if kernel == "online":
+        # Every program keeps one row live between its two passes: limit the programs so
+        # those rows fit in the L2 budget, but never below one per SM (an idle SM costs
+        # more than re-reading from DRAM).
+        budget = int(limits.l2_bytes * ONLINE_L2_FRACTION)
+        per_sm = max(1, min(per_sm, budget // max(1, row_bytes * limits.sm_count)))
+    return max(1, min(units, limits.sm_count * per_sm)), per_sm
+
+
+# -- op-module interface ------------------------------------------------------------------
+
+def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
+    """None when `variant` serves `x`; else why not. `online` and `auto` take any width."""
+    if variant != "fused":
+        return None
+    cols, align = x.shape[1], _row_align(x)
+    if cols <= _fused_max_cols(align):
+        return None
+    if align > 1:
+        return (f"triton variant 'fused' keeps a whole row in registers, at most "
+                f"{FUSED_MAX_COLS} columns; this row has {cols} (use 'online' or 'auto')")
+    return (f"triton variant 'fused' keeps a whole row in registers; rows with an odd width "
+            f"or row stride load element by element and fit up to {FUSED_MAX_COLS_ODD} "
+            f"columns; this row has {cols} (use 'online' or 'auto')")
+
+
+def _launch(x: torch.Tensor, p: dict) -> torch.Tensor:
+    """Launch the kernel `p` (from `plan`) on `x`; returns the new (rows, cols) output."""
+    y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    guard = torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
+    with guard:  # Triton launches on the current device and its current stream
+        _KERNELS[p["kernel"]][(p["grid"],)](*_args(x, y), num_warps=p["num_warps"],
+                                            **p["constexprs"])
+    return y
+
+
+def run(x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
+    """`op` ("softmax" / "log_softmax") of a canonical 2-D tensor: a new contiguous
+    tensor of the same shape and dtype."""
+    if x.numel() == 0:
+        return torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    return _launch(x, plan(x, op, variant))
