@@ -1,0 +1,963 @@
+// Softmax and log-softmax over rows: the optimisation ladder of SEEDS.md, one kernel per
+// rung, plus the host launchers bound in bindings.cpp.
+//
+// Every kernel computes, per row, m = max(x), d = sum(exp(x - m)) and then
+//     softmax:      exp(x - m) * (1 / d)            (one reciprocal per row)
+//     log-softmax:  (x - m) - log(d)
+// in fp32 whatever the I/O dtype. exp(x - m) is exp2(fma(x, log2e, -m_s)) with
+// m_s = m * log2e rounded once per row (see OnlinePair in common.cuh for why that is
+// exact enough). Log-softmax subtracts m itself and corrects log(d) for the rounding
+// of m_s, so outputs near 0 keep full precision even for |x| ~ 1e4.
+//
+// Memory traffic per element (R = read of the input, W = write of the output):
+//   naive           cols*2 R + W  each thread loops over its whole row twice
+//   smem_tree       3 R + W       uncoalesced contiguous chunks per thread, smem tree
+//   coalesced       3 R + W       consecutive threads read consecutive elements
+//   warp_shuffle    3 R + W       coalesced, block reduction through warp shuffles
+//   warp_per_row    R + W         row held in registers of a 1..32-lane group
+//   block_smem      R + W         row cached in shared memory (raw dtype)
+//   block_uncached  3 R + W       vectorised, re-reads global memory (L2) per pass
+//   online          2 R + W       max and sum in one pass, then the output pass
+//   cluster_smem    R + W         row split over a cluster's shared memory (sm_90+)
+//
+// Launch geometry is decided in one place, make_plan(); which variant "auto" runs is
+// decided in kernels_cuda/softmax.py.
+#include "common.cuh"
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Codes shared with kernels_cuda/softmax.py (tests/test_cuda_compile.py checks that
+// the names and numbers match).
+// ---------------------------------------------------------------------------------
+
+enum Variant : int64_t {
+  kNaive = 0,
+  kSmemTree = 1,
+  kCoalesced = 2,
+  kWarpShuffle = 3,
+  kWarpPerRow = 4,
+  kBlockSmem = 5,
+  kBlockUncached = 6,
+  kOnline = 7,
+  kClusterSmem = 8,
+};
+
+// Layout of the vector softmax_plan returns.
+enum PlanField : int {
+  kFieldStatus = 0,          // PlanStatus
+  kFieldPack = 1,            // elements per global load/store
+  kFieldThreads = 2,         // threads per block
+  kFieldBlocks = 3,          // blocks in the grid (a multiple of the cluster size)
+  kFieldClusterSize = 4,     // CTAs per cluster, 1 without clusters
+  kFieldSmemBytes = 5,       // dynamic shared memory per block
+  kFieldSmemLimit = 6,       // dynamic shared memory a block of this kernel may opt into
+  kFieldColsPerThread = 7,   // warp_per_row: values each thread keeps in registers per row
+  kFieldGroupWidth = 8,      // warp_per_row: lanes per row
+  kFieldRowsPerAccess = 9,   // warp_per_row: rows each thread group handles at once
+  kFieldResidentPerSm = 10,  // blocks of this kernel and size resident per SM
+  kFieldActiveClusters = 11, // cluster_smem: clusters resident on the whole GPU
+  kFieldCount = 12,
+};
+
+enum PlanStatus : int64_t {
+  kStatusOk = 0,
+  kStatusTooWideForWarp = 1,       // warp_per_row: more than kWarpRowMaxCols columns
+  kStatusRowExceedsSmem = 2,       // block_smem: the row does not fit one block's smem
+  kStatusNeedsSm90 = 3,            // cluster_smem: clusters need compute capability 9.0
+  kStatusRowExceedsCluster = 4,    // cluster_smem: the row does not fit 16 CTAs' smem
+  kStatusClusterNotResident = 5,   // cluster_smem: no cluster of this shape fits the GPU
+};
+
+// ---------------------------------------------------------------------------------
+// Launch geometry constants
+// ---------------------------------------------------------------------------------
+
+constexpr int kNaiveThreads = 256;
+// The tree reduction halves the active threads per level: a power of two.
+constexpr int kLadderThreads = 256;
+// 4 warps: small blocks keep every SM busy down to a few thousand rows and let the
+// occupancy calculator pack as many as registers allow.
+constexpr int kWarpRowThreads = 128;
+constexpr int kMinBlockThreads = 128;
+constexpr int kMaxBlockThreads = 1024;
+// Packs each thread loads before using the first: kUnroll * 16 bytes in flight per
+// thread, enough to cover DRAM latency at half occupancy.
+constexpr int kUnroll = 4;
+// block_uncached / online: block size so that each thread handles about this many packs
+// per pass (more threads only add reduction cost; fewer leave too little in flight),
+// halved while fewer than kMinResidentBlocks blocks fit per SM: with a single block the
+// SM idles during the block's reductions. (Fewer, larger blocks also mean fewer rows in
+// flight, so the online kernel's second read of a row is more likely to hit L2.)
+constexpr int64_t kPacksPerThread = 8;
+constexpr int kMinResidentBlocks = 2;
+// warp_per_row: 32 lanes x 32 fp32 values in registers (no spills with 128 threads).
+constexpr int kWarpRowMaxColsPerThread = 32;
+constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
+// cluster_smem: the smallest cluster whose per-CTA slice is at most this many bytes, so
+// that three or more CTAs stay resident per SM (228 KB per SM on H100) and one CTA's
+// reduction and write phases overlap another's loads.
+constexpr int64_t kClusterSliceTargetBytes = 64 * 1024;
+constexpr int kMinClusterSize = 2;
+constexpr int kMaxClusterSize = 16;  // non-portable: needs cudaFuncAttributeNonPortableClusterSizeAllowed
+
+// ---------------------------------------------------------------------------------
+// Kernel arguments and the per-row arithmetic
+// ---------------------------------------------------------------------------------
+
+template <typename T>
+struct RowsArgs {
+  const T* x;
+  T* y;              // contiguous (rows, cols)
+  int64_t rows;
+  int64_t cols;
+  int64_t x_stride;  // elements between consecutive rows of x
+  int group_width;   // warp_per_row: lanes per row (power of two <= 32)
+  int slice_packs;   // cluster_smem: packs of the row each CTA caches
+  bool log;          // log-softmax instead of softmax
+};
+
+// Per-row constants of the output pass.
+struct RowNorm {
+  float m;   // row maximum
+  float ms;  // scaled_max(m)
+  float c;   // softmax: 1 / d; log-softmax: log(sum(exp(x - m)))
+};
+
+__device__ __forceinline__ RowNorm make_row_norm(float m, float d, bool log) {
+  RowNorm n;
+  n.m = m;
+  n.ms = scaled_max(m);
+  if (log) {
+    // d = 2^delta * sum(exp(x - m)) with delta = m*log2e - m_s (exact with an FMA).
+    n.c = logf(d) - fmaf(m, kLog2e, -n.ms) * kLn2;
+  } else {
+    n.c = 1.0f / d;
+  }
+  return n;
+}
+
+__device__ __forceinline__ float exp_term(float x, float ms) { return exp2f(fmaf(x, kLog2e, -ms)); }
+
+__device__ __forceinline__ float normalize(float x, const RowNorm& n, bool log) {
+  return log ? (x - n.m) - n.c : exp_term(x, n.ms) * n.c;
+}
+
+// ---------------------------------------------------------------------------------
+// Block-per-row building blocks: each thread visits packs threadIdx.x, +blockDim.x, ...
+// (coalesced), kUnroll packs per step so that kUnroll loads are in flight at once.
+// I is the in-row index type: int where the row fits in shared memory (fewer registers,
+// more resident blocks), int64_t in the kernels that serve any width.
+// ---------------------------------------------------------------------------------
+
+// This thread's online (max, sum) over packs [0, packs) of `src`; with kToSmem the packs
+// are also copied to `smem` (same offsets), so the output pass can read them from there.
+// Only the raw packs stay live (converted twice, for the max and for the sum): the
+// 16-byte fp16/bf16 batches would otherwise need 32 more registers.
+template <Cache kLoad, bool kToSmem, typename T, int N, typename I>
+__device__ __forceinline__ OnlinePair scan_packs(const T* src, T* smem, I packs) {
+  OnlinePair acc = online_empty();
+  const I step = blockDim.x;
+  for (I base = threadIdx.x; base < packs; base += step * kUnroll) {
+    Pack<T, N> p[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
+    }
+    float batch_max = -INFINITY;
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) {
+        if constexpr (kToSmem) store_pack<Cache::kNormal, T, N>(smem + i * N, p[u]);
+#pragma unroll
+        for (int k = 0; k < N; ++k) batch_max = nan_max(batch_max, to_float(p[u].v[k]));
+      }
+    }
+    acc = online_accumulate(acc, batch_max, [&](float ms) {
+      float d = 0.0f;
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        if (base + u * step < packs) {
+#pragma unroll
+          for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), ms);
+        }
+      }
+      return d;
+    });
+  }
+  return acc;
+}
+
+// This thread's max over packs [0, packs) of `src`.
+template <Cache kLoad, typename T, int N, typename I>
+__device__ __forceinline__ float max_packs(const T* src, I packs) {
+  float m = -INFINITY;
+  const I step = blockDim.x;
+  for (I base = threadIdx.x; base < packs; base += step * kUnroll) {
+    Pack<T, N> p[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (base + u * step < packs) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) m = nan_max(m, to_float(p[u].v[k]));
+      }
+    }
+  }
+  return m;
+}
+
+// This thread's sum of exp(x - m) over packs [0, packs) of `src`, given m_s.
+template <Cache kLoad, typename T, int N, typename I>
+__device__ __forceinline__ float sum_exp_packs(const T* src, I packs, float ms) {
+  float d = 0.0f;
+  const I step = blockDim.x;
+  for (I base = threadIdx.x; base < packs; base += step * kUnroll) {
+    Pack<T, N> p[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (base + u * step < packs) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), ms);
+      }
+    }
+  }
+  return d;
+}
+
+// Output pass: dst[i] = normalize(src[i]) for this thread's packs (src global or shared).
+template <Cache kLoad, Cache kStore, typename T, int N, typename I>
+__device__ __forceinline__ void write_packs(const T* src, T* dst, I packs, const RowNorm& n,
+                                            bool log) {
+  const I step = blockDim.x;
+  for (I base = threadIdx.x; base < packs; base += step * kUnroll) {
+    Pack<T, N> p[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) {
+        float f[N];
+        unpack(p[u], f);
+#pragma unroll
+        for (int k = 0; k < N; ++k) f[k] = normalize(f[k], n, log);
+        store_pack<kStore, T, N>(dst + i * N, pack_from_float<T, N>(f));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 1. naive: one thread per output element; each re-reads its whole row for the max and
+//    again for the sum (quadratic traffic, served from L1/L2 after the first thread).
+//    Grid: enough blocks to fill the GPU, grid-stride over the rows*cols elements.
+// ---------------------------------------------------------------------------------
+
+template <typename T>
+__global__ void __launch_bounds__(kNaiveThreads) softmax_naive_kernel(RowsArgs<T> a) {
+  const int64_t total = a.rows * a.cols;
+  for (int64_t i = global_thread_index(); i < total; i += global_thread_count()) {
+    const int64_t row = i / a.cols;
+    const int64_t col = i - row * a.cols;
+    const T* xr = a.x + row * a.x_stride;
+    float m = -INFINITY;
+    for (int64_t j = 0; j < a.cols; ++j) m = nan_max(m, to_float(xr[j]));
+    const float ms = scaled_max(m);
+    float d = 0.0f;
+    for (int64_t j = 0; j < a.cols; ++j) d += exp_term(to_float(xr[j]), ms);
+    const RowNorm n = make_row_norm(m, d, a.log);
+    a.y[i] = from_float<T>(normalize(to_float(xr[col]), n, a.log));
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 2-4. The block-per-row ladder, scalar accesses, three passes over global memory
+//      (max, sum, output). Grid: min(rows, resident blocks), grid-stride over rows.
+//   smem_tree     (kCoalesced = false, kShuffle = false): thread t owns the contiguous
+//                 chunk [t*chunk, (t+1)*chunk): a warp's 32 loads hit 32 different
+//                 cache lines; reduction through a shared-memory tree.
+//   coalesced     (true, false): element t, t+blockDim, ...: one line per warp load.
+//   warp_shuffle  (true, true): the same with block_allreduce (shuffles, 2 barriers
+//                 instead of log2(blockDim) + 1).
+// ---------------------------------------------------------------------------------
+
+template <typename T, bool kCoalesced, bool kShuffle>
+__global__ void __launch_bounds__(kLadderThreads) softmax_ladder_kernel(RowsArgs<T> a) {
+  __shared__ float scratch[kShuffle ? 1 : kLadderThreads];
+  const int64_t cols = a.cols;
+  int64_t begin, end, step;
+  if constexpr (kCoalesced) {
+    begin = threadIdx.x;
+    end = cols;
+    step = blockDim.x;
+  } else {
+    const int64_t chunk = ceil_div(cols, blockDim.x);
+    begin = min(cols, threadIdx.x * chunk);
+    end = min(cols, begin + chunk);
+    step = 1;
+  }
+  auto reduce = [&](float v, auto op) {
+    if constexpr (kShuffle) {
+      return block_allreduce(v, op);
+    } else {
+      return block_allreduce_tree(v, op, scratch);
+    }
+  };
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* xr = a.x + row * a.x_stride;
+    T* yr = a.y + row * cols;
+    float m = -INFINITY;
+    for (int64_t c = begin; c < end; c += step) m = nan_max(m, to_float(xr[c]));
+    m = reduce(m, MaxOp());
+    const float ms = scaled_max(m);
+    float d = 0.0f;
+    for (int64_t c = begin; c < end; c += step) d += exp_term(to_float(xr[c]), ms);
+    d = reduce(d, SumOp());
+    const RowNorm n = make_row_norm(m, d, a.log);
+    for (int64_t c = begin; c < end; c += step) yr[c] = from_float<T>(normalize(to_float(xr[c]), n, a.log));
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 5. warp_per_row (OneFlow's register path). A group of G lanes (G = 1..32, a power of
+//    two, known at run time) owns R rows (R = 2 for narrow rows: twice the loads in
+//    flight); each lane keeps C values per row in registers, loaded as C/N packs:
+//    lane l reads packs l, l+G, l+2G, ... so a group's accesses are contiguous. Slots
+//    past the row end hold -inf (exp gives 0). One read and one write of the row;
+//    reductions are log2(G) xor-shuffles, no shared memory, no barriers.
+//    Grid: resident blocks of 128 threads; each warp strides over its rows (the loop is
+//    warp-uniform, so the full-mask shuffles never see a missing lane).
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int C, int R>
+__global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
+  static_assert(C % N == 0, "cols_per_thread must be whole packs");
+  constexpr int P = C / N;
+  const int G = a.group_width;
+  const int lane = threadIdx.x & 31;
+  const int group_lane = lane & (G - 1);
+  const int group = lane / G;
+  const int64_t rows_per_warp = static_cast<int64_t>(32 / G) * R;
+  const int64_t warps_per_block = blockDim.x >> 5;
+  const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
+  const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+  const int cols = static_cast<int>(a.cols);  // <= kWarpRowMaxCols
+
+  for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
+    const int64_t row0 = base + static_cast<int64_t>(group) * R;
+    float v[R][C];
+    float m[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const bool row_ok = row0 + r < a.rows;
+      const T* xr = a.x + (row0 + r) * a.x_stride;
+      m[r] = -INFINITY;
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const int col = (p * G + group_lane) * N;
+        if (row_ok && col < cols) {
+          float f[N];
+          unpack(load_pack<Cache::kNormal, T, N>(xr + col), f);
+#pragma unroll
+          for (int k = 0; k < N; ++k) v[r][p * N + k] = f[k];
+        } else {
+#pragma unroll
+          for (int k = 0; k < N; ++k) v[r][p * N + k] = -INFINITY;
+        }
+#pragma unroll
+        for (int k = 0; k < N; ++k) m[r] = nan_max(m[r], v[r][p * N + k]);
+      }
+    }
+    float d[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      m[r] = warp_allreduce(m[r], MaxOp(), G);
+      const float ms = scaled_max(m[r]);
+      d[r] = 0.0f;
+      if (a.log) {
+#pragma unroll
+        for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], ms);
+      } else {
+        // Keep exp(x - m) in the registers: the output is then one multiply.
+#pragma unroll
+        for (int k = 0; k < C; ++k) {
+          v[r][k] = exp_term(v[r][k], ms);
+          d[r] += v[r][k];
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      d[r] = warp_allreduce(d[r], SumOp(), G);
+      if (row0 + r >= a.rows) continue;
+      const RowNorm n = make_row_norm(m[r], d[r], a.log);
+      T* yr = a.y + (row0 + r) * a.cols;
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const int col = (p * G + group_lane) * N;
+        if (col < cols) {
+          float f[N];
+#pragma unroll
+          for (int k = 0; k < N; ++k) {
+            const float x = v[r][p * N + k];
+            f[k] = a.log ? (x - n.m) - n.c : x * n.c;
+          }
+          store_pack<Cache::kNormal, T, N>(yr + col, pack_from_float<T, N>(f));
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 6. block_smem (OneFlow's shared-memory path). One block per row; while loading the
+//    row into dynamic shared memory (raw dtype: an fp16 row of twice the width fits)
+//    each thread keeps its online (max, sum); ONE block reduction of the pair; the
+//    output pass reads shared memory. One read and one write of global memory.
+//    Each thread reads back only the packs it stored, so no barrier guards the cache.
+//    Block size: the largest of 128..1024 that keeps as many blocks resident as 128
+//    threads do. Grid: min(rows, resident blocks), grid-stride over rows.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_smem_kernel(RowsArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* cache = reinterpret_cast<T*>(smem_raw);
+  const int packs = static_cast<int>(a.cols / N);  // the row fits in shared memory
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* xr = a.x + row * a.x_stride;
+    OnlinePair acc = scan_packs<Cache::kNormal, true, T, N>(xr, cache, packs);
+    acc = block_allreduce(acc, OnlineMergeOp());
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    write_packs<Cache::kNormal, Cache::kNormal, T, N>(cache, a.y + row * a.cols, packs, n, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 7. block_uncached (OneFlow's fallback): one block per row, three vectorised passes
+//    over global memory (max, sum, output); any width. The first two passes load with
+//    .cg (L2 only) and the last with .cs (evict first), outputs are stored .cs, so the
+//    lines the later passes re-read are the last to leave L2.
+// 8. online: the same with max and sum fused into one pass (online normalizer): two
+//    reads and one write.
+//    Block size: enough threads for ~kPacksPerThread packs each, 128..1024. Grid:
+//    min(rows, resident blocks), grid-stride over rows.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_uncached_kernel(RowsArgs<T> a) {
+  const int64_t packs = a.cols / N;
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* xr = a.x + row * a.x_stride;
+    const float m = block_allreduce(max_packs<Cache::kGlobal, T, N>(xr, packs), MaxOp());
+    const float ms = scaled_max(m);
+    const float d = block_allreduce(sum_exp_packs<Cache::kGlobal, T, N>(xr, packs, ms), SumOp());
+    const RowNorm n = make_row_norm(m, d, a.log);
+    write_packs<Cache::kStreaming, Cache::kStreaming, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
+  }
+}
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_online_kernel(RowsArgs<T> a) {
+  const int64_t packs = a.cols / N;
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* xr = a.x + row * a.x_stride;
+    OnlinePair acc = scan_packs<Cache::kGlobal, false, T, N>(xr, nullptr, packs);
+    acc = block_allreduce(acc, OnlineMergeOp());
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    write_packs<Cache::kStreaming, Cache::kStreaming, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 9. cluster_smem (sm_90+): a cluster of K CTAs (2..16) per row; CTA k caches packs
+//    [k*slice, (k+1)*slice) in its shared memory while accumulating its online pair, a
+//    block reduction gives the CTA's pair, and the K pairs are exchanged through
+//    distributed shared memory: after cluster.sync() every warp reads the K pairs
+//    (lane k from CTA k) and merges them with shuffles. Then each CTA writes its slice.
+//    One read and one write of global memory for rows up to 16 x 227 KB, and for
+//    mid-wide rows smaller CTAs, so more of them stay resident per SM.
+//    The pair slot is double-buffered by row parity, so one cluster barrier per row
+//    suffices: a CTA rewrites slot p two rows later, after the next barrier, which no
+//    peer passes before it has finished reading slot p. A final barrier keeps every
+//    CTA alive until its peers are done reading its shared memory.
+//    Grid: K * min(rows, resident clusters), grid-stride over rows per cluster.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_smem_kernel(RowsArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  namespace cg = cooperative_groups;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  __shared__ OnlinePair exchange[2];
+  T* cache = reinterpret_cast<T*>(smem_raw);
+  cg::cluster_group cluster = cg::this_cluster();
+  const int k_ctas = static_cast<int>(cluster.num_blocks());
+  const int rank = static_cast<int>(cluster.block_rank());
+  const int lane = threadIdx.x & 31;
+  const int packs = static_cast<int>(a.cols / N);  // at most 16 slices of shared memory
+  const int first = min(packs, rank * a.slice_packs);
+  const int local = min(packs, first + a.slice_packs) - first;
+  const int64_t n_clusters = gridDim.x / k_ctas;
+  int parity = 0;
+  for (int64_t row = blockIdx.x / k_ctas; row < a.rows; row += n_clusters, parity ^= 1) {
+    const T* xr = a.x + row * a.x_stride + static_cast<int64_t>(first) * N;
+    OnlinePair acc = scan_packs<Cache::kNormal, true, T, N>(xr, cache, local);
+    acc = block_allreduce(acc, OnlineMergeOp());
+    if (threadIdx.x == 0) exchange[parity] = acc;
+    cluster.sync();
+    OnlinePair all = online_empty();
+    if (lane < k_ctas) all = *cluster.map_shared_rank(&exchange[parity], lane);
+    all = warp_allreduce_static<32>(all, OnlineMergeOp());
+    const RowNorm n = make_row_norm(all.m, all.d, a.log);
+    write_packs<Cache::kNormal, Cache::kNormal, T, N>(cache, a.y + row * a.cols + static_cast<int64_t>(first) * N,
+                                                      local, n, a.log);
+  }
+  cluster.sync();
+#endif
+}
+
+// ---------------------------------------------------------------------------------
+// Host side: kernel selection by pack width
+// ---------------------------------------------------------------------------------
+
+// Returns Family::get<T, n>(args...) for the runtime pack width n, instantiating only
+// the widths a T can use (n * sizeof(T) <= 16).
+template <typename Family, typename T, typename... Args>
+const void* kernel_for_pack(int pack, Args... args) {
+  switch (pack) {
+    case 8:
+      if constexpr (8 * sizeof(T) <= 16) return Family::template get<T, 8>(args...);
+      break;
+    case 4:
+      if constexpr (4 * sizeof(T) <= 16) return Family::template get<T, 4>(args...);
+      break;
+    case 2:
+      return Family::template get<T, 2>(args...);
+    case 1:
+      return Family::template get<T, 1>(args...);
+    default:
+      break;
+  }
+  throw std::runtime_error("softmax: no kernel for pack width " + std::to_string(pack));
+}
+
+struct BlockSmemFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_block_smem_kernel<T, N>);
+  }
+};
+struct BlockUncachedFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_block_uncached_kernel<T, N>);
+  }
+};
+struct OnlineFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_online_kernel<T, N>);
+  }
+};
+struct ClusterSmemFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_cluster_smem_kernel<T, N>);
+  }
+};
+
+// warp_per_row instantiates cols_per_thread only from this list (multiples of the pack):
+// padding a row up to the next entry wastes at most a third of the lanes' arithmetic,
+// never memory traffic, and keeps the build small.
+template <int... Cs> struct IntList {};
+using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
+
+template <typename T, int N, int C>
+const void* warp_row_kernel(int rows_per_access) {
+  if constexpr (C == N) {
+    if (rows_per_access == 2) return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 2>);
+  }
+  return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 1>);
+}
+
+// The first listed C >= needed that is a multiple of N; writes it to *chosen.
+template <typename T, int N, int C, int... Rest>
+const void* pick_warp_row(int needed, int rows_per_access, int* chosen) {
+  if constexpr (C % N == 0) {
+    if (needed <= C) {
+      *chosen = C;
+      return warp_row_kernel<T, N, C>(rows_per_access);
+    }
+  }
+  if constexpr (sizeof...(Rest) > 0) {
+    return pick_warp_row<T, N, Rest...>(needed, rows_per_access, chosen);
+  } else {
+    throw std::runtime_error("warp_per_row: no kernel for " + std::to_string(needed) + " values per thread");
+  }
+}
+
+template <typename T, int N, int... Cs>
+const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, int* chosen) {
+  return pick_warp_row<T, N, Cs...>(needed, rows_per_access, chosen);
+}
+
+struct WarpRowFamily {
+  template <typename T, int N> static const void* get(int needed, int rows_per_access, int* chosen) {
+    return pick_warp_row_list<T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
+  }
+};
+
+template <typename T>
+const void* ladder_kernel(int64_t variant) {
+  switch (variant) {
+    case kSmemTree: return reinterpret_cast<const void*>(&softmax_ladder_kernel<T, false, false>);
+    case kCoalesced: return reinterpret_cast<const void*>(&softmax_ladder_kernel<T, true, false>);
+    default: return reinterpret_cast<const void*>(&softmax_ladder_kernel<T, true, true>);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Host side: occupancy and shared-memory opt-in, cached per device and kernel
+// ---------------------------------------------------------------------------------
+
+std::mutex g_cache_mutex;
+
+// Blocks of `fn` with `threads` threads and `smem` dynamic bytes resident per SM.
+int resident_blocks(const void* fn, int device, int threads, int64_t smem) {
+  static std::map<std::tuple<int, const void*, int, int64_t>, int> cache;
+  const auto key = std::make_tuple(device, fn, threads, smem);
+  {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    const auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  int n = 0;
+  SK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, threads, static_cast<size_t>(smem)));
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  cache[key] = n;
+  return n;
+}
+
+// Lets `fn` use the device's opt-in shared memory (beyond the default 48 KB) and, for
+// cluster kernels, clusters of 16. Returns the dynamic shared memory a block may use:
+// the opt-in limit less the kernel's static shared memory.
+int64_t opt_in_smem(const void* fn, int device, bool cluster) {
+  static std::map<std::pair<int, const void*>, int64_t> cache;
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  const auto key = std::make_pair(device, fn);
+  const auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  cudaFuncAttributes attr;
+  SK_CUDA_CHECK(cudaFuncGetAttributes(&attr, fn));
+  const int64_t limit = device_properties(device).smem_per_block_optin - static_cast<int64_t>(attr.sharedSizeBytes);
+  SK_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit)));
+  if (cluster) SK_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cache[key] = limit;
+  return limit;
+}
+
+// OneFlow's rule: the largest block (1024, 512, 256) that keeps as many blocks resident
+// per SM as 128 threads do; a smaller block only costs reduction depth and barrier
+// width, a larger one that lowers the block count loses overlap between blocks.
+// Returns 0 threads when not even a 128-thread block fits.
+std::pair<int, int> occupancy_block(const void* fn, int device, int64_t smem) {
+  const int base = resident_blocks(fn, device, kMinBlockThreads, smem);
+  if (base == 0) return {0, 0};
+  for (int threads = kMaxBlockThreads; threads > kMinBlockThreads; threads >>= 1) {
+    if (resident_blocks(fn, device, threads, smem) == base) return {threads, base};
+  }
+  return {kMinBlockThreads, base};
+}
+
+int clusters_resident(const void* fn, int threads, int64_t smem, int k) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(k);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = static_cast<size_t>(smem);
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = k;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  int n = 0;
+  // A shape the hardware cannot co-schedule is an error here, not a zero: treat both
+  // as "does not fit" and clear the (non-sticky) error.
+  if (cudaOccupancyMaxActiveClusters(&n, fn, &cfg) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------
+// Host side: the plan (every launch-geometry decision) and the launch
+// ---------------------------------------------------------------------------------
+
+struct Problem {
+  uint64_t x;
+  uint64_t y;
+  int64_t rows;
+  int64_t cols;
+  int64_t stride;
+  int device;
+};
+
+struct Plan {
+  int64_t f[kFieldCount] = {};
+  const void* kernel = nullptr;
+};
+
+template <typename T>
+Plan make_plan(const Problem& p, int64_t variant) {
+  const DeviceProperties& dev = device_properties(p.device);
+  const int64_t sm_count = dev.sm_count;
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan;
+  plan.f[kFieldStatus] = kStatusOk;
+  plan.f[kFieldPack] = 1;
+  plan.f[kFieldClusterSize] = 1;
+  plan.f[kFieldRowsPerAccess] = 1;
+  const int pack = max_pack_elems(kElem, {p.x, p.y}, {p.stride}, p.rows, p.cols);
+  const int64_t rows = std::max<int64_t>(p.rows, 1);
+
+  auto finish = [&](const void* fn, int threads, int64_t work_blocks, int64_t smem) {
+    const int resident = resident_blocks(fn, p.device, threads, smem);
+    plan.kernel = fn;
+    plan.f[kFieldThreads] = threads;
+    plan.f[kFieldSmemBytes] = smem;
+    plan.f[kFieldResidentPerSm] = resident;
+    // Enough blocks to fill every SM once; grid-stride loops cover the rest.
+    plan.f[kFieldBlocks] = std::max<int64_t>(1, std::min<int64_t>(work_blocks, sm_count * std::max(resident, 1)));
+  };
+
+  switch (variant) {
+    case kNaive:
+      finish(reinterpret_cast<const void*>(&softmax_naive_kernel<T>), kNaiveThreads,
+             ceil_div(rows * std::max<int64_t>(p.cols, 1), kNaiveThreads), 0);
+      return plan;
+
+    case kSmemTree:
+    case kCoalesced:
+    case kWarpShuffle:
+      finish(ladder_kernel<T>(variant), kLadderThreads, rows, 0);
+      return plan;
+
+    case kWarpPerRow: {
+      if (p.cols > kWarpRowMaxCols) {
+        plan.f[kFieldStatus] = kStatusTooWideForWarp;
+        return plan;
+      }
+      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+      int group, needed, rows_per_access;
+      if (packs <= 32) {
+        // Narrow rows: one pack per lane, a group just wide enough, two rows per group.
+        group = static_cast<int>(next_pow2(packs));
+        needed = pack;
+        rows_per_access = rows > 1 ? 2 : 1;
+      } else {
+        group = 32;
+        needed = static_cast<int>(ceil_div(packs, 32)) * pack;
+        rows_per_access = 1;
+      }
+      int cols_per_thread = 0;
+      const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
+      plan.f[kFieldPack] = pack;
+      plan.f[kFieldColsPerThread] = cols_per_thread;
+      plan.f[kFieldGroupWidth] = group;
+      plan.f[kFieldRowsPerAccess] = rows_per_access;
+      const int64_t rows_per_block = (kWarpRowThreads / group) * rows_per_access;
+      finish(fn, kWarpRowThreads, ceil_div(rows, rows_per_block), 0);
+      return plan;
+    }
+
+    case kBlockSmem: {
+      const void* fn = kernel_for_pack<BlockSmemFamily, T>(pack);
+      const int64_t limit = opt_in_smem(fn, p.device, false);
+      const int64_t smem = round_up(std::max<int64_t>(p.cols, 1) * kElem, 16);
+      plan.f[kFieldPack] = pack;
+      plan.f[kFieldSmemBytes] = smem;
+      plan.f[kFieldSmemLimit] = limit;
+      const int threads = smem <= limit ? occupancy_block(fn, p.device, smem).first : 0;
+      if (threads == 0) {
+        plan.f[kFieldStatus] = kStatusRowExceedsSmem;
+        return plan;
+      }
+      finish(fn, threads, rows, smem);
+      return plan;
+    }
+
+    case kBlockUncached:
+    case kOnline: {
+      const void* fn = variant == kOnline ? kernel_for_pack<OnlineFamily, T>(pack)
+                                          : kernel_for_pack<BlockUncachedFamily, T>(pack);
+      const int64_t packs = p.cols / pack;
+      int threads = static_cast<int>(std::clamp<int64_t>(
+          next_pow2(ceil_div(std::max<int64_t>(packs, 1), kPacksPerThread)), kMinBlockThreads, kMaxBlockThreads));
+      while (threads > kMinBlockThreads && resident_blocks(fn, p.device, threads, 0) < kMinResidentBlocks) {
+        threads >>= 1;
+      }
+      plan.f[kFieldPack] = pack;
+      finish(fn, threads, rows, 0);
+      return plan;
+    }
+
+    case kClusterSmem: {
+      if (dev.major < 9) {
+        plan.f[kFieldStatus] = kStatusNeedsSm90;
+        return plan;
+      }
+      const void* fn = kernel_for_pack<ClusterSmemFamily, T>(pack);
+      const int64_t limit = opt_in_smem(fn, p.device, true);
+      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+      plan.f[kFieldPack] = pack;
+      plan.f[kFieldSmemLimit] = limit;
+      // Smallest cluster whose slices meet the target size; a larger one if that shape
+      // cannot be resident (e.g. too few SMs free in a GPC for the slices' smem).
+      int k = kMinClusterSize;
+      while (k < kMaxClusterSize && ceil_div(packs, k) * pack * kElem > kClusterSliceTargetBytes) k *= 2;
+      for (; k <= kMaxClusterSize; k *= 2) {
+        const int64_t slice_packs = ceil_div(packs, k);
+        const int64_t smem = round_up(slice_packs * pack * kElem, 16);
+        plan.f[kFieldClusterSize] = k;
+        plan.f[kFieldSmemBytes] = smem;
+        if (smem > limit) continue;
+        const auto [threads, resident] = occupancy_block(fn, p.device, smem);
+        if (threads == 0) continue;
+        const int active = clusters_resident(fn, threads, smem, k);
+        if (active == 0) continue;
+        plan.kernel = fn;
+        plan.f[kFieldThreads] = threads;
+        plan.f[kFieldResidentPerSm] = resident;
+        plan.f[kFieldActiveClusters] = active;
+        plan.f[kFieldBlocks] = k * std::min<int64_t>(rows, active);
+        return plan;
+      }
+      plan.f[kFieldStatus] =
+          plan.f[kFieldSmemBytes] > limit ? kStatusRowExceedsCluster : kStatusClusterNotResident;
+      return plan;
+    }
+
+    default:
+      throw std::runtime_error("softmax: unknown variant code " + std::to_string(variant));
+  }
+}
+
+Plan plan_for_dtype(int64_t dtype, const Problem& p, int64_t variant) {
+  switch (dtype) {
+    case kFloat32: return make_plan<float>(p, variant);
+    case kFloat16: return make_plan<__half>(p, variant);
+    case kBFloat16: return make_plan<__nv_bfloat16>(p, variant);
+    default: throw std::runtime_error("softmax: unknown dtype code " + std::to_string(dtype));
+  }
+}
+
+template <typename T>
+void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
+  RowsArgs<T> args;
+  args.x = reinterpret_cast<const T*>(p.x);
+  args.y = reinterpret_cast<T*>(p.y);
+  args.rows = p.rows;
+  args.cols = p.cols;
+  args.x_stride = p.stride;
+  args.group_width = static_cast<int>(std::max<int64_t>(plan.f[kFieldGroupWidth], 1));
+  args.slice_packs = static_cast<int>(
+      plan.f[kFieldClusterSize] > 1 ? ceil_div(p.cols / plan.f[kFieldPack], plan.f[kFieldClusterSize]) : 0);
+  args.log = log;
+  void* params[] = {&args};
+  const dim3 grid(static_cast<unsigned>(plan.f[kFieldBlocks]));
+  const dim3 block(static_cast<unsigned>(plan.f[kFieldThreads]));
+  const size_t smem = static_cast<size_t>(plan.f[kFieldSmemBytes]);
+  if (plan.f[kFieldClusterSize] > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = static_cast<unsigned>(plan.f[kFieldClusterSize]);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    SK_CUDA_CHECK(cudaLaunchKernelExC(&cfg, plan.kernel, params));
+  } else {
+    SK_CUDA_CHECK(cudaLaunchKernel(plan.kernel, grid, block, params, smem, stream));
+  }
+}
+
+void check_shape(int64_t rows, int64_t cols, int64_t stride) {
+  if (rows < 0 || cols < 0 || stride < 0) {
+    throw std::runtime_error("softmax: negative rows, cols or row stride (" + std::to_string(rows) + ", " +
+                             std::to_string(cols) + ", " + std::to_string(stride) + ")");
+  }
+}
+
+}  // namespace softmax
+}  // namespace sk
+
+// ---------------------------------------------------------------------------------
+// Entry points (declared in bindings.cpp). Pointers and the stream travel as int64_t
+// so that the bindings need no CUDA or torch types in common.
+// ---------------------------------------------------------------------------------
+
+// The launch softmax_forward would make for this input, as a vector laid out by
+// PlanField. The output is assumed 16-byte aligned, as a fresh allocation is.
+std::vector<int64_t> softmax_plan(int64_t x_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
+                                  int64_t dtype, int64_t variant, int64_t device) {
+  using namespace sk::softmax;
+  check_shape(rows, cols, x_row_stride);
+  sk::DeviceGuard guard(static_cast<int>(device));
+  const Problem p{static_cast<uint64_t>(x_ptr), 0, rows, cols, x_row_stride, static_cast<int>(device)};
+  const Plan plan = plan_for_dtype(dtype, p, variant);
+  return std::vector<int64_t>(plan.f, plan.f + kFieldCount);
+}
+
+// y[r, :] = softmax(x[r, :]) (log-softmax with `log`) for a (rows, cols) input with row
+// stride x_row_stride (elements) and unit column stride, into a contiguous output, on
+// `stream` of `device`.
+void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
+                     int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream) {
+  using namespace sk::softmax;
+  check_shape(rows, cols, x_row_stride);
+  if (rows == 0 || cols == 0) return;
+  sk::DeviceGuard guard(static_cast<int>(device));
+  const Problem p{static_cast<uint64_t>(x_ptr), static_cast<uint64_t>(y_ptr), rows, cols, x_row_stride,
+                  static_cast<int>(device)};
+  const Plan plan = plan_for_dtype(dtype, p, variant);
+  if (plan.f[kFieldStatus] != kStatusOk) {
+    throw std::runtime_error("softmax_forward: variant " + std::to_string(variant) + " cannot serve " +
+                             std::to_string(rows) + " x " + std::to_string(cols) + " (plan status " +
+                             std::to_string(plan.f[kFieldStatus]) + "); check why_unsupported first");
+  }
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+  switch (dtype) {
+    case sk::kFloat32: launch<float>(plan, p, log, s); break;
+    case sk::kFloat16: launch<__half>(plan, p, log, s); break;
+    default: launch<__nv_bfloat16>(plan, p, log, s); break;
+  }
+}
