@@ -158,7 +158,7 @@ def _online_update(m, d, x):
     # per element: of exp(m_old - m_new) and exp(x - m_new) one is exp(0) = 1 and the
     # other exp(-|x - m_old|). A lane in the empty state (-inf, 0) meeting -inf (padding
     # or data) stays (-inf, 0): the `where` keeps the undefined -inf - -inf out of d.
-    # A NaN element makes d NaN for good; +inf makes the max +inf (see the caller).
+    # A NaN element makes d NaN for good; +inf makes m +inf (see the lane merge).
     p = tl.exp2(-tl.abs(x - m) * LOG2E)
     p = tl.where(x == -float("inf"), 0.0, p)
     d = tl.where(x > m, d * p + 1.0, d + p)
@@ -208,15 +208,12 @@ def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_str
                          other=-float("inf"), eviction_policy="evict_last").to(tl.float32)
             m, d = _online_update(m, d, x0)
             m, d = _online_update(m, d, x1)
-        # Merge the lanes once: rescale each lane's sum to the row max. Lanes that saw
-        # only -inf add nothing (their NaN scale exp(-inf - -inf) is replaced by 0, and
-        # their sum is 0); a NaN sum stays NaN (NaN * 0 is NaN).
+        # Merge the lanes once: rescale each lane's sum to the row max. A lane that saw
+        # only -inf adds 0 * exp(-inf - row_max) = 0. Where this makes NaN, torch wants
+        # NaN: a row of -inf (row_max = -inf: -inf - -inf), a lane holding +inf (its
+        # max is +inf = row_max: inf - inf), a NaN element (its lane's sum is NaN).
         row_max = tl.max(m, axis=0)
-        scale = tl.where(m == -float("inf"), 0.0, tl.exp2((m - row_max) * LOG2E))
-        row_sum = tl.sum(d * scale, axis=0)
-        # torch gives NaN for a row holding +inf; the one-exp update gave a finite sum
-        # for it. A row of -inf needs nothing here: x - row_max is NaN in pass 2.
-        row_sum = tl.where(row_max == float("inf"), float("nan"), row_sum)
+        row_sum = tl.sum(d * tl.exp2((m - row_max) * LOG2E), axis=0)
         inv_sum = 1.0 / row_sum
         log_sum = tl.log2(row_sum) * LN2
         # Pass 2, last pair first: the tiles pass 1 read most recently are the

@@ -1,0 +1,339 @@
+"""Triton softmax / log-softmax (kernels_triton/softmax.py) against the float64 reference.
+
+Without a GPU the kernels run on CPU tensors under Triton's interpreter (tests/conftest.py
+sets TRITON_INTERPRET=1), with tiles capped small so that the test widths take several
+`online` tiles and several `fused` row blocks; with a GPU the same tests run compiled,
+and the `gpu` tests add the full sweep (bf16, widths to 262144, 1000 rows), compiled
+register/spill checks, misaligned views, a tensor over 2**31 elements, side streams
+and a second device.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from comparison import get_backend, log_softmax, softmax
+from comparison.agreement import check
+from comparison.api import OP_FUNCTIONS, rows_view
+from comparison.inputs import make_rows
+
+BACKEND = get_backend("triton")
+pytestmark = [
+    pytest.mark.skipif(not BACKEND.is_available(),
+                       reason=f"triton backend unavailable: {BACKEND.unavailable_reason()}"),
+    # The interpreter computes with numpy, which warns where the GPU quietly gives NaN
+    # (-inf - -inf: padding lanes, rows of -inf), inf (differences of values near the
+    # dtype's maximum, fp16 outputs below -65504) or 1/0 and log(0) (rows of -inf): all
+    # as torch does; the results are checked instead.
+    pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:divide by zero encountered:RuntimeWarning"),
+]
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+OPS = ("softmax", "log_softmax")
+VARIANTS = ("fused", "online", "auto")
+BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
+
+
+def _softmax_module():
+    import kernels_triton.softmax as module  # imports Triton: only after the skip check
+    return module
+
+
+# Widths for every device, with the paths they take. Under the interpreter `online` tiles
+# are 256 wide and `fused` blocks at most 2048 elements (INTERPRET_* in softmax.py).
+CPU_WIDTHS = [
+    1,      # one value per row: fused packs up to 512 rows per block; output 1 / 0
+    3,      # narrower than any vector: odd width, ALIGN 1, element-by-element loads
+    31,     # odd width, BLOCK 32 with one masked lane
+    32,     # exact power of two: no column mask in effect, ALIGN 16
+    33,     # BLOCK 64, 31 masked lanes
+    127,    # odd width just under a power of two
+    128,    # the narrow benchmark width: many rows per fused block
+    129,    # BLOCK 256, ALIGN 1
+    1000,   # ALIGN 8 (multiple of 8, not 16): the divisibility hint; online: 2 full pairs of tiles
+    1025,   # fused BLOCK 2048, one row per block here; online: odd tile count, empty last tile
+    4099,   # online: 17 tiles, masked 3-element tail, reversed pass 2 over 9 pairs
+]
+CPU_ROWS = [1, 2, 7]  # 7: every extreme row of make_rows, and a short last fused block
+
+
+def run_and_check(op: str, x: torch.Tensor, variant: str, dim: int = -1) -> torch.Tensor:
+    """Run `op` through the public API, check it against the float64 reference, and check
+    the result's form and that the input is unchanged (bit for bit); returns the result."""
+    before = x.clone()
+    out = OP_FUNCTIONS[op](x, dim, backend="triton", variant=variant)
+    assert out.shape == x.shape and out.dtype == x.dtype and out.device == x.device
+    assert out.is_contiguous()
+    canonical = rows_view(x, dim % x.dim())
+    agreement = check(op, canonical, out.movedim(dim, -1).reshape(canonical.shape))
+    assert agreement.ok, agreement.summary()
+    assert torch.equal(x.view(BITS[x.dtype]), before.view(BITS[x.dtype])), "input modified"
+    return out
+
+
+def special_rows(cols: int, dtype: torch.dtype, device) -> torch.Tensor:
+    """Rows whose softmax torch defines through NaN/inf rules; `cols` >= 3."""
+    inf, nan = math.inf, math.nan
+    x = make_rows(10, cols, torch.float32, device, extremes=False)
+    x[0] = -inf                          # all -inf: all NaN
+    x[1, ::2] = -inf                     # every other -inf: those give 0 (log: -inf)
+    x[2, : (cols * 3) // 5] = -inf       # -inf over whole leading tiles, then finite values
+    x[3, cols // 2] = inf                # one +inf: all NaN
+    x[4, 0], x[4, -1] = inf, inf         # two +inf: all NaN
+    x[5, -1] = nan                       # a NaN in the last (tail) element: all NaN
+    x[6, 0], x[6, 1] = nan, -inf         # NaN next to -inf: all NaN
+    big = 0.9 * torch.finfo(dtype).max
+    x[7, 0], x[7, -1] = big, -big        # finite extremes: their difference overflows
+    x[8] = nan                           # all NaN
+    x[9, -1] = -inf                      # one -inf among finite values
+    return x.to(dtype)
+
+
+# -- every device: compiled on a GPU, interpreted on CPU ------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["fp32", "fp16"])
+@pytest.mark.parametrize("cols", CPU_WIDTHS)
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_rows(op, variant, cols, dtype):
+    for rows in CPU_ROWS:
+        run_and_check(op, make_rows(rows, cols, dtype, DEVICE, seed=rows), variant)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_transposed_input(op, variant):
+    x = make_rows(40, 33, torch.float32, DEVICE).t()  # (33, 40), column stride 33
+    run_and_check(op, x, variant, dim=-1)              # rows_view copies: last dim not unit-stride
+    run_and_check(op, x, variant, dim=0)               # a view: rows of the original, no copy
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_dim0_of_a_3d_tensor(op, variant):
+    x = make_rows(6 * 5, 7, torch.float16, DEVICE).reshape(6, 5, 7)
+    run_and_check(op, x, variant, dim=0)
+    run_and_check(op, x, variant, dim=-2)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["fp32", "fp16"])
+@pytest.mark.parametrize("cols", [3, 1000, 4099])  # one fused block / online 4 tiles / odd, 17 tiles
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_nan_and_inf_like_torch(op, variant, cols, dtype):
+    x = special_rows(cols, dtype, DEVICE)
+    out = run_and_check(op, x, variant)  # the reference applies torch's NaN/inf rules
+    expected_nan_rows = [0, 3, 4, 5, 6, 8]
+    assert torch.isnan(out[expected_nan_rows]).all()
+    assert not torch.isnan(out[[1, 2, 7, 9]]).any()
+    zero = 0.0 if op == "softmax" else -math.inf
+    assert (out[1, ::2] == zero).all() and (out[2, : (cols * 3) // 5] == zero).all()
+    if dtype == torch.float32:
+        torch.testing.assert_close(out, OP_FUNCTIONS[op](x, -1, backend="torch"), equal_nan=True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_large_magnitudes(op, variant):
+    gen = torch.Generator(device=DEVICE).manual_seed(3)
+    for dtype, big in [(torch.float32, 1e30), (torch.float16, 6e4), (torch.float32, 1e4)]:
+        x = ((torch.rand(5, 300, generator=gen, device=DEVICE) * 2 - 1) * big).to(dtype)
+        run_and_check(op, x, variant)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_offset_views_with_wide_row_stride(op, variant):
+    base = make_rows(9, 1000 + 37, torch.float32, DEVICE)
+    run_and_check(op, base[1:, 5:1005], variant)   # 20-byte offset, odd row stride 1037 (ALIGN 1)
+    run_and_check(op, base[::2, 1:], variant)      # 4-byte offset, row stride 2074 (ALIGN 2)
+    wide = make_rows(5, 2 * 160, torch.float16, DEVICE)
+    run_and_check(op, wide[:, 16:144], variant)    # aligned start, row stride 320 (ALIGN 16)
+
+
+@pytest.mark.parametrize("kernel", ["fused", "online"])
+@pytest.mark.parametrize("op", OPS)
+def test_persistent_loop_with_fewer_programs_than_work(op, kernel):
+    # On a GPU the grid is sized to the SMs, so programs loop over rows; the interpreter
+    # launches one program per row block. Force grids of 1 and 2 to run that loop here.
+    module = _softmax_module()
+    x = make_rows(40, 130, torch.float32, DEVICE)
+    p = module.plan(x, op, kernel)
+    for grid in (1, 2):
+        out = module._launch(x, dict(p, grid=grid))
+        agreement = check(op, x, out)
+        assert agreement.ok, agreement.summary()
+
+
+def test_fused_refuses_rows_past_its_register_limit():
+    module = _softmax_module()
+    cases = [
+        (module.FUSED_MAX_COLS, module.FUSED_MAX_COLS + 2, 2),       # even widths, ALIGN >= 2
+        (module.FUSED_MAX_COLS_ODD - 1, module.FUSED_MAX_COLS_ODD + 1, 1),  # odd widths, ALIGN 1
+    ]
+    for op in OPS:
+        for fits, too_wide, align in cases:
+            assert BACKEND.supports(torch.empty(2, fits, device=DEVICE), op, "fused")
+            x = torch.empty(2, too_wide, device=DEVICE)
+            assert module._row_align(x) == align
+            support = BACKEND.supports(x, op, "fused")
+            limit = module._fused_max_cols(align)
+            assert not support and "'online'" in support.reason and str(limit) in support.reason
+            assert BACKEND.supports(x, op, "online") and BACKEND.supports(x, op, "auto")
+            with pytest.raises(ValueError, match="online"):
+                OP_FUNCTIONS[op](x, backend="triton", variant="fused")
+
+
+def test_auto_follows_the_thresholds():
+    module = _softmax_module()
+    widest = module.AUTO_FUSED_MAX_COLS[torch.float32]
+    assert module.plan(torch.empty(4, widest, device=DEVICE), "softmax")["kernel"] == "fused"
+    assert module.plan(torch.empty(4, widest + 16, device=DEVICE), "softmax")["kernel"] == "online"
+    odd = module.FUSED_MAX_COLS_ODD
+    assert module.plan(torch.empty(4, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
+    assert module.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "online"
+
+
+def test_row_align_divides_width_and_stride():
+    module = _softmax_module()
+    base = torch.empty(4, 1037, device=DEVICE)
+    cases = [(torch.empty(3, 1000), 8), (torch.empty(3, 4096), 16), (torch.empty(3, 129), 1),
+             (base[:, :1000], 1), (base[::2, :1000], 2), (torch.empty(1, 8).expand(5, 8), 8)]
+    for x, align in cases:
+        assert module._row_align(x) == align, (tuple(x.shape), x.stride())
+
+
+def test_occupancy_and_grid_arithmetic():
+    from kernels_triton import launch
+    module = _softmax_module()
+    h100 = launch.DeviceLimits(index=0, name="H100-like", sm_count=132, regs_per_sm=65536,
+                               smem_per_sm=233472, max_threads_per_sm=2048, warp_size=32,
+                               l2_bytes=50 * 2**20)
+    assert launch.programs_per_sm(64, 0, 4, h100) == (8, "registers")   # 64 x 128 threads
+    assert launch.programs_per_sm(57, 0, 4, h100)[0] == 8               # 57 rounds up to 64
+    assert launch.programs_per_sm(16, 0, 4, h100) == (16, "warps")      # 2048 / 128 threads
+    assert launch.programs_per_sm(32, 100_000, 4, h100) == (2, "shared memory")
+    assert launch.programs_per_sm(255, 0, 32, h100)[0] == 1             # never below one
+    # fused: as many programs as stay resident, fewer when there is less work
+    assert module._persistent_grid("fused", 10**6, 512, 8, h100) == (132 * 8, 8)
+    assert module._persistent_grid("fused", 100, 512, 8, h100) == (100, 8)
+    # online: the rows in flight must fit half the L2 (25 MiB here)...
+    assert module._persistent_grid("online", 10**6, 32768 * 2, 4, h100) == (132 * 3, 3)
+    # ...but every SM gets a program even when they do not (256 KiB rows: 33 MiB)
+    assert module._persistent_grid("online", 10**6, 65536 * 4, 4, h100) == (132, 1)
+
+
+def test_plan_reports_the_launch():
+    module = _softmax_module()
+    x = make_rows(7, 1000, torch.float16, DEVICE)
+    fused, online = module.plan(x, "softmax", "fused"), module.plan(x, "log_softmax", "online")
+    assert fused["kernel"] == "fused" and online["kernel"] == "online"
+    assert fused["constexprs"]["BLOCK"] == 1024 and fused["constexprs"]["ALIGN"] == 8
+    assert not fused["constexprs"]["LOG_SOFTMAX"] and online["constexprs"]["LOG_SOFTMAX"]
+    assert module.plan(x, "softmax")["kernel"] == "fused"
+    if DEVICE == "cpu":  # interpreter: one program per row block / row, small tiles
+        assert fused["grid"] == math.ceil(7 / fused["constexprs"]["ROWS"])
+        assert online["grid"] == 7 and online["constexprs"]["TILE"] == module.INTERPRET_ONLINE_TILE
+
+
+def test_public_functions_match_torch():
+    x = make_rows(3, 50, torch.float32, DEVICE)
+    torch.testing.assert_close(softmax(x, backend="triton"), torch.softmax(x, -1))
+    torch.testing.assert_close(log_softmax(x, 0, backend="triton", variant="online"),
+                               torch.log_softmax(x, 0))
+
+
+# -- GPU only --------------------------------------------------------------------------------
+
+GPU_WIDTHS = [
+    1, 3,           # degenerate rows: up to 512 rows per fused block, element-by-element loads
+    127, 128, 129,  # narrow: 32-64 rows per 16 KiB fused block; 129: ALIGN 1
+    512,            # fused 8-16 rows per block
+    1000,           # ALIGN 8: 16-byte loads through the divisibility hint
+    1024, 1025,     # 1025: fused BLOCK 2048, ALIGN 1
+    4096, 4099,     # one row per fused block; 4099 odd
+    8192,           # online: exactly one tile (second tile of the pair empty)
+    16384,          # fused 16 warps; online: one full pair of tiles
+    16385,          # odd: widest odd fused row is 16384, so fused refuses, auto takes online
+    32768,          # FUSED_MAX_COLS: fused 32 warps, 32 values per thread
+    32769,          # first width past fused (refuses); auto: online, ALIGN 1 (4096 tiles)
+    65536,          # online, 256 KiB fp32 rows: one program per SM for L2 reuse
+    262144,         # online, 1 MiB rows: rows in flight exceed L2
+]
+GPU_ROWS = [1, 2, 7, 1000]  # 1000: more rows than SMs, so persistent programs loop
+GPU_DTYPES = [torch.float32, torch.float16, torch.bfloat16]
+GPU_DTYPE_IDS = ["fp32", "fp16", "bf16"]
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=GPU_DTYPE_IDS)
+@pytest.mark.parametrize("cols", GPU_WIDTHS)
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_gpu_sweep(op, variant, cols, dtype):
+    module = _softmax_module()
+    for rows in GPU_ROWS:
+        x = make_rows(rows, cols, dtype, "cuda", seed=rows)
+        support = BACKEND.supports(x, op, variant)
+        if not support:
+            # Only fused refuses, and only past its register limit for the row's alignment.
+            assert variant == "fused" and cols > module._fused_max_cols(module._row_align(x))
+            assert "'online'" in support.reason
+            continue
+        run_and_check(op, x, variant)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=GPU_DTYPE_IDS)
+@pytest.mark.parametrize("op", OPS)
+def test_gpu_compiled_kernels_do_not_spill(op, dtype):
+    # Each configuration's widest case, compiled (plan compiles, nothing is launched).
+    module = _softmax_module()
+    shifted = torch.empty(4, module.FUSED_MAX_COLS + 2, dtype=dtype, device="cuda")
+    cases = [
+        ("fused", torch.empty(1000, 128, dtype=dtype, device="cuda")),     # many rows per block
+        ("fused", torch.empty(1000, 1, dtype=dtype, device="cuda")),       # 512 rows, scalar loads
+        ("fused", torch.empty(4, module.FUSED_MAX_COLS, dtype=dtype, device="cuda")),
+        ("fused", shifted[:, 2:]),                                          # misaligned, ALIGN 2
+        ("fused", torch.empty(4, module.FUSED_MAX_COLS_ODD - 1, dtype=dtype, device="cuda")),
+        ("online", torch.empty(1000, 65536, dtype=dtype, device="cuda")),   # 8192 tiles
+        ("online", torch.empty(1000, 65537, dtype=dtype, device="cuda")),   # odd: 4096 tiles
+        ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
+    ]
+    for kernel, x in cases:
+        p = module.plan(x, op, kernel)
+        where = f"{kernel} {tuple(x.shape)} stride {x.stride()}: {p}"
+        assert p["n_spills"] == 0, where
+        assert p["programs_per_sm"] >= 1 and p["grid"] <= p["sm_count"] * p["programs_per_sm"], where
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["auto", "online"])  # auto: fused, 4096 wide
+def test_gpu_more_than_2_to_the_31_elements(variant):
+    rows, cols = 2 ** 31 // 4096 + 8, 4096
+    x = make_rows(rows, cols, torch.float16, "cuda")
+    assert x.numel() > 2 ** 31
+    out = softmax(x, backend="triton", variant=variant)
+    tail = slice(rows - 64, rows)  # rows past element 2**31: 64-bit offsets
+    agreement = check("softmax", x[tail], out[tail])
+    assert agreement.ok, agreement.summary()
+    agreement = check("softmax", x, out)
+    assert agreement.ok, agreement.summary()
+    del out
+    assert torch.equal(log_softmax(x, backend="triton", variant=variant)[tail],
+                       log_softmax(x[tail], backend="triton", variant=variant))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA GPUs")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_gpu_runs_on_the_tensors_own_device(variant):
+    x = make_rows(300, 3000, torch.float32, "cuda:1")
+    with torch.cuda.device(0):
+        out = run_and_check("softmax", x, variant)
+    assert out.device == x.device
