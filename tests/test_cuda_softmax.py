@@ -1,0 +1,402 @@
+"""CUDA softmax / log-softmax (kernels_cuda/softmax.py, csrc/softmax.cu) against the
+float64 reference: every variant x dtype x width x rows through the public API, plus
+views, special values, huge tensors, streams, devices and the auto plan. GPU only.
+
+Outputs are poisoned with NaN before each kernel writes them (directly via `out=`, or
+by freeing a NaN-filled block of the output's size just before the call, which torch's
+caching allocator hands to the next allocation of that size), so a kernel that skips
+elements cannot pass on stale results of an earlier test.
+
+    python -m pytest tests/test_cuda_softmax.py -q               # the full matrix
+    python -m pytest tests/test_cuda_softmax.py -q -k "not matrix"  # everything else
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+import torch
+
+if not torch.cuda.is_available():
+    pytest.skip("needs a CUDA GPU (none is visible to PyTorch)", allow_module_level=True)
+
+import comparison  # noqa: E402
+import kernels_cuda.softmax as cuda_softmax  # noqa: E402
+from comparison import get_backend  # noqa: E402
+from comparison.agreement import check  # noqa: E402
+from comparison.inputs import make_rows  # noqa: E402
+
+BACKEND = get_backend("cuda")
+_UNAVAILABLE = BACKEND.unavailable_reason()
+if _UNAVAILABLE is not None:
+    pytest.skip(f"the cuda backend is unavailable: {_UNAVAILABLE}", allow_module_level=True)
+
+pytestmark = pytest.mark.gpu
+
+OPS = ("softmax", "log_softmax")
+OP_FN = {"softmax": comparison.softmax, "log_softmax": comparison.log_softmax}
+TORCH_FN = {"softmax": torch.softmax, "log_softmax": torch.log_softmax}
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
+
+# The variant table: which widths each variant may decline (None: serves every width).
+# Static limits are the Python thresholds; shared-memory limits come from the GPU.
+VARIANT_LIMITS = {
+    "auto": None,
+    "naive": lambda cols, plan: cols > cuda_softmax.NAIVE_MAX_COLS,
+    "smem_tree": None,
+    "coalesced": None,
+    "warp_shuffle": None,
+    "warp_per_row": lambda cols, plan: cols > cuda_softmax.WARP_PER_ROW_MAX_COLS,
+    "block_smem": lambda cols, plan: plan["status"] == "row_exceeds_smem",
+    "block_uncached": None,
+    "online": None,
+    "cluster_smem": lambda cols, plan: plan["status"] != "ok",
+}
+VARIANTS = list(VARIANT_LIMITS)
+assert VARIANTS[1:] == list(cuda_softmax.LADDER)
+
+WIDTHS = [
+    1,      # one column: warp_per_row 1-lane groups, two rows each; clusters with empty CTAs
+    3,      # odd: scalar packs everywhere; 4-lane groups with a padded lane
+    31,     # just under a warp of scalars
+    32,     # fp32: 8 packs of 4 -> 8-lane groups; bf16: 4 packs of 8
+    33,     # odd, one past a warp: 32 lanes x 2 scalars, 31 padded slots
+    127,    # odd: 32 lanes x 4 scalars, one padded slot
+    128,    # fp32: one 16-byte pack per lane, two rows per group; bf16: 16-lane groups
+    129,    # odd: cols_per_thread 8 (the next instantiated) for 5 needed
+    511,    # odd: 16 scalars per lane
+    512,    # fp32: 4 packs per lane
+    1000,   # multiple of 8 only: full packs, last lanes padded (cols_per_thread 32)
+    1024,   # widest warp_per_row: 32 values per lane
+    1025,   # first block-per-row width of auto (block_smem); odd: scalar packs
+    2047,   # odd: block paths with scalar packs
+    2048,   # block_smem with 16-byte packs
+    4096,   # naive's widest (NAIVE_MAX_COLS)
+    4097,   # naive declines; odd
+    8192,   # block_smem, 32 KB fp32 rows
+    12345,  # odd: scalar packs in every block path; uneven cluster slices
+    16384,  # fp32 64 KB rows: three block_smem blocks per SM on H100
+    32768,  # fp32 128 KB: one block_smem block per SM -> auto picks cluster_smem on sm_90
+    65536,  # fp32 256 KB: past one block's shared memory (block_smem declines), 4-CTA cluster
+]
+ROWS = [1, 2, 7, 1000]  # 7: all make_rows extremes plus normal rows; 1000: grids loop
+
+
+def poisoned_call(op: str, x: torch.Tensor, variant: str, **kwargs) -> torch.Tensor:
+    """OP_FN[op] through the public API, its output block pre-filled with NaN."""
+    poison = torch.full((x.numel(),), math.nan, dtype=x.dtype, device=x.device)
+    del poison  # freed to the caching allocator; the next same-size allocation reuses it
+    return OP_FN[op](x, backend="cuda", variant=variant, **kwargs)
+
+
+def assert_unchanged(x: torch.Tensor, before: torch.Tensor) -> None:
+    assert torch.equal(x.view(BITS[x.dtype]), before.view(BITS[x.dtype])), "the kernel modified its input"
+
+
+def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
+    limit = VARIANT_LIMITS[variant]
+    if limit is None:
+        return False
+    needs_plan = variant in ("block_smem", "cluster_smem")
+    return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
+
+
+def check_declined(op: str, x: torch.Tensor, variant: str) -> None:
+    """A variant that cannot serve x says why, and an explicit request raises that reason."""
+    support = BACKEND.supports(x, op, variant)
+    assert not support and support.reason, f"{variant} declines {tuple(x.shape)} but supports() says {support}"
+    with pytest.raises(ValueError, match=re.escape(support.reason)):
+        OP_FN[op](x, backend="cuda", variant=variant)
+
+
+def check_result(op: str, x: torch.Tensor, y: torch.Tensor, what: str = "") -> None:
+    result = check(op, x, y)
+    assert result.ok, f"{what} {result.summary()}"
+
+
+# -- the matrix -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rows", ROWS)
+@pytest.mark.parametrize("cols", WIDTHS)
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_matrix(op, variant, dtype, cols, rows):
+    x = make_rows(rows, cols, dtype, "cuda", seed=cols * 7919 + rows)
+    if declines(variant, x, op):
+        check_declined(op, x, variant)
+        return
+    support = BACKEND.supports(x, op, variant)
+    assert support, f"{variant} should serve {rows} x {cols} {dtype}: {support}"
+    before = x.clone()
+    y = poisoned_call(op, x, variant)
+    assert y.shape == x.shape and y.dtype == dtype and y.is_contiguous()
+    assert_unchanged(x, before)
+    check_result(op, x, y, f"{variant}:")
+
+
+# -- layouts ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_transposed_inputs(op, variant):
+    t = make_rows(700, 129, torch.float32, "cuda", seed=3)  # softmax over dim 0: 129 rows of 700
+    y = poisoned_call(op, t, variant, dim=0)
+    check_result(op, t.t(), y.t(), "dim=0:")
+    u = t.t()  # a (129, 700) view with column stride 129
+    y = poisoned_call(op, u, variant)
+    check_result(op, u, y, ".t() view:")
+
+
+def _max_pack(x: torch.Tensor) -> int:
+    """The widest pack (elements, <= 16 bytes) the input's alignment allows."""
+    size, rows, cols = x.element_size(), x.shape[0], x.shape[1]
+    pack = 16 // size
+    while pack > 1 and not (x.data_ptr() % (pack * size) == 0 and cols % pack == 0
+                            and (rows == 1 or x.stride(0) % pack == 0)):
+        pack //= 2
+    return pack
+
+
+@pytest.mark.parametrize("cols", [128, 1000, 4096, 16384])
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_misaligned_views(variant, dtype, cols):
+    base = make_rows(65, cols + 2, dtype, "cuda", seed=cols)
+    views = {
+        "column offset": base[:, 1:cols + 1],            # pointer and row stride off by one element
+        "row stride": base[:, :cols],                    # aligned pointer, stride cols + 2
+        "flat offset": base.view(-1)[1:1 + 64 * cols].view(64, cols),  # pointer off, stride cols
+    }
+    for name, x in views.items():
+        if declines(variant, x):
+            continue
+        p = cuda_softmax.plan(x, "softmax", variant)
+        assert p["status"] == "ok"
+        assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
+        if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem"):
+            assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
+        if name != "row stride":
+            assert x.data_ptr() % 16 != 0
+        for op in OPS:
+            before = x.clone()
+            y = poisoned_call(op, x, variant)
+            assert_unchanged(x, before)
+            check_result(op, x, y, f"{name}:")
+
+
+# -- values -----------------------------------------------------------------------------------
+
+def _special_rows(cols: int, dtype: torch.dtype) -> torch.Tensor:
+    x = make_rows(9, cols, dtype, "cuda", seed=11)
+    x[0] = -math.inf                  # all -inf: NaN everywhere, as torch
+    x[1, cols // 2] = math.inf        # a +inf: NaN everywhere
+    x[2, cols // 3] = math.nan        # a NaN: NaN everywhere
+    x[3, 0] = -math.inf               # one -inf among finite values: 0 (log: -inf) there
+    x[4] = -math.inf                  # -inf except one finite value: a one-hot row
+    x[4, cols - 1] = 1.0
+    x[5, :: 2] = -math.inf            # every other element -inf (whole packs and partial)
+    return x
+
+
+@pytest.mark.parametrize("cols", [1, 2, 33, 1000, 3000, 20000, 65536])
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_special_values_like_torch(op, variant, dtype, cols):
+    x = _special_rows(cols, dtype)
+    if declines(variant, x, op):
+        pytest.skip(f"{variant} declines {cols} columns")
+    y = poisoned_call(op, x, variant)
+    check_result(op, x, y)
+    expected = TORCH_FN[op](x.float(), -1)
+    got = y.float()
+    for name, pattern in (("NaN", torch.isnan), ("+inf", torch.isposinf), ("-inf", torch.isneginf)):
+        assert torch.equal(pattern(got), pattern(expected)), f"{name} pattern differs from torch.{op}"
+
+
+@pytest.mark.parametrize(("dtype", "scale"), [(torch.float32, 1e4), (torch.float16, 6e4), (torch.bfloat16, 1e4)],
+                         ids=["fp32-1e4", "fp16-6e4", "bf16-1e4"])
+@pytest.mark.parametrize("cols", [100, 2048, 20000])
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_large_magnitudes(op, variant, cols, dtype, scale):
+    gen = torch.Generator(device="cuda").manual_seed(cols)
+    x = ((torch.rand(16, cols, generator=gen, device="cuda") * 2 - 1) * scale).to(dtype)
+    x[0, cols // 2] = scale  # a row whose maximum is the extreme itself (log-softmax ~ 0 there)
+    if declines(variant, x, op):
+        pytest.skip(f"{variant} declines {cols} columns")
+    check_result(op, x, poisoned_call(op, x, variant))
+
+
+# -- every element written, huge tensors, grids that loop ----------------------------------
+
+@pytest.mark.parametrize("shape", [
+    (1, 1),          # a single element
+    (3, 7),
+    (200_000, 3),    # many tiny rows: every grid-stride loop runs many times
+    (1000, 1000),
+    (2, 5000),       # two rows, wider than warp_per_row
+    (129, 20000),
+    (3, 70000),      # fp32 past block_smem; 16-byte packs
+])
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_every_output_element_written(op, variant, dtype, shape):
+    x = make_rows(*shape, dtype, "cuda", seed=shape[1])
+    if declines(variant, x, op):
+        pytest.skip(f"{variant} declines {shape[1]} columns")
+    out = torch.full(shape, math.nan, dtype=dtype, device="cuda")
+    y = cuda_softmax.run(x, op, variant, out=out)
+    assert y.data_ptr() == out.data_ptr()
+    check_result(op, x, y)
+
+
+HUGE_COLS = 4096
+HUGE_ROWS = 2 ** 31 // HUGE_COLS + 8  # 2^31 + 32768 elements: offsets need 64 bits
+
+
+@pytest.fixture(scope="module")
+def huge_input():
+    """A (HUGE_ROWS, 4096) fp16 input (4 GiB), extremes in the rows past 2^31 elements."""
+    gen = torch.Generator(device="cuda").manual_seed(5)
+    x = torch.empty(HUGE_ROWS, HUGE_COLS, dtype=torch.float16, device="cuda").normal_(0, 3, generator=gen)
+    x += ((torch.rand(HUGE_ROWS, 1, generator=gen, device="cuda") - 0.5) * 100).half()
+    x[-1, -1] = 6e4
+    x[-2, 0] = 6e4
+    x[-3] = -math.inf
+    yield x
+    del x
+    torch.cuda.empty_cache()
+
+
+def _boundary_rows(x: torch.Tensor) -> list[slice]:
+    """Rows at the start, around element 2^31 and at the end."""
+    rows, edge = x.shape[0], 2 ** 31 // x.shape[1]
+    return [slice(0, 64), slice(edge - 64, edge + 8), slice(rows - 64, rows)]
+
+
+# naive is left out: it would re-read 2^31 rows' worth of data 4096 times.
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "naive"])
+@pytest.mark.parametrize("op", OPS)
+def test_over_two_billion_elements(op, variant, huge_input):
+    x = huge_input
+    if variant == "warp_per_row":
+        x = x.view(-1, 1024)  # the same 2^31 + 32768 elements as 1024-wide rows
+    if declines(variant, x, op):
+        pytest.skip(f"{variant} declines {x.shape[1]} columns")
+    out = torch.full_like(x, math.nan)
+    y = cuda_softmax.run(x, op, variant, out=out)
+    if variant == "auto":
+        check_result(op, x, y)  # every element, in row chunks
+    else:
+        for rows in _boundary_rows(x):
+            check_result(op, x[rows], y[rows], f"rows {rows.start}-{rows.stop}:")
+        # Every other row was written (no NaN poison left, except the all -inf row).
+        written = ~torch.isnan(y).any(-1)
+        all_inf = torch.isneginf(x).all(-1)
+        assert torch.equal(written, ~all_inf), f"{int((~written & ~all_inf).sum())} rows left unwritten"
+    del out, y
+
+
+# -- streams, devices --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_runs_on_the_current_stream(op, variant):
+    source = make_rows(512, 1000, torch.float32, "cuda", seed=17)
+    x = torch.full_like(source, math.nan)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        # The side stream is busy for a while before x gets its values: a kernel launched on
+        # any other stream would read the NaN placeholder.
+        torch.cuda._sleep(50_000_000)
+        x.copy_(source)
+        y = OP_FN[op](x, backend="cuda", variant=variant)
+    side.synchronize()
+    check_result(op, source, y, "side stream:")
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs a second CUDA GPU")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_second_device(variant):
+    x = make_rows(300, 3000, torch.bfloat16, "cuda:1", seed=23)
+    if declines(variant, x):
+        pytest.skip(f"{variant} declines {x.shape[1]} columns")
+    current = torch.cuda.current_device()
+    for op in OPS:
+        y = poisoned_call(op, x, variant)
+        assert y.device == x.device
+        torch.cuda.synchronize(x.device)
+        check_result(op, x, y, "cuda:1:")
+    assert torch.cuda.current_device() == current, "the launcher left another device current"
+
+
+# -- the plan ---------------------------------------------------------------------------------
+
+def _expected_auto(x: torch.Tensor) -> str:
+    """choose_variant's rule, restated from its thresholds."""
+    if x.shape[1] <= cuda_softmax.WARP_PER_ROW_MAX_COLS:
+        return "warp_per_row"
+    smem = cuda_softmax.plan(x, "softmax", "block_smem")
+    if smem["status"] == "ok" and smem["resident_per_sm"] >= cuda_softmax.BLOCK_SMEM_MIN_RESIDENT_BLOCKS:
+        return "block_smem"
+    capability = torch.cuda.get_device_capability(x.device)
+    if capability >= cuda_softmax.CLUSTER_MIN_CAPABILITY and \
+            cuda_softmax.plan(x, "softmax", "cluster_smem")["status"] == "ok":
+        return "cluster_smem"
+    return "online"
+
+
+# What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block).
+HOPPER_AUTO = {
+    (torch.float32, 1024): "warp_per_row",
+    (torch.float32, 2048): "block_smem",
+    (torch.float32, 16384): "block_smem",     # 64 KB rows: 3 blocks per SM
+    (torch.float32, 32768): "cluster_smem",   # 128 KB rows: 1 block per SM
+    (torch.float32, 65536): "cluster_smem",   # 256 KB rows: no single block
+    (torch.bfloat16, 32768): "block_smem",    # 64 KB rows
+    (torch.bfloat16, 65536): "cluster_smem",  # 128 KB rows
+}
+
+
+@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 4096, 16384, 32768, 65536, 262144])
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+def test_auto_plan_follows_the_thresholds(dtype, cols):
+    x = make_rows(4, cols, dtype, "cuda", seed=cols)
+    p = cuda_softmax.plan(x, "softmax", "auto")
+    assert p["status"] == "ok", p
+    assert p["variant"] == _expected_auto(x), p["reason"]
+    props = torch.cuda.get_device_properties(x.device)
+    if (props.major, props.minor) == (9, 0) and (dtype, cols) in HOPPER_AUTO:
+        assert p["variant"] == HOPPER_AUTO[dtype, cols], p
+    for op in OPS:
+        check_result(op, x, cuda_softmax.run(x, op, "auto"), f"auto -> {p['variant']}:")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("cols", [1, 100, 1024, 4096, 65536])
+def test_plan_fields(variant, cols):
+    x = make_rows(1000, cols, torch.float32, "cuda")
+    if declines(variant, x):
+        return
+    p = cuda_softmax.plan(x, "softmax", variant)
+    assert p["status"] == "ok", p
+    assert p["threads"] % 32 == 0 and 32 <= p["threads"] <= 1024, p
+    assert 1 <= p["blocks"] <= 2 ** 31 - 1 and p["blocks"] % p["cluster_size"] == 0, p
+    assert p["resident_per_sm"] >= 1, p
+    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
+    if p["cluster_size"] == 1:
+        assert p["blocks"] <= sms * p["resident_per_sm"], "grid larger than one wave of resident blocks"
+    if p["variant"] == "warp_per_row":
+        assert p["group_width"] in (1, 2, 4, 8, 16, 32) and p["cols_per_thread"] % p["pack"] == 0
+        assert p["group_width"] * p["cols_per_thread"] >= cols, p
+    if p["variant"] == "cluster_smem":
+        assert p["cluster_size"] in (2, 4, 8, 16) and p["active_clusters"] >= 1, p
+        assert p["cluster_size"] * p["smem_bytes"] >= cols * 4, p
+    if p["variant"] == "block_smem":
+        assert cols * 4 <= p["smem_bytes"] <= p["smem_limit"], p
