@@ -24,11 +24,13 @@ threshold named below. Nothing here touches a GPU or compiles before the first c
 from __future__ import annotations
 
 import contextlib
-import functools
 
 import torch
 import triton
 import triton.language as tl
+
+from . import launch
+from .backend import interpreting
 
 VARIANTS = {
     "reduce_sum": ("block", "tiled", "two_stage"),
@@ -55,12 +57,12 @@ MAX_WARPS = 32
 BLOCK_TILE_ELEMENTS = 4096
 # `tiled` and stage 1 of `two_stage` stream tiles of this many elements (8 warps).
 STREAM_TILE = 4096
-# Persistent grids fill the SM: H100/H200 hold 64 resident warps per SM.
-WARPS_PER_SM = 64
 # Stage 2 of `two_stage` reduces all partials in one tile; the grid never exceeds this.
 MAX_PARTIALS = 2048
-# Under the interpreter, a few programs: each one then walks several tiles, so CI runs
-# the grid-stride loops that the GPU's persistent grids rely on.
+# Persistent grids launch as many programs as stay resident (from the compiled kernel's
+# registers and shared memory, see kernels_triton/launch.py). Under the interpreter, a
+# few programs: each one then walks several tiles, so CI runs the grid-stride loops
+# that the GPU's persistent grids rely on.
 INTERPRETER_PROGRAMS = 4
 
 
@@ -178,21 +180,39 @@ def _finish_kernel(partial_ptr, out_ptr, n_partials, BLOCK_P: tl.constexpr, IS_M
 
 # -- launch plan ------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def _sm_count(device_index: int) -> int:
-    return torch.cuda.get_device_properties(device_index).multi_processor_count
+# launch.CompiledResources per compiled configuration: measured once per process.
+_RESOURCES: dict[tuple, launch.CompiledResources] = {}
 
 
-def _grid_size(n_tiles: int, num_warps: int, device: torch.device, cap: int | None = None) -> int:
-    """Programs to launch for `n_tiles` units of work: persistent on the GPU (enough
-    programs to fill every SM's warp slots, each looping), a few under the interpreter."""
-    if device.type == "cuda":
-        resident = _sm_count(device.index) * max(1, WARPS_PER_SM // num_warps)
+def _resident_programs(kernel, args: tuple, constexprs: dict, num_warps: int, x: torch.Tensor) -> dict:
+    """Programs of `kernel` that stay resident on x's GPU (all SMs), from its compiled
+    register and shared-memory use, with what limits them; compiled once per config."""
+    limits = launch.device_limits(x.device.index)
+    ints = [a for a in args if isinstance(a, int)]
+    # What Triton specialises a binary on besides dtypes and constexprs.
+    key = (limits.index, kernel.fn.__name__, x.dtype, x.data_ptr() % 16 == 0,
+           tuple((n % 16 == 0, n == 1) for n in ints), tuple(sorted(constexprs.items())), num_warps)
+    res = _RESOURCES.get(key)
+    if res is None:
+        with torch.cuda.device(limits.index):
+            res = launch.compiled_resources(kernel, args, num_warps=num_warps, limits=limits, **constexprs)
+        _RESOURCES[key] = res
+    return {"programs_resident": limits.sm_count * res.programs_per_sm, "programs_per_sm": res.programs_per_sm,
+            "occupancy_limited_by": res.limited_by, "n_regs": res.n_regs, "n_spills": res.n_spills}
+
+
+def _launch_grid(kernel, args: tuple, constexprs: dict, num_warps: int, units: int, x: torch.Tensor,
+                 cap: int | None = None) -> dict:
+    """{"grid": programs, ...}: persistent on the GPU (each program loops over `units`),
+    INTERPRETER_PROGRAMS under the interpreter; never more than `units` or `cap`."""
+    if x.device.type == "cuda" and not interpreting():
+        info = _resident_programs(kernel, args, constexprs, num_warps, x)
+        resident = info["programs_resident"]
     else:
-        resident = INTERPRETER_PROGRAMS
+        info, resident = {}, INTERPRETER_PROGRAMS
     if cap is not None:
         resident = min(resident, cap)
-    return max(1, min(n_tiles, resident))
+    return {"grid": max(1, min(units, resident)), **info}
 
 
 def _warps_for(elements: int) -> int:
@@ -229,12 +249,24 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     return None
 
 
+def _out_stand_in(x: torch.Tensor) -> torch.Tensor:
+    # Compiling for occupancy needs an output argument; only its dtype and 16-byte
+    # alignment matter (nothing is launched), and `run` allocates aligned outputs.
+    return torch.empty(16, dtype=x.dtype, device=x.device)
+
+
 def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
-    """Which kernel runs on `x` and how: variant, kernel name, tile sizes, warps, grid."""
+    """Which kernel runs on `x` and how: variant, kernel name, tile sizes, warps, grid.
+
+    On a GPU this compiles the kernel (once per configuration) to size the persistent
+    grid from its register and shared-memory use; the dict then also reports n_regs,
+    n_spills, programs_per_sm and what limits them.
+    """
     variant = resolve_variant(x, variant)
     why = why_unsupported(x, op, variant)
     if why is not None:
         raise ValueError(why)
+    is_max = op == "reduce_max"
     if variant == "block":
         rows, cols = x.shape
         block_n = triton.next_power_of_2(cols)
@@ -242,23 +274,28 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
         # width and dtype; masked rows of a short last tile cost no memory traffic.
         block_m = max(1, BLOCK_TILE_ELEMENTS // block_n)
         warps = _warps_for(block_m * block_n)
-        return {"variant": variant, "kernel": "_rows_block_kernel", "BLOCK_M": block_m,
-                "BLOCK_N": block_n, "num_warps": warps,
-                "grid": _grid_size(triton.cdiv(rows, block_m), warps, x.device)}
+        constexprs = {"BLOCK_M": block_m, "BLOCK_N": block_n, "IS_MAX": is_max}
+        args = (x, _out_stand_in(x), rows, cols, x.stride(0))
+        return {"variant": variant, "kernel": "_rows_block_kernel", **constexprs, "num_warps": warps,
+                **_launch_grid(_rows_block_kernel, args, constexprs, warps, triton.cdiv(rows, block_m), x)}
     if variant == "tiled":
         rows, cols = x.shape
         tile_n = min(triton.next_power_of_2(cols), STREAM_TILE)
         warps = _warps_for(tile_n)
-        return {"variant": variant, "kernel": "_rows_tiled_kernel", "TILE_N": tile_n,
-                "num_warps": warps, "grid": _grid_size(rows, warps, x.device)}
+        constexprs = {"TILE_N": tile_n, "IS_MAX": is_max}
+        args = (x, _out_stand_in(x), rows, cols, x.stride(0))
+        return {"variant": variant, "kernel": "_rows_tiled_kernel", **constexprs, "num_warps": warps,
+                **_launch_grid(_rows_tiled_kernel, args, constexprs, warps, rows, x)}
     n = x.numel()
     block = min(triton.next_power_of_2(n), STREAM_TILE)
     warps = _warps_for(block)
-    partials = _grid_size(triton.cdiv(n, block), warps, x.device, cap=MAX_PARTIALS)
-    block_p = triton.next_power_of_2(partials)
-    return {"variant": variant, "kernel": "_partials_kernel+_finish_kernel", "BLOCK": block,
-            "num_warps": warps, "grid": partials, "BLOCK_P": block_p,
-            "finish_num_warps": _warps_for(block_p)}
+    constexprs = {"BLOCK": block, "IS_MAX": is_max}
+    args = (x, torch.empty(16, dtype=torch.float32, device=x.device), n)
+    out = {"variant": variant, "kernel": "_partials_kernel+_finish_kernel", **constexprs, "num_warps": warps,
+           **_launch_grid(_partials_kernel, args, constexprs, warps, triton.cdiv(n, block), x, cap=MAX_PARTIALS)}
+    out["BLOCK_P"] = triton.next_power_of_2(out["grid"])
+    out["finish_num_warps"] = _warps_for(out["BLOCK_P"])
+    return out
 
 
 # -- launcher ---------------------------------------------------------------------------
@@ -274,23 +311,22 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     `out`, when given, is a contiguous tensor of the result's shape and dtype.
     """
     p = plan(x, op, variant)
-    is_max = op == "reduce_max"
     if out is None:
         out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype, device=x.device)
     with _device_guard(x):
         if p["variant"] == "block":
             _rows_block_kernel[(p["grid"],)](
                 x, out, x.shape[0], x.shape[1], x.stride(0),
-                BLOCK_M=p["BLOCK_M"], BLOCK_N=p["BLOCK_N"], IS_MAX=is_max, num_warps=p["num_warps"])
+                BLOCK_M=p["BLOCK_M"], BLOCK_N=p["BLOCK_N"], IS_MAX=p["IS_MAX"], num_warps=p["num_warps"])
         elif p["variant"] == "tiled":
             _rows_tiled_kernel[(p["grid"],)](
                 x, out, x.shape[0], x.shape[1], x.stride(0),
-                TILE_N=p["TILE_N"], IS_MAX=is_max, num_warps=p["num_warps"])
+                TILE_N=p["TILE_N"], IS_MAX=p["IS_MAX"], num_warps=p["num_warps"])
         else:
             partials = torch.empty(p["grid"], dtype=torch.float32, device=x.device)
             _partials_kernel[(p["grid"],)](
-                x, partials, x.numel(), BLOCK=p["BLOCK"], IS_MAX=is_max, num_warps=p["num_warps"])
+                x, partials, x.numel(), BLOCK=p["BLOCK"], IS_MAX=p["IS_MAX"], num_warps=p["num_warps"])
             _finish_kernel[(1,)](
-                partials, out, p["grid"], BLOCK_P=p["BLOCK_P"], IS_MAX=is_max,
+                partials, out, p["grid"], BLOCK_P=p["BLOCK_P"], IS_MAX=p["IS_MAX"],
                 num_warps=p["finish_num_warps"])
     return out
