@@ -113,6 +113,45 @@ def test_whole_tensor_plan_is_fixed_and_bounded(sm_count):
     assert small["grid"] == 1 and small["finish_threads"] == 32
 
 
+def _declared_parameters(function: str) -> list[str]:
+    text = (SOURCE.parent / "bindings.cpp").read_text()
+    params = re.search(rf"\b{function}\(([^)]*)\);", text).group(1)
+    return [p.split()[-1] for p in params.split(",")]
+
+
+@pytest.mark.parametrize("x, function", [
+    (torch.zeros(6, 1032, dtype=torch.float16)[:, 8:], "reduce_rows"),   # block per row, pack 8
+    (torch.zeros(6, 48)[:, 2:], "reduce_rows"),                          # warp per row, pack 2
+    (torch.zeros(1001, dtype=torch.bfloat16), "reduce_whole"),
+])
+def test_launcher_arguments_match_the_bindings(sm_count, monkeypatch, x, function):
+    """The Python call passes each argument in the position bindings.cpp declares."""
+    calls = []
+
+    class Recorder:
+        def __getattr__(self, name):
+            return lambda *args: calls.append((name, args))
+
+    import kernels_cuda.build as build
+    monkeypatch.setattr(build, "extension", lambda: Recorder())
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device: type("S", (), {"cuda_stream": 1234})())
+    p = cuda_reduce.plan(x, "reduce_max", "vectorized")
+    out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype)
+    cuda_reduce.run(x, "reduce_max", "vectorized", out=out)
+    (name, args), = [c for c in calls if c[0] == function]
+    got = dict(zip(_declared_parameters(function), args, strict=True))
+    assert got["x"] == x.data_ptr() and got["out"] == out.data_ptr()
+    assert got["dtype"] == cuda_reduce.DTYPE_CODES[x.dtype] and got["op"] == cuda_reduce.OP_CODES["reduce_max"]
+    assert got["variant"] == cuda_reduce.VARIANT_CODES["vectorized"]
+    assert (got["pack"], got["threads"], got["grid"]) == (p["pack"], p["threads"], p["grid"])
+    assert got["device"] == x.device.index and got["stream"] == 1234
+    if function == "reduce_rows":
+        assert (got["rows"], got["cols"], got["row_stride"]) == (x.shape[0], x.shape[1], x.stride(0))
+        assert got["layout"] == cuda_reduce.LAYOUT_CODES[p["layout"]] and got["group"] == p["group"]
+    else:
+        assert got["n"] == x.numel() and got["finish_threads"] == p["finish_threads"]
+
+
 def test_every_variant_supports_both_forms():
     for variant in VARIANTS:
         assert cuda_reduce.why_unsupported(torch.zeros(3, 5), "reduce_sum", variant) is None
