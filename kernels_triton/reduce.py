@@ -40,14 +40,17 @@ ROW_VARIANTS = ("block", "tiled")
 WHOLE_VARIANTS = ("two_stage",)
 
 # -- launch thresholds ----------------------------------------------------------------
-# `block` keeps the whole row in registers: at most 32 fp32 values per thread at the
-# largest block Triton launches (32 warps = 1024 threads, which caps a thread at 64
-# registers). Wider rows would spill; `tiled` serves them.
+# `block` loads a whole row as one fully unrolled tile: at this width 32 values per
+# thread at the largest block Triton launches (32 warps = 1024 threads, 64 registers
+# each). ptxas (sm_90, Triton 3.9) reports 24-44 registers and no spills here, aligned
+# or not, since the sum folds values as they arrive; wider rows would only unroll
+# further, and `tiled` streams them with a fixed tile. Same cap as Triton's fused softmax.
 BLOCK_MAX_COLS = 32768
 # `auto` switches from `block` to `tiled` above this width. Up to 8192 a row fits in
 # 16 warps at 16 fp32 values per thread (four 16-byte loads in flight each); wider rows
-# need 32-warp blocks with register pressure near the cap, while `tiled` streams any
-# width with an 8-warp program and a fixed 4096-wide accumulator.
+# need 32-warp programs, of which an SM holds at most two, while `tiled` streams any
+# width with 8-warp programs and a fixed 4096-wide accumulator. (Not yet tuned on a
+# GPU: benchmarks/ should confirm where the two cross.)
 AUTO_BLOCK_MAX_COLS = 8192
 # Values each thread holds per tile: 16 fp32 = four 16-byte loads in flight per thread,
 # enough to cover DRAM latency without pressing on registers.
