@@ -10,8 +10,13 @@ fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
 * ``online`` (`_softmax_online_kernel`): a program walks one row in TILE-wide tiles.
   Pass 1 keeps a running max and a rescaled running sum per lane; pass 2 re-reads the
   row and writes the output. Reads twice, writes once, any width; the grid is sized so
-  that the rows in flight stay in L2 and pass 2's re-reads come from there.
-* ``auto``: `_auto_kernel` picks one from the width (and dtype).
+  that the rows in flight fit an L2 budget (never below one program per SM), so that
+  pass 2's re-reads come from L2 and DRAM sees one read and one write.
+* ``auto``: `_auto_kernel` picks one from the width (and dtype and alignment).
+
+Rows are loaded 16 bytes at a time where alignment allows: the launcher passes ALIGN,
+the power of two dividing both width and row stride, which the kernels restate so that
+Triton's alignment analysis sees it (it only knows integer arguments divisible by 16).
 
 Both kernels are persistent (a grid of as many programs as stay resident, each looping
 over rows), honour the input's row stride, offset rows in 64-bit, and follow
@@ -20,7 +25,7 @@ out all NaN; -inf elements of an otherwise finite row give 0 (log-softmax: -inf)
 
 `plan` computes every launch parameter in one place; `run` launches what it returns.
 Nothing compiles at import time: kernels compile on first use, and Triton keys its
-cache on what changes the code (dtypes, constexprs, alignment).
+cache on what changes the code (dtypes, constexprs, pointer and integer alignment).
 """
 from __future__ import annotations
 
