@@ -11,6 +11,7 @@
 //   to_float / from_float  fp32 <-> float, __half, __nv_bfloat16 (round to nearest)
 //   Pack<T, N>             aligned vector of N elements, 16 bytes or narrower,
 //                          load_pack / store_pack with L1/L2 cache hints
+//   nan_max, fast_exp2     NaN-propagating max; 2^x in one MUFU instruction
 //   max_pack_elems()       widest pack that pointer, row stride and width allow
 //   SumOp, MaxOp           reduction operators (MaxOp propagates NaN)
 //   OnlinePair             the online-normalizer (max, sum of exp) state, its merge
@@ -181,12 +182,16 @@ template <> struct PackWord<8> { using type = uint2; };
 template <> struct PackWord<4> { using type = unsigned int; };
 template <> struct PackWord<2> { using type = unsigned short; };
 
-// Cache hints (PTX ld/st cache operators).
-//   kNormal    ld.global / st.global: cached in L1 and L2.
+// How a pack is moved (PTX ld/st cache operators).
+//   kNormal    a plain access (ld / st.global, or shared memory): cached in L1 and L2.
+//              Loads stay one vector instruction; a plain 16-byte store may be split
+//              into four scalar stores when loads sit in between, so results that
+//              are not re-read are better stored with kStreaming.
 //   kGlobal    ld.global.cg / st.global.cg: L2 only. For a first read that a later
 //              pass of the same block re-reads: L1 could not hold it anyway.
-//   kStreaming ld.global.cs / st.global.cs: evict-first. For a last read and for
-//              outputs, so they do not push out lines that are still to be re-read.
+//   kStreaming ld.global.cs / st.global.cs: evict-first, always one instruction. For
+//              a last read and for outputs, so they do not push lines that are still
+//              to be re-read out of L2. Global memory only.
 enum class Cache { kNormal, kGlobal, kStreaming };
 
 template <Cache kCache, typename T, int N>
@@ -262,8 +267,26 @@ constexpr float kLog2e = 1.4426950408889634f;
 constexpr float kLn2 = 0.6931471805599453f;
 
 // max that propagates NaN (fmaxf drops it): a row holding NaN must reduce to NaN, as
-// torch.amax and torch.softmax do.
-__device__ __forceinline__ float nan_max(float a, float b) { return (a != a || a > b) ? a : b; }
+// torch.amax and torch.softmax do. One FMNMX.NAN on sm_80+, three instructions before.
+__device__ __forceinline__ float nan_max(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return (a != a || a > b) ? a : b;
+#endif
+}
+
+// 2^x with one MUFU.EX2 (ex2.approx.ftz: relative error ~2^-22). Results below 2^-126
+// flush to zero; exp2f would add a range check and two multiplies to keep them, and no
+// softmax term that small changes an fp32 sum or exceeds any output tolerance.
+// 2^-inf = 0, 2^NaN = NaN, 2^+inf = +inf, as the special-value rules need.
+__device__ __forceinline__ float fast_exp2(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
 
 struct SumOp {
   __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
@@ -282,7 +305,7 @@ struct MaxOp {
 // The merge is associative, so threads, warps, blocks and clusters combine states in
 // any order.
 //
-// exp is evaluated as exp2(x * log2e - m_s) with m_s = m * log2e rounded once
+// exp is evaluated as fast_exp2(x * log2e - m_s) with m_s = m * log2e rounded once
 // (scaled_max): one FMA and one MUFU.EX2 per element. Every exponent of a row uses the
 // same m_s, so the rounding of m_s scales all terms by the same 2^delta and cancels in
 // x / sum; partial sums stay consistent because m_s is always computed the same way
@@ -308,7 +331,7 @@ __device__ __forceinline__ OnlinePair online_merge(OnlinePair a, OnlinePair b) {
   // Both sides saw nothing but -inf (or nothing at all): their d are 0, keep (-inf, 0).
   if (m == -INFINITY) return {m, a.d + b.d};
   const float ms = scaled_max(m);
-  return {m, a.d * exp2f(scaled_max(a.m) - ms) + b.d * exp2f(scaled_max(b.m) - ms)};
+  return {m, a.d * fast_exp2(scaled_max(a.m) - ms) + b.d * fast_exp2(scaled_max(b.m) - ms)};
 }
 
 // Folds a batch of values into a state with one rescale for the whole batch (not one
@@ -320,7 +343,7 @@ __device__ __forceinline__ OnlinePair online_accumulate(OnlinePair acc, float ba
   const float m = nan_max(acc.m, batch_max);
   if (m == -INFINITY) return acc;  // only -inf so far: exp(-inf - -inf) would be NaN
   const float ms = scaled_max(m);
-  return {m, acc.d * exp2f(scaled_max(acc.m) - ms) + sum_exp(ms)};
+  return {m, acc.d * fast_exp2(scaled_max(acc.m) - ms) + sum_exp(ms)};
 }
 
 // The same for K values in registers; slots with nothing to add hold -inf.
@@ -332,7 +355,7 @@ __device__ __forceinline__ OnlinePair online_accumulate(OnlinePair acc, const fl
   return online_accumulate(acc, batch_max, [&](float ms) {
     float d = 0.0f;
 #pragma unroll
-    for (int k = 0; k < K; ++k) d += exp2f(fmaf(v[k], kLog2e, -ms));
+    for (int k = 0; k < K; ++k) d += fast_exp2(fmaf(v[k], kLog2e, -ms));
     return d;
   });
 }

@@ -4,7 +4,7 @@
 // Every kernel computes, per row, m = max(x), d = sum(exp(x - m)) and then
 //     softmax:      exp(x - m) * (1 / d)            (one reciprocal per row)
 //     log-softmax:  (x - m) - log(d)
-// in fp32 whatever the I/O dtype. exp(x - m) is exp2(fma(x, log2e, -m_s)) with
+// in fp32 whatever the I/O dtype. exp(x - m) is fast_exp2(fma(x, log2e, -m_s)) with
 // m_s = m * log2e rounded once per row (see OnlinePair in common.cuh for why that is
 // exact enough). Log-softmax subtracts m itself and corrects log(d) for the rounding
 // of m_s, so outputs near 0 keep full precision even for |x| ~ 1e4.
@@ -147,7 +147,7 @@ __device__ __forceinline__ RowNorm make_row_norm(float m, float d, bool log) {
   return n;
 }
 
-__device__ __forceinline__ float exp_term(float x, float ms) { return exp2f(fmaf(x, kLog2e, -ms)); }
+__device__ __forceinline__ float exp_term(float x, float ms) { return fast_exp2(fmaf(x, kLog2e, -ms)); }
 
 __device__ __forceinline__ float normalize(float x, const RowNorm& n, bool log) {
   return log ? (x - n.m) - n.c : exp_term(x, n.ms) * n.c;
@@ -427,7 +427,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
             const float x = v[r][p * N + k];
             f[k] = a.log ? (x - n.m) - n.c : x * n.c;
           }
-          store_pack<Cache::kNormal, T, N>(yr + col, pack_from_float<T, N>(f));
+          store_pack<Cache::kStreaming, T, N>(yr + col, pack_from_float<T, N>(f));
         }
       }
     }
@@ -454,7 +454,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_smem_kernel(Ro
     OnlinePair acc = scan_packs<Cache::kNormal, true, T, N>(xr, cache, packs);
     acc = block_allreduce(acc, OnlineMergeOp());
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-    write_packs<Cache::kNormal, Cache::kNormal, T, N>(cache, a.y + row * a.cols, packs, n, a.log);
+    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, a.y + row * a.cols, packs, n, a.log);
   }
 }
 
@@ -535,7 +535,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_smem_kernel(
     if (lane < k_ctas) all = *cluster.map_shared_rank(&exchange[parity], lane);
     all = warp_allreduce_static<32>(all, OnlineMergeOp());
     const RowNorm n = make_row_norm(all.m, all.d, a.log);
-    write_packs<Cache::kNormal, Cache::kNormal, T, N>(cache, a.y + row * a.cols + static_cast<int64_t>(first) * N,
+    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, a.y + row * a.cols + static_cast<int64_t>(first) * N,
                                                       local, n, a.log);
   }
   cluster.sync();
