@@ -54,7 +54,7 @@ CPU_WIDTHS = [
     127,    # odd width just under a power of two
     128,    # the narrow benchmark width: many rows per fused block
     129,    # BLOCK 256, ALIGN 1
-    1000,   # ALIGN 8 (multiple of 8, not 16): the divisibility hint; online: 2 full pairs of tiles
+    1000,   # ALIGN 8 (a multiple of 8, not 16): the divisibility hint; online: 4 tiles, last one masked
     1025,   # fused BLOCK 2048, one row per block here; online: odd tile count, empty last tile
     4099,   # online: 17 tiles, masked 3-element tail, reversed pass 2 over 9 pairs
 ]
