@@ -84,32 +84,26 @@ struct DeviceProperties {
   int smem_per_sm = 0;
 };
 
-// Thread-safe; the caller does not need to make `device` current.
-inline const DeviceProperties& device_properties(int device) {
+// Thread-safe; the caller does not need to make `device` current. Returned by value:
+// a reference into the cache could dangle when another thread adds a device.
+inline DeviceProperties device_properties(int device) {
   static std::mutex mutex;
-  static std::vector<DeviceProperties> cache;
-  static std::vector<bool> known;
-  std::lock_guard<std::mutex> lock(mutex);
+  static std::vector<DeviceProperties> cache;  // sm_count == 0: not queried yet
   if (device < 0) throw std::runtime_error("device_properties: negative device index");
-  if (static_cast<size_t>(device) >= cache.size()) {
-    cache.resize(device + 1);
-    known.resize(device + 1, false);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (static_cast<size_t>(device) >= cache.size()) cache.resize(device + 1);
+  DeviceProperties& p = cache[device];
+  if (p.sm_count == 0) {
+    DeviceProperties q;
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(&q.major, cudaDevAttrComputeCapabilityMajor, device));
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(&q.minor, cudaDevAttrComputeCapabilityMinor, device));
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(&q.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(&q.smem_per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(&q.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(&q.sm_count, cudaDevAttrMultiProcessorCount, device));
+    p = q;
   }
-  if (!known[device]) {
-    DeviceProperties p;
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&p.major, cudaDevAttrComputeCapabilityMajor, device));
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&p.minor, cudaDevAttrComputeCapabilityMinor, device));
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&p.sm_count, cudaDevAttrMultiProcessorCount, device));
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&p.max_threads_per_sm,
-                                         cudaDevAttrMaxThreadsPerMultiProcessor, device));
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&p.smem_per_block_optin,
-                                         cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&p.smem_per_sm,
-                                         cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-    cache[device] = p;
-    known[device] = true;
-  }
-  return cache[device];
+  return p;
 }
 
 // ---------------------------------------------------------------------------------
