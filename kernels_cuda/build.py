@@ -139,7 +139,7 @@ def _build():
     else:
         cpp_source = bindings
     name = extension_name(cuda_flags, cpp_source, cuda_source)
-    label = f"building CUDA kernels {name} for {', '.join(a.split('code=')[1] for a in archs)}"
+    label = f"building CUDA kernels {name} for {', '.join(a.rsplit('code=', 1)[1] for a in archs)}"
     cached = _is_cached(name)
     try:
         if cached:
