@@ -218,8 +218,9 @@ def test_occupancy_and_grid_arithmetic():
     assert launch.programs_per_sm(16, 0, 4, h100) == (16, "warps")      # 2048 / 128 threads
     assert launch.programs_per_sm(32, 100_000, 4, h100) == (2, "shared memory")
     assert launch.programs_per_sm(255, 0, 32, h100)[0] == 1             # never below one
-    # fused: as many programs as stay resident, fewer when there is less work
-    assert module._persistent_grid("fused", 10**6, 512, 8, h100) == (132 * 8, 8)
+    # fused: one program per row block (one-shot grid), capped at CUDA's grid limit
+    assert module._persistent_grid("fused", 10**6, 512, 8, h100) == (10**6, 8)
+    assert module._persistent_grid("fused", 2**40, 512, 8, h100) == (module.MAX_GRID, 8)
     assert module._persistent_grid("fused", 100, 512, 8, h100) == (100, 8)
     # online: the rows in flight must fit half the L2 (25 MiB here)...
     assert module._persistent_grid("online", 10**6, 32768 * 2, 4, h100) == (132 * 3, 3)

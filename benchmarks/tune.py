@@ -1,0 +1,63 @@
+"""Quick tuning sweeps on the GPU: % of copy bandwidth for chosen backend/variants.
+
+Not the benchmark of record (that is `python -m comparison`, which also checks every
+element): this times many configurations fast, to choose thresholds. Module constants
+can be overridden for an experiment, e.g.
+
+    python benchmarks/tune.py --cols 128,4096 --impl cuda/auto,triton/fused \
+        --set kernels_triton.softmax.FUSED_TILE_BYTES=32768
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+
+import torch
+
+from comparison import get_backend
+from comparison.inputs import make_rows
+from comparison.timing import copy_bandwidth_gbps, gbps, time_ms
+
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--cols", required=True)
+    p.add_argument("--dtype", default="fp32,bf16")
+    p.add_argument("--op", default="softmax")
+    p.add_argument("--impl", required=True, help="backend/variant,...")
+    p.add_argument("--bytes", type=float, default=2 ** 30)
+    p.add_argument("--set", action="append", default=[], help="module.NAME=python-expression")
+    p.add_argument("--label", default="")
+    args = p.parse_args()
+    for assignment in args.set:
+        target, expr = assignment.split("=", 1)
+        module, name = target.rsplit(".", 1)
+        setattr(importlib.import_module(module), name, eval(expr))
+    device = torch.device("cuda", 0)
+    impls = [i.split("/") for i in args.impl.split(",")]
+    for dname in args.dtype.split(","):
+        dtype = DTYPES[dname]
+        for cols in map(int, args.cols.split(",")):
+            rows = max(1, int(args.bytes) // (cols * torch.tensor([], dtype=dtype).element_size()))
+            x = make_rows(rows, cols, dtype, device, seed=1)
+            copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
+            expected = torch.softmax(x.float(), -1) if args.op == "softmax" else torch.log_softmax(x.float(), -1)
+            cells = []
+            for backend, variant in impls:
+                b = get_backend(backend)
+                if not b.supports(x, args.op, variant):
+                    cells.append(f"{backend}/{variant}=  -  ")
+                    continue
+                y = b.run(x, args.op, variant)
+                sane = torch.allclose(y.float(), expected, rtol=1e-2, atol=1e-3, equal_nan=True)
+                ms = time_ms(lambda: b.run(x, args.op, variant), device)
+                pct = 100 * gbps(2 * x.numel() * x.element_size(), ms) / copy
+                cells.append(f"{backend}/{variant}={pct:5.1f}%{'' if sane else '!WRONG'}")
+            print(f"{args.label:10s} {args.op} {dname} {cols:6d}  " + "  ".join(cells), flush=True)
+            del x, expected
+
+
+if __name__ == "__main__":
+    main()
