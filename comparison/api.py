@@ -74,14 +74,22 @@ class _SoftmaxFunction(torch.autograd.Function):
     @staticmethod
     def backward(ctx, dy):
         (y,) = ctx.saved_tensors
-        if ctx.op == "softmax":  # dx = y * (dy - sum(dy * y))
-            dx = y * (dy - (dy * y).sum(-1, keepdim=True))
-        else:  # log_softmax: dx = dy - exp(y) * sum(dy)
-            dx = dy - torch.exp(y) * dy.sum(-1, keepdim=True)
-        return dx, None, None, None
+        return softmax_grad(y, dy, -1, ctx.op == "log_softmax"), None, None, None
 
 
-def _softmax_like(op, x, dim, dtype, backend, variant):
+def softmax_grad(y: torch.Tensor, dy: torch.Tensor, dim: int, log: bool) -> torch.Tensor:
+    """Input gradient from the output y: softmax dx = y * (dy - sum(dy * y));
+    log-softmax dx = dy - exp(y) * sum(dy), sums along `dim`."""
+    if log:
+        return dy - torch.exp(y) * dy.sum(dim, keepdim=True)
+    return y * (dy - (dy * y).sum(dim, keepdim=True))
+
+
+def _compiling() -> bool:
+    return torch.compiler.is_compiling()
+
+
+def _softmax_like(op, x, dim, dtype, backend, variant, track_grad=True):
     x = _check_tensor(x)
     dim = _normalize_dim(dim, x.dim())
     if dtype is not None:
@@ -91,7 +99,7 @@ def _softmax_like(op, x, dim, dtype, backend, variant):
         chosen.supports(x, op, variant).raise_if_unsupported()
         return torch.empty_like(x, memory_format=torch.contiguous_format)
     x2d = rows_view(x, dim)
-    if x2d.requires_grad and torch.is_grad_enabled():
+    if track_grad and x2d.requires_grad and torch.is_grad_enabled():
         y2d = _SoftmaxFunction.apply(x2d, chosen, op, variant)
     else:
         y2d = _run(chosen, x2d, op, variant)
@@ -109,16 +117,50 @@ def softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
     dtype; `"torch"`, `"triton"` and `"cuda"` select one, and then `variant` may name
     one of its kernels (see `get_backend(name).variants("softmax")`).
     """
+    if _compiling():
+        from .ops import softmax_op
+        return softmax_op(x if dtype is None else x.to(dtype), dim, False, backend, variant)
     return _softmax_like("softmax", x, dim, dtype, backend, variant)
 
 
 def log_softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
                 backend: str = "auto", variant: str = "auto") -> torch.Tensor:
     """Log-softmax along `dim` with `torch.log_softmax` semantics (see `softmax`)."""
+    if _compiling():
+        from .ops import softmax_op
+        return softmax_op(x if dtype is None else x.to(dtype), dim, True, backend, variant)
     return _softmax_like("log_softmax", x, dim, dtype, backend, variant)
 
 
-def _reduce(op, x, dim, backend, variant):
+def reduce_grad(x: torch.Tensor, out: torch.Tensor, dy: torch.Tensor, dim, is_max: bool) -> torch.Tensor:
+    """Input gradient of a sum (dy broadcast) or max (dy shared evenly among the maxima,
+    as torch.amax does) along `dim` (None: the whole tensor)."""
+    if dim is not None and x.dim():
+        out, dy = out.unsqueeze(dim), dy.unsqueeze(dim)
+    if not is_max:
+        return dy.expand_as(x).clone()
+    hits = (x == out).to(dy.dtype)
+    count = hits.sum() if dim is None else hits.sum(dim, keepdim=True)
+    return hits * (dy / count)
+
+
+class _ReduceFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, op, dim, backend, variant):
+        out = _reduce(op, x, dim, backend, variant, track_grad=False)
+        ctx.dim, ctx.is_max = dim, op == "reduce_max"
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, out = ctx.saved_tensors
+        return reduce_grad(x, out, dy, ctx.dim, ctx.is_max), None, None, None, None
+
+
+def _reduce(op, x, dim, backend, variant, track_grad=True):
+    if track_grad and isinstance(x, torch.Tensor) and x.requires_grad and torch.is_grad_enabled():
+        return _ReduceFunction.apply(x, op, dim, backend, variant)
     x = _check_tensor(x)
     if dim is not None:
         dim = _normalize_dim(dim, x.dim())
@@ -145,12 +187,18 @@ def reduce_sum(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",
 
     fp16 and bf16 inputs accumulate in fp32 and return their own dtype.
     """
+    if _compiling():
+        from .ops import reduce_op
+        return reduce_op(x, dim, False, backend, variant)
     return _reduce("reduce_sum", x, dim, backend, variant)
 
 
 def reduce_max(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",
                variant: str = "auto") -> torch.Tensor:
     """Maximum along `dim` (or of the whole tensor for dim=None), like `torch.amax`; NaN propagates."""
+    if _compiling():
+        from .ops import reduce_op
+        return reduce_op(x, dim, True, backend, variant)
     return _reduce("reduce_max", x, dim, backend, variant)
 
 

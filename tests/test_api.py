@@ -79,6 +79,12 @@ def test_reductions_match_torch():
 
 def test_gradients_flow_through_the_kernels():
     x = torch.randn(3, 11, requires_grad=True)
+    y = torch.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 1.0]], requires_grad=True)  # a tie in row 0
+    for fn, ref, args in [(reduce_sum, torch.sum, (-1,)), (reduce_max, torch.amax, (-1,)),
+                          (reduce_sum, torch.sum, (None,)), (reduce_max, torch.amax, (0,))]:
+        (g,) = torch.autograd.grad(fn(y, *args, backend="torch").sum(), y)
+        (r,) = torch.autograd.grad((ref(y, *args) if args[0] is not None else ref(y)).sum(), y)
+        torch.testing.assert_close(g, r)
     for fn, ref in [(softmax, torch.softmax), (log_softmax, torch.log_softmax)]:
         w = torch.randn(3, 11)
         (gx,) = torch.autograd.grad((fn(x, backend="torch") * w).sum(), x)
@@ -124,3 +130,16 @@ def test_cuda_backend_refuses_cpu_tensors_with_a_reason():
 def test_auto_uses_torch_off_the_gpu():
     x = torch.randn(3, 5)
     torch.testing.assert_close(softmax(x), torch.softmax(x, -1))
+
+
+def test_ops_compile_fullgraph_with_gradients():
+    """torch.compile sees each op as one registered custom op (torch.library)."""
+    def f(x):
+        return (softmax(x, backend="torch") * 2 + log_softmax(x, 0, backend="torch")).sum() + reduce_sum(x, None, backend="torch") + reduce_max(x, -1, backend="torch").sum()
+
+    compiled = torch.compile(f, fullgraph=True, backend="aot_eager")
+    x = torch.randn(4, 9, requires_grad=True)
+    torch.testing.assert_close(compiled(x), f(x))
+    (g_compiled,) = torch.autograd.grad(compiled(x), x)
+    (g_eager,) = torch.autograd.grad(f(x), x)
+    torch.testing.assert_close(g_compiled, g_eager)
