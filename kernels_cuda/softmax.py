@@ -12,7 +12,7 @@ Where each decision lives:
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
-cluster_smem R + W (the copy-bandwidth floor).
+cluster_smem, cluster_regs R + W (the copy-bandwidth floor).
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ LADDER = (
     "block_uncached",  # vectorised, three passes over global memory, any width
     "online",          # max and sum in one pass, then the output pass, any width
     "cluster_smem",    # row split over a thread-block cluster's shared memory (sm_90+)
+    "cluster_regs",    # row split over the registers of a block or a 2-16 CTA cluster (sm_90+)
 )
 VARIANTS = {"softmax": LADDER, "log_softmax": LADDER}
 
@@ -38,9 +39,9 @@ VARIANT_CODES = {name: code for code, name in enumerate(LADDER)}      # enum Var
 DTYPE_CODES = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}  # enum DType
 PLAN_FIELDS = ("status", "pack", "threads", "blocks", "cluster_size", "smem_bytes", "smem_limit",
                "cols_per_thread", "group_width", "rows_per_access", "resident_per_sm",
-               "active_clusters")                                       # enum PlanField
+               "active_clusters", "grid_y")                             # enum PlanField
 PLAN_STATUS = ("ok", "too_wide_for_warp", "row_exceeds_smem", "needs_sm90", "row_exceeds_cluster",
-               "cluster_not_resident")                                  # enum PlanStatus
+               "cluster_not_resident", "row_exceeds_registers")         # enum PlanStatus
 
 # -- thresholds --------------------------------------------------------------------------
 # First guesses, to be tuned from GPU benchmarks (H100/H200, 1 GiB inputs).
@@ -111,6 +112,9 @@ def _kernel_name(variant: str, dtype: torch.dtype, p: dict) -> str:
     if variant == "warp_per_row":
         return (f"softmax_warp_per_row_kernel<{ctype}, pack={p['pack']}, cols_per_thread={p['cols_per_thread']}, "
                 f"rows_per_access={p['rows_per_access']}>")
+    if variant == "cluster_regs":
+        size = torch.tensor([], dtype=dtype).element_size()
+        return f"softmax_cluster_regs_kernel<{ctype}, pack={p['pack']}, bytes_per_thread={p['cols_per_thread'] * size}>"
     return f"softmax_{variant}_kernel<{ctype}, pack={p['pack']}>"
 
 
@@ -144,13 +148,20 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     if variant == "warp_per_row" and cols > WARP_PER_ROW_MAX_COLS:
         return (f"warp_per_row keeps a row in one warp's registers (32 lanes x 32 values): {cols} columns "
                 f"exceed WARP_PER_ROW_MAX_COLS = {WARP_PER_ROW_MAX_COLS}")
-    if variant not in ("block_smem", "cluster_smem"):
+    if variant not in ("block_smem", "cluster_smem", "cluster_regs"):
         return None
     p = plan(x, op, variant)
     status = p["status"]
     row_bytes = cols * x.element_size()
     if status == "ok":
         return None
+    if status == "row_exceeds_registers":
+        capacity = p["cluster_size"] * p["threads"] * p["cols_per_thread"]
+        return (f"cluster_regs keeps the row in registers of at most {p['cluster_size']} CTAs x {p['threads']} "
+                f"threads x {p['cols_per_thread']} values = {capacity} values on this GPU: {cols} columns exceed it")
+    if variant == "cluster_regs":
+        return (f"cluster_regs: no cluster of up to {p['cluster_size']} CTAs of up to {p['threads']} threads "
+                f"can be resident on this GPU")
     if status == "row_exceeds_smem":
         return (f"block_smem caches the row in shared memory: {cols} x {x.element_size()} B = {row_bytes} B "
                 f"exceed the {p['smem_limit']} B one block may use on this GPU")

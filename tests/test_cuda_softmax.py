@@ -53,6 +53,7 @@ VARIANT_LIMITS = {
     "block_uncached": None,
     "online": None,
     "cluster_smem": lambda cols, plan: plan["status"] != "ok",
+    "cluster_regs": lambda cols, plan: plan["status"] != "ok",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -99,7 +100,7 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     limit = VARIANT_LIMITS[variant]
     if limit is None:
         return False
-    needs_plan = variant in ("block_smem", "cluster_smem")
+    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs")
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
@@ -176,7 +177,7 @@ def test_misaligned_views(variant, dtype, cols):
         p = cuda_softmax.plan(x, "softmax", variant)
         assert p["status"] == "ok"
         assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
-        if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem"):
+        if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs"):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0
@@ -389,9 +390,10 @@ def test_plan_fields(variant, cols):
     assert p["threads"] % 32 == 0 and 32 <= p["threads"] <= 1024, p
     assert 1 <= p["blocks"] <= 2 ** 31 - 1 and p["blocks"] % p["cluster_size"] == 0, p
     assert p["resident_per_sm"] >= 1, p
-    sms = torch.cuda.get_device_properties(x.device).multi_processor_count
-    if p["cluster_size"] == 1:
-        assert p["blocks"] <= sms * p["resident_per_sm"], "grid larger than one wave of resident blocks"
+    if p["variant"] not in ("naive", "warp_per_row"):
+        per_block = p["rows_per_access"] if p["variant"] == "cluster_regs" else 1
+        assert p["blocks"] == p["cluster_size"] * math.ceil(1000 / per_block) and p["grid_y"] == 1, \
+            "one-shot grid: a block (or cluster) per row (cluster_regs: per rows_per_access rows)"
     if p["variant"] == "warp_per_row":
         assert p["group_width"] in (1, 2, 4, 8, 16, 32) and p["cols_per_thread"] % p["pack"] == 0
         assert p["group_width"] * p["cols_per_thread"] >= cols, p
@@ -400,3 +402,41 @@ def test_plan_fields(variant, cols):
         assert p["cluster_size"] * p["smem_bytes"] >= cols * 4, p
     if p["variant"] == "block_smem":
         assert cols * 4 <= p["smem_bytes"] <= p["smem_limit"], p
+    if p["variant"] == "cluster_regs":
+        assert p["cluster_size"] in (1, 2, 4, 8, 16) and p["cols_per_thread"] * 4 in (32, 64, 128), p
+        assert p["cols_per_thread"] % p["pack"] == 0 and p["smem_bytes"] == 0, p
+        assert p["group_width"] % 32 == 0 and p["threads"] == p["group_width"] * p["rows_per_access"] <= 512, p
+        assert p["cluster_size"] * p["group_width"] * p["cols_per_thread"] >= cols, p
+        assert p["cluster_size"] == 1 or (p["active_clusters"] >= 1 and p["rows_per_access"] == 1), p
+
+
+# cluster_regs holds at most 16 CTAs x 512 threads x 128 bytes of a row (32 fp32 values
+# each; one CTA without clusters): a row one pack wider is declined with the reason.
+CLUSTER_REGS_MAX_FP32_COLS = 16 * 512 * 32
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cluster_regs_declines_rows_past_its_registers(op):
+    x = make_rows(2, CLUSTER_REGS_MAX_FP32_COLS + 4, torch.float32, "cuda", seed=29)
+    p = cuda_softmax.plan(x, op, "cluster_regs")
+    assert p["status"] == "row_exceeds_registers", p
+    check_declined(op, x, "cluster_regs")
+    assert "registers" in BACKEND.supports(x, op, "cluster_regs").reason
+
+
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+@pytest.mark.parametrize("cols", [1025, 2048, 4096, 16384, 65536, 131072])
+def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
+    """Every thread holds at most 128 bytes of its row (32 registers of data) in blocks of
+    at most 512 threads, two or more resident per SM; narrow rows share a block (8 KB or
+    more per block); wide rows are split over a cluster (sm_90)."""
+    if torch.cuda.get_device_capability() < cuda_softmax.CLUSTER_MIN_CAPABILITY:
+        pytest.skip("without clusters a row must fit one block's registers")
+    x = make_rows(64, cols, dtype, "cuda", seed=cols)
+    p = cuda_softmax.plan(x, "softmax", "cluster_regs")
+    assert p["status"] == "ok", p
+    assert p["cols_per_thread"] * x.element_size() <= 128 and p["threads"] <= 512, p
+    assert p["resident_per_sm"] >= 2, p
+    assert p["rows_per_access"] * cols * x.element_size() >= 8192 or p["threads"] == 512, p
+    for op in OPS:
+        check_result(op, x, poisoned_call(op, x, "cluster_regs"), f"{p['kernel']}:")

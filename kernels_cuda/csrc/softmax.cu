@@ -19,6 +19,7 @@
 //   block_uncached  3 R + W       vectorised, re-reads global memory (L2) per pass
 //   online          2 R + W       max and sum in one pass, then the output pass
 //   cluster_smem    R + W         row split over a cluster's shared memory (sm_90+)
+//   cluster_regs    R + W         row split over the registers of a block or a cluster
 //
 // Launch geometry is decided in one place, make_plan(); which variant "auto" runs is
 // decided in kernels_cuda/softmax.py.
@@ -27,9 +28,11 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,6 +54,7 @@ enum Variant : int64_t {
   kBlockUncached = 6,
   kOnline = 7,
   kClusterSmem = 8,
+  kClusterRegs = 9,
 };
 
 // Layout of the vector softmax_plan returns.
@@ -62,12 +66,14 @@ enum PlanField : int {
   kFieldClusterSize = 4,     // CTAs per cluster, 1 without clusters
   kFieldSmemBytes = 5,       // dynamic shared memory per block
   kFieldSmemLimit = 6,       // dynamic shared memory a block of this kernel may opt into
-  kFieldColsPerThread = 7,   // warp_per_row: values each thread keeps in registers per row
-  kFieldGroupWidth = 8,      // warp_per_row: lanes per row
-  kFieldRowsPerAccess = 9,   // warp_per_row: rows each thread group handles at once
+  kFieldColsPerThread = 7,   // warp_per_row, cluster_regs: values each thread keeps in registers
+  kFieldGroupWidth = 8,      // warp_per_row: lanes per row; cluster_regs: threads per row slice
+  kFieldRowsPerAccess = 9,   // warp_per_row: rows each thread group handles at once;
+                             // cluster_regs: rows per CTA
   kFieldResidentPerSm = 10,  // blocks of this kernel and size resident per SM
-  kFieldActiveClusters = 11, // cluster_smem: clusters resident on the whole GPU
-  kFieldCount = 12,
+  kFieldActiveClusters = 11, // cluster_smem, cluster_regs: clusters resident on the whole GPU
+  kFieldGridY = 12,          // blocks in the grid's y dimension (cluster_regs past 2^30 blocks)
+  kFieldCount = 13,
 };
 
 enum PlanStatus : int64_t {
@@ -76,7 +82,8 @@ enum PlanStatus : int64_t {
   kStatusRowExceedsSmem = 2,       // block_smem: the row does not fit one block's smem
   kStatusNeedsSm90 = 3,            // cluster_smem: clusters need compute capability 9.0
   kStatusRowExceedsCluster = 4,    // cluster_smem: the row does not fit 16 CTAs' smem
-  kStatusClusterNotResident = 5,   // cluster_smem: no cluster of this shape fits the GPU
+  kStatusClusterNotResident = 5,   // cluster_smem, cluster_regs: no cluster of this shape fits the GPU
+  kStatusRowExceedsRegisters = 6,  // cluster_regs: the row does not fit 16 CTAs' registers
 };
 
 // ---------------------------------------------------------------------------------
@@ -114,6 +121,33 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 constexpr int64_t kClusterSliceTargetBytes = 32 * 1024;
 constexpr int kMinClusterSize = 2;
 constexpr int kMaxClusterSize = 16;  // non-portable: needs cudaFuncAttributeNonPortableClusterSizeAllowed
+// cluster_regs: each thread keeps kRegsMinBytes, 2x or 4x that (kRegsMaxBytes) of its row
+// in registers, the least that lets at most kRegsMaxThreads threads hold its slice (more
+// threads with fewer values measured better on an H200 up to 16 KB rows), in at most
+// kRegsMaxLoads loads (narrow packs hold less). __launch_bounds__ keeps 2-4 blocks of
+// kRegsMaxThreads resident per SM (regs_min_blocks), so that the compiler re-derives
+// cheap values (addresses, conversions) instead of holding them. Rows past kRegsMaxThreads x
+// kRegsMaxBytes (64 KB) are split over the smallest cluster (2..16 CTAs, sm_90) whose
+// slices fit (rows up to 1 MB; 64 KB without clusters). Rows narrower than
+// kRegsMinBlockBytes share a CTA (a power of two of them), so that each CTA moves at
+// least that much: small CTAs measured slow (bf16 2048: 84% of copy bandwidth with 4 KB
+// per CTA).
+constexpr int kRegsMinBytes = 32;
+constexpr int kRegsMaxBytes = 128;
+constexpr int kRegsMaxLoads = 16;
+constexpr int kRegsMaxThreads = 512;
+// Blocks of kRegsMaxThreads that __launch_bounds__ keeps resident per SM (4, 3, 2: at
+// most 32, 40, 64 registers per thread) for B bytes per thread in packs of N elements
+// of `elem` bytes; fp16/bf16 need a few more registers (conversions), narrow packs more
+// still (an address per pack). The tightest bounds that ptxas meets without spilling.
+constexpr int regs_min_blocks(int elem, int n, int bytes) {
+  return elem == 4 && n > 1 && bytes <= 32 ? 4 : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 3 : 2;
+}
+constexpr int64_t kRegsMinBlockBytes = 8 * 1024;
+// cluster_regs, K > 1: exchange the CTAs' pairs through stores into the peers' shared
+// memory and a cluster barrier (true), or through tagged 64-bit slots that each warp
+// polls (false: no barrier, no fence; see the kernel).
+constexpr bool kRegsExchangeByBarrier = false;
 
 // ---------------------------------------------------------------------------------
 // Kernel arguments and the per-row arithmetic
@@ -126,8 +160,9 @@ struct RowsArgs {
   int64_t rows;
   int64_t cols;
   int64_t x_stride;  // elements between consecutive rows of x
-  int group_width;   // warp_per_row: lanes per row (power of two <= 32)
-  int slice_packs;   // cluster_smem: packs of the row each CTA caches
+  int group_width;   // warp_per_row: lanes per row (power of two <= 32); cluster_regs:
+                     // threads per row slice (a multiple of 32)
+  int slice_packs;   // cluster_smem, cluster_regs: packs of the row each CTA handles
   bool log;          // log-softmax instead of softmax
 };
 
@@ -557,6 +592,314 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_smem_kernel(
 }
 
 // ---------------------------------------------------------------------------------
+// 10. cluster_regs: a row split over K CTAs (K = 1: a plain block; K = 2..16: a
+//    thread-block cluster, sm_90+), each of the G threads of a row slice keeping B bytes
+//    of it in registers (B a compile-time 32, 64 or 128: 8-32 fp32 or 16-64 fp16/bf16
+//    values, at most 32 registers of data), loaded as B/16 packs of 16 bytes (narrower
+//    when alignment demands), all in flight at once; slots past the slice hold -inf.
+//    Thread t of a slice holds packs t, t + G, ... (coalesced). Rows narrower than
+//    kRegsMinBlockBytes share a CTA: R = blockDim / G rows, one per G threads.
+//    Per thread one online pair (max m_t, sum of exp(x - m_t)); fp32 registers then take
+//    exp(x - m_t) (softmax: the output is one multiply by exp(m_t - m) / d) or x - m_t
+//    (log-softmax); fp16/bf16 stay packed, two values per register (their max is taken
+//    packed), and the sum and output passes convert them on the fly. The pairs of a
+//    slice are merged with ONE barrier (each warp's pair to shared memory, then every
+//    warp merges its slice's warp pairs with shuffles). With K > 1 each CTA then stores
+//    its pair into slot [rank] of every peer's shared memory (one 64-bit store each) and
+//    every warp polls its own K slots until all are written (kRegsExchangeByBarrier:
+//    or a cluster barrier). No CTA touches a peer's shared memory after that, so none
+//    waits for its peers at exit. One read and one write of global memory, no
+//    shared-memory row cache.
+//    Grid: one CTA (cluster) per R rows, one-shot, no loop in the kernel (a 2-D grid
+//    past kMaxGridBlocks).
+// ---------------------------------------------------------------------------------
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+__device__ __forceinline__ void cluster_arrive_release() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory"); }
+
+// One 64-bit store into the same slot of the shared memory of CTA `rank` of the cluster:
+// single-copy atomic, so a reader sees both halves of a pair or neither.
+__device__ __forceinline__ void store_slot_remote(const unsigned long long* slot, int rank,
+                                                  unsigned long long bits) {
+  const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(slot));
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+  asm volatile("st.relaxed.cluster.shared::cluster.b64 [%0], %1;" ::"r"(remote), "l"(bits) : "memory");
+}
+
+__device__ __forceinline__ unsigned long long load_slot(const unsigned long long* slot) {
+  unsigned long long bits;
+  asm volatile("ld.relaxed.cluster.shared::cta.b64 %0, [%1];"
+               : "=l"(bits)
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(slot)))
+               : "memory");
+  return bits;
+}
+#endif
+
+// Packed fp16/bf16 values are kept as the 32-bit words they were loaded as, two values
+// per word (one for scalar packs), and converted with integer/half instructions on
+// each use. Reading them through Pack<T, N> elements instead lets the compiler split
+// the words into 16-bit pieces and hold each in a register of its own.
+template <typename W> struct Words;
+template <> struct Words<uint4> {
+  static constexpr int kCount = 4;
+  __device__ __forceinline__ static void split(const uint4& w, unsigned* out) {
+    out[0] = w.x; out[1] = w.y; out[2] = w.z; out[3] = w.w;
+  }
+};
+template <> struct Words<uint2> {
+  static constexpr int kCount = 2;
+  __device__ __forceinline__ static void split(const uint2& w, unsigned* out) { out[0] = w.x; out[1] = w.y; }
+};
+template <> struct Words<unsigned int> {
+  static constexpr int kCount = 1;
+  __device__ __forceinline__ static void split(unsigned w, unsigned* out) { out[0] = w; }
+};
+template <> struct Words<unsigned short> {
+  static constexpr int kCount = 1;
+  __device__ __forceinline__ static void split(unsigned short w, unsigned* out) { out[0] = w; }
+};
+
+// The 16-bit value in the low (hi = false) or high half of a word, as fp32. kAlt picks
+// a different instruction for the same result (bf16: a byte permute instead of a shift
+// or mask; fp16: the same conversion of the other half after a funnel shift): the
+// output pass uses it so that the compiler cannot keep the sum pass's conversions
+// alive until then (which would double the registers) but converts again.
+template <bool kAlt = false>
+__device__ __forceinline__ float half_word_to_float(unsigned w, bool hi, __nv_bfloat16*) {
+  if constexpr (kAlt) return __uint_as_float(__byte_perm(w, 0u, hi ? 0x3244u : 0x1044u));
+  return __uint_as_float(hi ? (w & 0xffff0000u) : (w << 16));
+}
+template <bool kAlt = false>
+__device__ __forceinline__ float half_word_to_float(unsigned w, bool hi, __half*) {
+  if constexpr (kAlt) return __half2float(__ushort_as_half(static_cast<unsigned short>(__funnelshift_r(w, w, hi ? 16 : 0))));
+  return __half2float(__ushort_as_half(static_cast<unsigned short>(hi ? w >> 16 : w)));
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Elementwise NaN-propagating max of two words of two 16-bit values (exact, so the row
+// maximum needs no conversions).
+__device__ __forceinline__ unsigned max2_nan(unsigned a, unsigned b, __nv_bfloat16*) {
+  unsigned r;
+  asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ unsigned max2_nan(unsigned a, unsigned b, __half*) {
+  unsigned r;
+  asm("max.NaN.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+#endif
+
+// Two 16-bit -inf in one word.
+template <typename T>
+__device__ __forceinline__ unsigned neg_inf_word() {
+  static_assert(sizeof(T) == 2, "16-bit element types only");
+  const T ninf = from_float<T>(-INFINITY);
+  unsigned short bits;
+  memcpy(&bits, &ninf, sizeof(bits));
+  return bits | (static_cast<unsigned>(bits) << 16);
+}
+
+template <typename T, int N, int B>
+__global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N, B))
+    softmax_cluster_regs_kernel(RowsArgs<T> a) {
+  constexpr int C = B / static_cast<int>(sizeof(T));  // values per thread
+  static_assert(C % N == 0, "whole packs per thread");
+  constexpr int P = C / N;
+  // fp32 values are overwritten in place with what the output pass needs; packed
+  // fp16/bf16 values stay as loaded (converting them would double their registers).
+  constexpr bool kInPlace = sizeof(T) == sizeof(float);
+  using Word = typename PackWord<sizeof(T) * N>::type;
+  constexpr int kWordsPerPack = Words<Word>::kCount;
+  constexpr bool kTwoPerWord = N * sizeof(T) >= 4;
+  using Slot = std::conditional_t<kInPlace, float, unsigned>;
+  constexpr int kSlots = kInPlace ? C : P * kWordsPerPack;
+  // Value k of pack p (kAlt: see half_word_to_float).
+  auto value = [](const Slot (&s)[kSlots], int p, int k, bool alt) -> float {
+    if constexpr (kInPlace) {
+      return s[p * N + k];
+    } else {
+      const unsigned w = s[p * kWordsPerPack + k / 2];
+      const bool hi = kTwoPerWord && (k & 1);
+      return alt ? half_word_to_float<true>(w, hi, static_cast<T*>(nullptr))
+                 : half_word_to_float<false>(w, hi, static_cast<T*>(nullptr));
+    }
+  };
+  __shared__ OnlinePair warp_pairs[kRegsMaxThreads / 32];
+  int k_ctas = 1;
+  int rank = 0;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  k_ctas = static_cast<int>(cluster.num_blocks());  // 1 without a cluster launch
+  rank = static_cast<int>(cluster.block_rank());
+#endif
+  // One unit of R rows per CTA (per cluster): a 2-D grid when there are more units than
+  // one grid dimension takes; the CTAs of a cluster share the unit, so they return (or
+  // not) together.
+  const int G = a.group_width;   // threads per row slice, a multiple of 32
+  const int R = blockDim.x / G;  // rows per CTA (1 when K > 1)
+  const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
+  if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  // Slot [rank]: CTA rank's pair (m, d) as one 64-bit word, m low, d high. d is a sum of
+  // exponentials (>= 0 or NaN), so its sign bit is free to mean "not written yet": the
+  // slots start as -0.0 and a stored pair has the sign bit clear.
+  __shared__ unsigned long long exchange[kMaxClusterSize];
+  if (k_ctas > 1) {
+    if (threadIdx.x < kMaxClusterSize) exchange[threadIdx.x] = static_cast<unsigned long long>(0x80000000u) << 32;
+    // Peers store into these slots only after this barrier's wait: our slots are set
+    // and we have started. Arrived now, waited on just before the first store.
+    cluster_arrive_release();
+  }
+#endif
+  const int warp = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int g = threadIdx.x / G;
+  const int t = threadIdx.x - g * G;
+  const int packs = static_cast<int>(a.cols / N);  // at most 16 x 512 x 32 values
+  const int first = min(packs, rank * a.slice_packs);
+  const int64_t row = unit * R + g;
+  const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
+  const T* xr = a.x + row * a.x_stride + static_cast<int64_t>(first) * N;
+  // All P loads are independent, so they are issued back to back (P in flight).
+  Slot v[kSlots];
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    const int i = t + p * G;
+    if (i < local) {
+      const Pack<T, N> q = load_pack<Cache::kNormal, T, N>(xr + i * N);
+      if constexpr (kInPlace) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) v[p * N + k] = q.v[k];
+      } else {
+        Words<Word>::split(*reinterpret_cast<const Word*>(&q), &v[p * kWordsPerPack]);
+      }
+    } else {
+      if constexpr (kInPlace) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) v[p * N + k] = -INFINITY;
+      } else {
+#pragma unroll
+        for (int j = 0; j < kWordsPerPack; ++j) v[p * kWordsPerPack + j] = neg_inf_word<T>();
+      }
+    }
+  }
+  float m = -INFINITY;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (!kInPlace) {
+    // Packed max (max.NaN.bf16x2 / .f16x2); scalar packs use the low halves only.
+    unsigned mw = v[0];
+#pragma unroll
+    for (int j = 1; j < kSlots; ++j) mw = max2_nan(mw, v[j], static_cast<T*>(nullptr));
+    m = half_word_to_float(mw, false, static_cast<T*>(nullptr));
+    if constexpr (kTwoPerWord) m = nan_max(m, half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+  } else
+#endif
+  {
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+#pragma unroll
+      for (int k = 0; k < N; ++k) m = nan_max(m, value(v, p, k, false));
+    }
+  }
+  // Exponents relative to this thread's own maximum m_t; a thread that saw only -inf
+  // uses 0 instead (its terms are then exp(-inf) = 0, its pair the empty (-inf, 0)).
+  // fp32 registers then hold exp(x - m_t) (softmax) or x - m_t (log-softmax): both
+  // modes overwrite them, so the compiler cannot keep the loaded values alive as well.
+  const float ms_own = scaled_max(m);
+  const bool empty = m == -INFINITY;
+  const float ms_safe = empty ? 0.0f : ms_own;
+  const float shift = empty ? 0.0f : m;
+  float d = 0.0f;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const float x = value(v, p, k, false);
+      const float e = exp_term(x, ms_safe);
+      d += e;
+      if constexpr (kInPlace) v[p * N + k] = a.log ? x - shift : e;
+    }
+  }
+  // The row slice's pair: warp butterflies, one pair per warp to shared memory, one
+  // barrier, then every warp merges the pairs of its row's G / 32 warps.
+  OnlinePair acc = warp_allreduce_static<32>(OnlinePair{m, d}, OnlineMergeOp());
+  if (lane == 0) warp_pairs[warp] = acc;
+  __syncthreads();
+  const int group_warps = G >> 5;
+  acc = warp_allreduce_static<32>(lane < group_warps ? warp_pairs[g * group_warps + lane] : online_empty(),
+                                  OnlineMergeOp());
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  if (k_ctas > 1) {  // the exchange of the K pairs
+    cluster_wait();
+    if constexpr (kRegsExchangeByBarrier) {
+      // Thread j stores this CTA's pair into slot [rank] of CTA j; a cluster barrier
+      // (release/acquire) publishes them.
+      if (static_cast<int>(threadIdx.x) < k_ctas) {
+        OnlinePair* slot = reinterpret_cast<OnlinePair*>(&exchange[rank]);
+        *cluster.map_shared_rank(slot, static_cast<int>(threadIdx.x)) = acc;
+      }
+      cluster.sync();
+      acc = warp_allreduce_static<32>(
+          lane < k_ctas ? *reinterpret_cast<const OnlinePair*>(&exchange[lane]) : online_empty(), OnlineMergeOp());
+    } else {
+      // Thread j stores this CTA's pair into slot [rank] of CTA j (one relaxed 64-bit
+      // store); in every warp, lane j polls slot [j] until its sign bit clears.
+      if (static_cast<int>(threadIdx.x) < k_ctas) {
+        store_slot_remote(&exchange[rank], static_cast<int>(threadIdx.x),
+                          (static_cast<unsigned long long>(__float_as_uint(fabsf(acc.d))) << 32) |
+                              __float_as_uint(acc.m));
+      }
+      OnlinePair peer = online_empty();
+      if (lane < k_ctas) {
+        unsigned long long bits;
+        do {
+          bits = load_slot(&exchange[lane]);
+        } while (bits >> 63);
+        peer.m = __uint_as_float(static_cast<unsigned>(bits));
+        peer.d = __uint_as_float(static_cast<unsigned>(bits >> 32));
+      }
+      acc = warp_allreduce_static<32>(peer, OnlineMergeOp());
+    }
+    // No CTA touches a peer's shared memory after this point (every store into ours
+    // has been seen), so each may exit as soon as its slice is written.
+  }
+#endif
+  if (local == 0) return;
+  const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+  // fp32 softmax: exp(x - m_t) * exp(m_t - m) / d, where the factor is 0 for a thread
+  // of only -inf (exp2(-inf - m_s)) unless the row's maximum is -inf or NaN too: then
+  // it is NaN, as every output of such a row must be. fp32 log-softmax:
+  // ((x - m_t) + (m_t - m)) - log d, exactly (x - m) - log d in the thread that holds
+  // the maximum; a row of only -inf gets -inf + inf = NaN.
+  const float scale = a.log ? shift - n.m : fast_exp2(ms_own - n.ms) * n.c;
+  T* yr = a.y + row * a.cols + static_cast<int64_t>(first) * N;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    const int i = t + p * G;
+    if (i < local) {
+      float f[N];
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        const float x = value(v, p, k, true);
+        if constexpr (kInPlace) {
+          f[k] = a.log ? (x + scale) - n.c : x * scale;
+        } else {
+          f[k] = normalize(x, n, a.log);
+        }
+      }
+      store_pack<Cache::kStreaming, T, N>(yr + i * N, pack_from_float<T, N>(f));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
 // Host side: kernel selection by pack width
 // ---------------------------------------------------------------------------------
 
@@ -599,6 +942,40 @@ struct OnlineFamily {
 struct ClusterSmemFamily {
   template <typename T, int N> static const void* get() {
     return reinterpret_cast<const void*>(&softmax_cluster_smem_kernel<T, N>);
+  }
+};
+
+// cluster_regs instantiates 32, 64 and 128 bytes per thread, as far as they take at most
+// kRegsMaxLoads packs (cluster_regs_max_bytes).
+template <typename T, int N>
+const void* cluster_regs_kernel(int bytes_per_thread) {
+  constexpr int kMax = kRegsMaxLoads * N * static_cast<int>(sizeof(T));
+  switch (bytes_per_thread) {
+    case 32: return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32>);
+    case 64:
+      if constexpr (kMax >= 64) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64>);
+      break;
+    case 128:
+      if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128>);
+      break;
+    default:
+      break;
+  }
+  throw std::runtime_error("cluster_regs: no kernel for " + std::to_string(bytes_per_thread) +
+                           " bytes per thread and packs of " + std::to_string(N));
+}
+
+// The most bytes per thread in at most kRegsMaxLoads packs: scalar packs (each in a
+// register of its own, with its own address) would otherwise spill.
+int cluster_regs_max_bytes(int pack_bytes) {
+  int bytes = kRegsMaxBytes;
+  while (bytes > kRegsMinBytes && bytes > kRegsMaxLoads * pack_bytes) bytes /= 2;
+  return bytes;
+}
+
+struct ClusterRegsFamily {
+  template <typename T, int N> static const void* get(int bytes_per_thread) {
+    return cluster_regs_kernel<T, N>(bytes_per_thread);
   }
 };
 
@@ -705,6 +1082,16 @@ std::pair<int, int> occupancy_block(const void* fn, int device, int64_t smem) {
   return {kMinBlockThreads, base};
 }
 
+// Lets `fn` run in clusters of up to 16 CTAs (beyond the portable 8), once per device.
+void allow_large_clusters(const void* fn, int device) {
+  static std::map<std::pair<int, const void*>, bool> cache;
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  const auto key = std::make_pair(device, fn);
+  if (cache.count(key)) return;
+  SK_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cache[key] = true;
+}
+
 int clusters_resident(const void* fn, int threads, int64_t smem, int k) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(k);
@@ -755,6 +1142,7 @@ Plan make_plan(const Problem& p, int64_t variant) {
   plan.f[kFieldPack] = 1;
   plan.f[kFieldClusterSize] = 1;
   plan.f[kFieldRowsPerAccess] = 1;
+  plan.f[kFieldGridY] = 1;
   const int pack = max_pack_elems(kElem, {p.x, p.y}, {p.stride}, p.rows, p.cols);
   const int64_t rows = std::max<int64_t>(p.rows, 1);
 
@@ -879,6 +1267,66 @@ Plan make_plan(const Problem& p, int64_t variant) {
       return plan;
     }
 
+    case kClusterRegs: {
+      // The smallest cluster whose slices fit blocks of kRegsMaxThreads threads, with the
+      // fewest bytes per thread that fit; a larger cluster when that shape cannot be
+      // resident.
+      const int max_k = dev.major >= 9 ? kMaxClusterSize : 1;
+      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+      const int pack_bytes = pack * kElem;
+      const int max_bytes = cluster_regs_max_bytes(pack_bytes);
+      plan.f[kFieldPack] = pack;
+      bool fits = false;
+      {
+        const int max_threads = kRegsMaxThreads;
+        for (int k = 1; k <= max_k; k *= 2) {
+          const int64_t slice = ceil_div(packs, k);
+          const int64_t slice_bytes = slice * pack_bytes;
+          int bytes = kRegsMinBytes;
+          while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
+          if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
+          fits = true;
+          const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
+          int rows_per_block = 1;
+          while (k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
+                 2 * rows_per_block * group <= max_threads) {
+            rows_per_block *= 2;
+          }
+          const int threads = rows_per_block * group;
+          const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes);
+          const int resident = resident_blocks(fn, p.device, threads, 0);
+          int active = 0;
+          if (k > 1) {
+            allow_large_clusters(fn, p.device);
+            active = clusters_resident(fn, threads, 0, k);
+          }
+          if (resident == 0 || (k > 1 && active == 0)) continue;
+          plan.kernel = fn;
+          plan.f[kFieldThreads] = threads;
+          plan.f[kFieldClusterSize] = k;
+          plan.f[kFieldColsPerThread] = bytes / kElem;
+          plan.f[kFieldGroupWidth] = group;
+          plan.f[kFieldRowsPerAccess] = rows_per_block;
+          plan.f[kFieldResidentPerSm] = resident;
+          plan.f[kFieldActiveClusters] = active;
+          // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
+          // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
+          // to the grid's y dimension.
+          const int64_t units = ceil_div(rows, rows_per_block);
+          const int64_t units_x = std::min<int64_t>(units, kMaxGridBlocks / k);
+          plan.f[kFieldBlocks] = k * units_x;
+          plan.f[kFieldGridY] = ceil_div(units, units_x);
+          return plan;
+        }
+      }
+      // The largest shape tried, for why_unsupported.
+      plan.f[kFieldThreads] = kRegsMaxThreads;
+      plan.f[kFieldClusterSize] = max_k;
+      plan.f[kFieldColsPerThread] = max_bytes / kElem;
+      plan.f[kFieldStatus] = fits ? kStatusClusterNotResident : kStatusRowExceedsRegisters;
+      return plan;
+    }
+
     default:
       throw std::runtime_error("softmax: unknown variant code " + std::to_string(variant));
   }
@@ -902,11 +1350,12 @@ void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
   args.cols = p.cols;
   args.x_stride = p.stride;
   args.group_width = static_cast<int>(std::max<int64_t>(plan.f[kFieldGroupWidth], 1));
+  // Only the cluster kernels read it (their rows are at most 16 x 2^19 values).
   args.slice_packs = static_cast<int>(
-      plan.f[kFieldClusterSize] > 1 ? ceil_div(p.cols / plan.f[kFieldPack], plan.f[kFieldClusterSize]) : 0);
+      std::min<int64_t>(ceil_div(p.cols / plan.f[kFieldPack], plan.f[kFieldClusterSize]), INT32_MAX));
   args.log = log;
   void* params[] = {&args};
-  const dim3 grid(static_cast<unsigned>(plan.f[kFieldBlocks]));
+  const dim3 grid(static_cast<unsigned>(plan.f[kFieldBlocks]), static_cast<unsigned>(plan.f[kFieldGridY]));
   const dim3 block(static_cast<unsigned>(plan.f[kFieldThreads]));
   const size_t smem = static_cast<size_t>(plan.f[kFieldSmemBytes]);
   if (plan.f[kFieldClusterSize] > 1) {
