@@ -44,7 +44,8 @@ PLAN_STATUS = ("ok", "too_wide_for_warp", "row_exceeds_smem", "needs_sm90", "row
                "cluster_not_resident", "row_exceeds_registers")         # enum PlanStatus
 
 # -- thresholds --------------------------------------------------------------------------
-# First guesses, to be tuned from GPU benchmarks (H100/H200, 1 GiB inputs).
+# Tuned on an H200 (2026-11-21, 1 GiB inputs, % of device-to-device copy bandwidth; see
+# kernels_cuda/README.md for the table).
 #
 # naive re-reads its row once per output element; beyond this width a 1 GiB input takes
 # minutes, so the variant refuses (it exists to show why reductions matter).
@@ -54,6 +55,15 @@ NAIVE_MAX_COLS = 4096
 # shared memory and no barriers, the cheapest path there is (OneFlow's limit too).
 # Must equal kWarpRowMaxCols in csrc/softmax.cu.
 WARP_PER_ROW_MAX_COLS = 1024
+# Wider rows: cluster_regs (row slices in registers, one read and one write, no shared
+# memory row cache) while its plan splits a row over at most this many CTAs. One CTA
+# holds up to 64 KB of a row (fp32 16384, fp16/bf16 32768 columns), a cluster of two
+# 128 KB. Measured (H200) it beat block_smem from 1025 columns up to its one-CTA limit
+# (fp32 16384: 96.2% vs 93.5%; bf16 2048: 93.7% vs 68.9%; bf16 32768: 96.2% vs 84.3%)
+# and cluster_smem with two CTAs (fp32 32768: 89.5% vs 88.8%; bf16 65536: 86.4% vs
+# 81.2%), but not with four (fp32 65536: 84.4% vs 86.4%): waiting for the slowest of
+# the cluster's CTAs while holding a row slice in registers costs more as clusters grow.
+CLUSTER_REGS_MAX_AUTO_CLUSTER = 2
 # block_smem while at least this many blocks (each caching its row in shared memory)
 # stay resident per SM: with one, the SM's memory pipe idles while the block reduces
 # and writes; with two, one block's loads overlap the other's reduction. On H100 (228 KB
@@ -76,6 +86,11 @@ def choose_variant(x: torch.Tensor) -> tuple[str, str]:
 def _choose(device: int, dtype: torch.dtype, cols: int) -> tuple[str, str]:
     if cols <= WARP_PER_ROW_MAX_COLS:
         return "warp_per_row", f"cols {cols} <= WARP_PER_ROW_MAX_COLS {WARP_PER_ROW_MAX_COLS}: row in registers"
+    regs = _plan_values(device, dtype, cols, "cluster_regs")
+    if regs["status"] == "ok" and regs["cluster_size"] <= CLUSTER_REGS_MAX_AUTO_CLUSTER:
+        return "cluster_regs", (f"row slices in the registers of {regs['cluster_size']} <= "
+                                f"CLUSTER_REGS_MAX_AUTO_CLUSTER {CLUSTER_REGS_MAX_AUTO_CLUSTER} CTAs of "
+                                f"{regs['threads']} threads")
     smem = _plan_values(device, dtype, cols, "block_smem")
     if smem["status"] == "ok" and smem["resident_per_sm"] >= BLOCK_SMEM_MIN_RESIDENT_BLOCKS:
         return "block_smem", (f"row of {smem['smem_bytes']} B in shared memory keeps {smem['resident_per_sm']} "
@@ -85,7 +100,9 @@ def _choose(device: int, dtype: torch.dtype, cols: int) -> tuple[str, str]:
         if cluster["status"] == "ok":
             return "cluster_smem", (f"row too wide for {BLOCK_SMEM_MIN_RESIDENT_BLOCKS} blocks per SM; split over "
                                     f"{cluster['cluster_size']} CTAs of {cluster['smem_bytes']} B")
-    return "online", "row too wide for shared memory on this GPU: two reads, one write"
+    if regs["status"] == "ok":
+        return "cluster_regs", f"row too wide for shared memory; slices in the registers of {regs['cluster_size']} CTAs"
+    return "online", "row too wide for shared memory and registers on this GPU: two reads, one write"
 
 
 def _plan_values(device: int, dtype: torch.dtype, cols: int, variant: str) -> dict:

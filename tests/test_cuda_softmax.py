@@ -343,6 +343,9 @@ def _expected_auto(x: torch.Tensor) -> str:
     """choose_variant's rule, restated from its thresholds."""
     if x.shape[1] <= cuda_softmax.WARP_PER_ROW_MAX_COLS:
         return "warp_per_row"
+    regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
+    if regs["status"] == "ok" and regs["cluster_size"] <= cuda_softmax.CLUSTER_REGS_MAX_AUTO_CLUSTER:
+        return "cluster_regs"
     smem = cuda_softmax.plan(x, "softmax", "block_smem")
     if smem["status"] == "ok" and smem["resident_per_sm"] >= cuda_softmax.BLOCK_SMEM_MIN_RESIDENT_BLOCKS:
         return "block_smem"
@@ -350,18 +353,21 @@ def _expected_auto(x: torch.Tensor) -> str:
     if capability >= cuda_softmax.CLUSTER_MIN_CAPABILITY and \
             cuda_softmax.plan(x, "softmax", "cluster_smem")["status"] == "ok":
         return "cluster_smem"
-    return "online"
+    return "cluster_regs" if regs["status"] == "ok" else "online"
 
 
 # What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block).
 HOPPER_AUTO = {
     (torch.float32, 1024): "warp_per_row",
-    (torch.float32, 2048): "block_smem",
-    (torch.float32, 16384): "block_smem",     # 64 KB rows: 3 blocks per SM
-    (torch.float32, 32768): "cluster_smem",   # 128 KB rows: 1 block per SM
-    (torch.float32, 65536): "cluster_smem",   # 256 KB rows: no single block
-    (torch.bfloat16, 32768): "block_smem",    # 64 KB rows
-    (torch.bfloat16, 65536): "cluster_smem",  # 128 KB rows
+    (torch.float32, 1025): "cluster_regs",    # two rows per CTA
+    (torch.float32, 2048): "cluster_regs",
+    (torch.float32, 16384): "cluster_regs",   # 64 KB rows: one CTA of 512 threads x 128 B
+    (torch.float32, 32768): "cluster_regs",   # 128 KB rows: 2-CTA clusters
+    (torch.float32, 65536): "cluster_smem",   # 256 KB rows: cluster_regs would need 4 CTAs
+    (torch.float32, 262144): "cluster_smem",  # 1 MB rows
+    (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
+    (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: 2-CTA clusters
+    (torch.bfloat16, 262144): "cluster_smem",
 }
 
 

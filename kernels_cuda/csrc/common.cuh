@@ -501,3 +501,24 @@ __device__ __forceinline__ T block_allreduce_tree(T v, Op op, T* scratch) {
 }
 
 }  // namespace sk
+
+// ---------------------------------------------------------------------------------
+// Appended: a cheaper warp merge of online pairs.
+// ---------------------------------------------------------------------------------
+
+namespace sk {
+
+// The merge of the 32 lanes' online pairs, in every lane (bitwise the same in each: the
+// butterflies combine the same values in the same order): the warp maximum first, then
+// each lane's sum rescaled to it once, then a plain sum. One exp per lane in all,
+// instead of two exps and a branch per butterfly step (warp_allreduce of
+// OnlineMergeOp). Special values as online_merge: lanes of only -inf ((-inf, 0)) add 0;
+// if every lane saw only -inf the result is (-inf, 0); a NaN or +inf maximum makes the
+// sum NaN (through the lane that holds it, whose d is NaN).
+__device__ __forceinline__ OnlinePair warp_merge_pairs(OnlinePair v) {
+  const float m = warp_allreduce_static<32>(v.m, MaxOp());
+  const float scale = m == -INFINITY ? 0.0f : fast_exp2(scaled_max(v.m) - scaled_max(m));
+  return {m, warp_allreduce_static<32>(v.d * scale, SumOp())};
+}
+
+}  // namespace sk

@@ -121,18 +121,21 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 constexpr int64_t kClusterSliceTargetBytes = 32 * 1024;
 constexpr int kMinClusterSize = 2;
 constexpr int kMaxClusterSize = 16;  // non-portable: needs cudaFuncAttributeNonPortableClusterSizeAllowed
-// cluster_regs: each thread keeps kRegsMinBytes, 2x or 4x that (kRegsMaxBytes) of its row
-// in registers, the least that lets at most kRegsMaxThreads threads hold its slice (more
-// threads with fewer values measured better on an H200 up to 16 KB rows), in at most
-// kRegsMaxLoads loads (narrow packs hold less). __launch_bounds__ keeps 2-4 blocks of
+// cluster_regs: each thread keeps kRegsMinBytes32 (fp32) or kRegsMinBytes16 (fp16/bf16)
+// bytes, or kRegsMaxBytes, of its row in registers,
+// the least that lets at most kRegsMaxThreads threads hold its slice, in at most
+// kRegsMaxLoads loads (scalar fp16/bf16 packs: 32 bytes). Measured on an H200 (1 GiB,
+// % of copy bandwidth), 32 bytes per thread lost to 64: fp32 2048/4096 89.6/86.1 vs
+// 96.2/96.4, bf16 2048/4096/8192 71.4/71.8/67.4 vs 93.7/94.0/92.8 (more threads per
+// row: more reduction work per byte). __launch_bounds__ keeps 2-4 blocks of
 // kRegsMaxThreads resident per SM (regs_min_blocks), so that the compiler re-derives
-// cheap values (addresses, conversions) instead of holding them. Rows past kRegsMaxThreads x
-// kRegsMaxBytes (64 KB) are split over the smallest cluster (2..16 CTAs, sm_90) whose
-// slices fit (rows up to 1 MB; 64 KB without clusters). Rows narrower than
-// kRegsMinBlockBytes share a CTA (a power of two of them), so that each CTA moves at
-// least that much: small CTAs measured slow (bf16 2048: 84% of copy bandwidth with 4 KB
-// per CTA).
-constexpr int kRegsMinBytes = 32;
+// cheap values (addresses, conversions) instead of holding them. Rows past
+// kRegsMaxThreads x kRegsMaxBytes (64 KB) are split over the smallest cluster (2..16
+// CTAs, sm_90) whose slices fit (rows up to 1 MB; 64 KB without clusters). Rows narrower
+// than kRegsMinBlockBytes share a CTA (a power of two of them), so that each CTA moves
+// at least that much (16 KB measured no better than 8 KB).
+constexpr int kRegsMinBytes32 = 64;
+constexpr int kRegsMinBytes16 = 64;
 constexpr int kRegsMaxBytes = 128;
 constexpr int kRegsMaxLoads = 16;
 constexpr int kRegsMaxThreads = 512;
@@ -147,7 +150,7 @@ constexpr int64_t kRegsMinBlockBytes = 8 * 1024;
 // cluster_regs, K > 1: exchange the CTAs' pairs through stores into the peers' shared
 // memory and a cluster barrier (true), or through tagged 64-bit slots that each warp
 // polls (false: no barrier, no fence; see the kernel).
-constexpr bool kRegsExchangeByBarrier = false;
+constexpr bool kRegsExchangeByBarrier = true;
 
 // ---------------------------------------------------------------------------------
 // Kernel arguments and the per-row arithmetic
@@ -604,7 +607,8 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_smem_kernel(
 //    (log-softmax); fp16/bf16 stay packed, two values per register (their max is taken
 //    packed), and the sum and output passes convert them on the fly. The pairs of a
 //    slice are merged with ONE barrier (each warp's pair to shared memory, then every
-//    warp merges its slice's warp pairs with shuffles). With K > 1 each CTA then stores
+//    warp merges its slice's warp pairs with shuffles; warp_merge_pairs: max, one
+//    rescale, sum, cheaper than a merge per butterfly step). With K > 1 each CTA then stores
 //    its pair into slot [rank] of every peer's shared memory (one 64-bit store each) and
 //    every warp polls its own K slots until all are written (kRegsExchangeByBarrier:
 //    or a cluster barrier). No CTA touches a peer's shared memory after that, so none
@@ -829,12 +833,11 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
   }
   // The row slice's pair: warp butterflies, one pair per warp to shared memory, one
   // barrier, then every warp merges the pairs of its row's G / 32 warps.
-  OnlinePair acc = warp_allreduce_static<32>(OnlinePair{m, d}, OnlineMergeOp());
+  OnlinePair acc = warp_merge_pairs(OnlinePair{m, d});
   if (lane == 0) warp_pairs[warp] = acc;
   __syncthreads();
   const int group_warps = G >> 5;
-  acc = warp_allreduce_static<32>(lane < group_warps ? warp_pairs[g * group_warps + lane] : online_empty(),
-                                  OnlineMergeOp());
+  acc = warp_merge_pairs(lane < group_warps ? warp_pairs[g * group_warps + lane] : online_empty());
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
@@ -846,8 +849,7 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
         *cluster.map_shared_rank(slot, static_cast<int>(threadIdx.x)) = acc;
       }
       cluster.sync();
-      acc = warp_allreduce_static<32>(
-          lane < k_ctas ? *reinterpret_cast<const OnlinePair*>(&exchange[lane]) : online_empty(), OnlineMergeOp());
+      acc = warp_merge_pairs(lane < k_ctas ? *reinterpret_cast<const OnlinePair*>(&exchange[lane]) : online_empty());
     } else {
       // Thread j stores this CTA's pair into slot [rank] of CTA j (one relaxed 64-bit
       // store); in every warp, lane j polls slot [j] until its sign bit clears.
@@ -865,7 +867,7 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
         peer.m = __uint_as_float(static_cast<unsigned>(bits));
         peer.d = __uint_as_float(static_cast<unsigned>(bits >> 32));
       }
-      acc = warp_allreduce_static<32>(peer, OnlineMergeOp());
+      acc = warp_merge_pairs(peer);
     }
     // No CTA touches a peer's shared memory after this point (every store into ours
     // has been seen), so each may exit as soon as its slice is written.
@@ -946,7 +948,8 @@ struct ClusterSmemFamily {
 };
 
 // cluster_regs instantiates 32, 64 and 128 bytes per thread, as far as they take at most
-// kRegsMaxLoads packs (cluster_regs_max_bytes).
+// kRegsMaxLoads packs (cluster_regs_max_bytes); make_plan uses 32 only where nothing
+// larger fits (scalar fp16/bf16 packs).
 template <typename T, int N>
 const void* cluster_regs_kernel(int bytes_per_thread) {
   constexpr int kMax = kRegsMaxLoads * N * static_cast<int>(sizeof(T));
@@ -969,7 +972,7 @@ const void* cluster_regs_kernel(int bytes_per_thread) {
 // register of its own, with its own address) would otherwise spill.
 int cluster_regs_max_bytes(int pack_bytes) {
   int bytes = kRegsMaxBytes;
-  while (bytes > kRegsMinBytes && bytes > kRegsMaxLoads * pack_bytes) bytes /= 2;
+  while (bytes > 32 && bytes > kRegsMaxLoads * pack_bytes) bytes /= 2;
   return bytes;
 }
 
@@ -1282,7 +1285,7 @@ Plan make_plan(const Problem& p, int64_t variant) {
         for (int k = 1; k <= max_k; k *= 2) {
           const int64_t slice = ceil_div(packs, k);
           const int64_t slice_bytes = slice * pack_bytes;
-          int bytes = kRegsMinBytes;
+          int bytes = std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
           while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
           if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
           fits = true;
