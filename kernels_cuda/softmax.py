@@ -57,22 +57,27 @@ NAIVE_MAX_COLS = 4096
 WARP_PER_ROW_MAX_COLS = 1024
 # Wider rows: cluster_regs (row slices in registers, one read and one write, no shared
 # memory row cache) while its plan splits a row over at most this many CTAs. One CTA
-# holds up to 64 KB of a row (fp32 16384, fp16/bf16 32768 columns), a cluster of two
-# 128 KB. Measured (H200) it beat block_smem from 1025 columns up to its one-CTA limit
-# (fp32 16384: 96.2% vs 93.5%; bf16 2048: 93.7% vs 68.9%; bf16 32768: 96.2% vs 84.3%)
-# and cluster_smem with two CTAs (fp32 32768: 89.5% vs 88.8%; bf16 65536: 86.4% vs
-# 81.2%), but not with four (fp32 65536: 84.4% vs 86.4%): waiting for the slowest of
-# the cluster's CTAs while holding a row slice in registers costs more as clusters grow.
+# holds up to 64 KB of a row (fp32 16384, fp16/bf16 32768 columns), a 2-CTA cluster
+# 128 KB. Measured (H200, 2026-11-21): it ties with block_smem on fp32 rows up to 32 KB
+# (2048/4096/8192: 96.5/95.8/96.5% vs 96.4/96.5/96.3%), beats it beyond (fp32 16384:
+# 96.4% vs 93.9%) and on every bf16 width (2048: 98.0% vs 68.9%; 16384: 97.5% vs 86.4%;
+# 32768: 96.8% vs 84.2%), and beats cluster_smem with 2-CTA clusters (fp32 32768: 90.4%
+# vs 88.4%; bf16 65536: 88.6% vs 81.1%) but not with 4 (fp32 65536: 86.2% vs 86.8%):
+# each CTA waits, registers held, for the slowest CTA of its cluster, which costs more
+# as clusters grow.
 CLUSTER_REGS_MAX_AUTO_CLUSTER = 2
-# block_smem while at least this many blocks (each caching its row in shared memory)
-# stay resident per SM: with one, the SM's memory pipe idles while the block reduces
-# and writes; with two, one block's loads overlap the other's reduction. On H100 (228 KB
-# per SM) that means rows up to ~112 KB: fp32 up to ~28K columns, fp16/bf16 up to ~56K.
+# Rows past that: block_smem while at least this many blocks (each caching its row in
+# shared memory) stay resident per SM: with one, the SM's memory pipe idles while the
+# block reduces and writes; with two, one block's loads overlap the other's reduction.
+# 228 KB per SM means rows up to ~112 KB, so on H100/H200 no row past cluster_regs' two
+# CTAs (128 KB) qualifies; without clusters (older GPUs, cluster_regs up to 64 KB) it
+# serves rows of 64-112 KB.
 BLOCK_SMEM_MIN_RESIDENT_BLOCKS = 2
 # Wider rows: cluster_smem (thread-block clusters need compute capability 9.0) keeps the
 # one-read-one-write traffic by splitting the row over 2-16 CTAs' shared memory, up to
-# 16 x 227 KB per row on H100. Beyond that, or on older GPUs, online (two reads, one
-# write; the second read often hits L2) rather than block_uncached (three reads).
+# 16 x 227 KB per row on H100; cluster_regs with larger clusters if cluster_smem cannot
+# serve; online (two reads, one write; the second read often hits L2) rather than
+# block_uncached (three reads) past all of them.
 CLUSTER_MIN_CAPABILITY = (9, 0)
 
 

@@ -122,18 +122,19 @@ constexpr int64_t kClusterSliceTargetBytes = 32 * 1024;
 constexpr int kMinClusterSize = 2;
 constexpr int kMaxClusterSize = 16;  // non-portable: needs cudaFuncAttributeNonPortableClusterSizeAllowed
 // cluster_regs: each thread keeps kRegsMinBytes32 (fp32) or kRegsMinBytes16 (fp16/bf16)
-// bytes, or kRegsMaxBytes, of its row in registers,
-// the least that lets at most kRegsMaxThreads threads hold its slice, in at most
-// kRegsMaxLoads loads (scalar fp16/bf16 packs: 32 bytes). Measured on an H200 (1 GiB,
-// % of copy bandwidth), 32 bytes per thread lost to 64: fp32 2048/4096 89.6/86.1 vs
-// 96.2/96.4, bf16 2048/4096/8192 71.4/71.8/67.4 vs 93.7/94.0/92.8 (more threads per
-// row: more reduction work per byte). __launch_bounds__ keeps 2-4 blocks of
-// kRegsMaxThreads resident per SM (regs_min_blocks), so that the compiler re-derives
-// cheap values (addresses, conversions) instead of holding them. Rows past
-// kRegsMaxThreads x kRegsMaxBytes (64 KB) are split over the smallest cluster (2..16
-// CTAs, sm_90) whose slices fit (rows up to 1 MB; 64 KB without clusters). Rows narrower
-// than kRegsMinBlockBytes share a CTA (a power of two of them), so that each CTA moves
-// at least that much (16 KB measured no better than 8 KB).
+// bytes of its row in registers, or kRegsMaxBytes where that is what lets at most
+// kRegsMaxThreads threads hold the slice, in at most kRegsMaxLoads loads (so scalar fp32
+// packs hold 64 bytes, scalar fp16/bf16 packs 32). Measured on an H200 (1 GiB inputs, %
+// of copy bandwidth, 2026-11-21): 32 bytes per thread ties with 64 for fp32 but loses
+// for bf16 (2048/4096/8192: 84.3/84.6/80.2 vs 98.0/95.8/95.8: twice the threads, twice
+// the reduction work per byte); 128 bytes ties with 64 (bf16 4096/16384: 97.0/95.9 vs
+// 95.8/97.5). __launch_bounds__ keeps 2-4 blocks of kRegsMaxThreads resident per SM
+// (regs_min_blocks), so that the compiler re-derives cheap values (addresses,
+// conversions) instead of holding them. Rows past kRegsMaxThreads x kRegsMaxBytes (64 KB)
+// are split over the smallest cluster (2..16 CTAs, sm_90) whose slices fit (rows up to
+// 1 MB; 64 KB without clusters). Rows narrower than kRegsMinBlockBytes share a CTA (a
+// power of two of them) so that each CTA moves at least that much: 4 KB CTAs measured
+// slow (bf16 2048 with 4 KB per CTA: 84%); 16 KB measured no better than 8 KB.
 constexpr int kRegsMinBytes32 = 64;
 constexpr int kRegsMinBytes16 = 64;
 constexpr int kRegsMaxBytes = 128;
@@ -147,10 +148,6 @@ constexpr int regs_min_blocks(int elem, int n, int bytes) {
   return elem == 4 && n > 1 && bytes <= 32 ? 4 : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 3 : 2;
 }
 constexpr int64_t kRegsMinBlockBytes = 8 * 1024;
-// cluster_regs, K > 1: exchange the CTAs' pairs through stores into the peers' shared
-// memory and a cluster barrier (true), or through tagged 64-bit slots that each warp
-// polls (false: no barrier, no fence; see the kernel).
-constexpr bool kRegsExchangeByBarrier = true;
 
 // ---------------------------------------------------------------------------------
 // Kernel arguments and the per-row arithmetic
@@ -608,12 +605,16 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_smem_kernel(
 //    packed), and the sum and output passes convert them on the fly. The pairs of a
 //    slice are merged with ONE barrier (each warp's pair to shared memory, then every
 //    warp merges its slice's warp pairs with shuffles; warp_merge_pairs: max, one
-//    rescale, sum, cheaper than a merge per butterfly step). With K > 1 each CTA then stores
-//    its pair into slot [rank] of every peer's shared memory (one 64-bit store each) and
-//    every warp polls its own K slots until all are written (kRegsExchangeByBarrier:
-//    or a cluster barrier). No CTA touches a peer's shared memory after that, so none
-//    waits for its peers at exit. One read and one write of global memory, no
-//    shared-memory row cache.
+//    rescale, sum, cheaper than a merge per butterfly step). With K > 1 each CTA then
+//    stores its pair into slot [rank] of every peer's shared memory (map_shared_rank),
+//    one cluster.sync() publishes them, and every warp merges its K local slots. No CTA
+//    touches a peer's shared memory after that barrier, so none waits for its peers at
+//    exit. (Polling tagged 64-bit slots instead of the barrier measured the same on an
+//    H200: fp32 32768/65536 89.7/85.4% vs 90.4/86.2%, bf16 65536 88.8% vs 88.6%.) The
+//    exchange is what clusters cost: skipping it (wrong results, timing only) measured
+//    96.5/97.8% (fp32 32768/65536) and 97.6% (bf16 65536), so the loss is each CTA
+//    waiting, registers held, for the slowest CTA of its cluster.
+//    One read and one write of global memory, no shared-memory row cache.
 //    Grid: one CTA (cluster) per R rows, one-shot, no loop in the kernel (a 2-D grid
 //    past kMaxGridBlocks).
 // ---------------------------------------------------------------------------------
@@ -623,25 +624,6 @@ __device__ __forceinline__ void cluster_arrive_release() {
   asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
 }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory"); }
-
-// One 64-bit store into the same slot of the shared memory of CTA `rank` of the cluster:
-// single-copy atomic, so a reader sees both halves of a pair or neither.
-__device__ __forceinline__ void store_slot_remote(const unsigned long long* slot, int rank,
-                                                  unsigned long long bits) {
-  const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(slot));
-  unsigned remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
-  asm volatile("st.relaxed.cluster.shared::cluster.b64 [%0], %1;" ::"r"(remote), "l"(bits) : "memory");
-}
-
-__device__ __forceinline__ unsigned long long load_slot(const unsigned long long* slot) {
-  unsigned long long bits;
-  asm volatile("ld.relaxed.cluster.shared::cta.b64 %0, [%1];"
-               : "=l"(bits)
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(slot)))
-               : "memory");
-  return bits;
-}
 #endif
 
 // Packed fp16/bf16 values are kept as the 32-bit words they were loaded as, two values
@@ -723,7 +705,7 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
   constexpr bool kTwoPerWord = N * sizeof(T) >= 4;
   using Slot = std::conditional_t<kInPlace, float, unsigned>;
   constexpr int kSlots = kInPlace ? C : P * kWordsPerPack;
-  // Value k of pack p (kAlt: see half_word_to_float).
+  // Value k of pack p (alt: the other instruction form, see half_word_to_float).
   auto value = [](const Slot (&s)[kSlots], int p, int k, bool alt) -> float {
     if constexpr (kInPlace) {
       return s[p * N + k];
@@ -751,22 +733,18 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
   const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
   if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-  // Slot [rank]: CTA rank's pair (m, d) as one 64-bit word, m low, d high. d is a sum of
-  // exponentials (>= 0 or NaN), so its sign bit is free to mean "not written yet": the
-  // slots start as -0.0 and a stored pair has the sign bit clear.
-  __shared__ unsigned long long exchange[kMaxClusterSize];
-  if (k_ctas > 1) {
-    if (threadIdx.x < kMaxClusterSize) exchange[threadIdx.x] = static_cast<unsigned long long>(0x80000000u) << 32;
-    // Peers store into these slots only after this barrier's wait: our slots are set
-    // and we have started. Arrived now, waited on just before the first store.
-    cluster_arrive_release();
-  }
+  // Slot [rank]: the pair of the cluster's CTA `rank`, stored there by that CTA.
+  __shared__ OnlinePair exchange[kMaxClusterSize];
+  // Peers store into our slots only after this barrier's wait, i.e. once we have started
+  // (a CTA's shared memory exists only while it runs). Arrived now, waited on just before
+  // the first store, long after every peer has arrived.
+  if (k_ctas > 1) cluster_arrive_release();
 #endif
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
   const int g = threadIdx.x / G;
   const int t = threadIdx.x - g * G;
-  const int packs = static_cast<int>(a.cols / N);  // at most 16 x 512 x 32 values
+  const int packs = static_cast<int>(a.cols / N);  // rows of at most 1 MB
   const int first = min(packs, rank * a.slice_packs);
   const int64_t row = unit * R + g;
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
@@ -841,36 +819,16 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
-    if constexpr (kRegsExchangeByBarrier) {
-      // Thread j stores this CTA's pair into slot [rank] of CTA j; a cluster barrier
-      // (release/acquire) publishes them.
-      if (static_cast<int>(threadIdx.x) < k_ctas) {
-        OnlinePair* slot = reinterpret_cast<OnlinePair*>(&exchange[rank]);
-        *cluster.map_shared_rank(slot, static_cast<int>(threadIdx.x)) = acc;
-      }
-      cluster.sync();
-      acc = warp_merge_pairs(lane < k_ctas ? *reinterpret_cast<const OnlinePair*>(&exchange[lane]) : online_empty());
-    } else {
-      // Thread j stores this CTA's pair into slot [rank] of CTA j (one relaxed 64-bit
-      // store); in every warp, lane j polls slot [j] until its sign bit clears.
-      if (static_cast<int>(threadIdx.x) < k_ctas) {
-        store_slot_remote(&exchange[rank], static_cast<int>(threadIdx.x),
-                          (static_cast<unsigned long long>(__float_as_uint(fabsf(acc.d))) << 32) |
-                              __float_as_uint(acc.m));
-      }
-      OnlinePair peer = online_empty();
-      if (lane < k_ctas) {
-        unsigned long long bits;
-        do {
-          bits = load_slot(&exchange[lane]);
-        } while (bits >> 63);
-        peer.m = __uint_as_float(static_cast<unsigned>(bits));
-        peer.d = __uint_as_float(static_cast<unsigned>(bits >> 32));
-      }
-      acc = warp_merge_pairs(peer);
+    // Thread j stores this CTA's pair into slot [rank] of CTA j; a cluster barrier
+    // (release/acquire) publishes them; every warp merges its K local slots.
+    if (static_cast<int>(threadIdx.x) < k_ctas) {
+      *cluster.map_shared_rank(&exchange[rank], static_cast<int>(threadIdx.x)) = acc;
     }
-    // No CTA touches a peer's shared memory after this point (every store into ours
-    // has been seen), so each may exit as soon as its slice is written.
+    cluster.sync();
+    acc = warp_merge_pairs(lane < k_ctas ? exchange[lane] : online_empty());
+    // No CTA touches a peer's shared memory after the barrier (every store into ours
+    // came before it), so each may exit as soon as its slice is written: no final
+    // cluster barrier, unlike cluster_smem, which reads its peers' slots.
   }
 #endif
   if (local == 0) return;
@@ -947,16 +905,21 @@ struct ClusterSmemFamily {
   }
 };
 
-// cluster_regs instantiates 32, 64 and 128 bytes per thread, as far as they take at most
-// kRegsMaxLoads packs (cluster_regs_max_bytes); make_plan uses 32 only where nothing
-// larger fits (scalar fp16/bf16 packs).
+// cluster_regs instantiates only the bytes per thread that make_plan can pick: from
+// kRegsMinBytes32 / kRegsMinBytes16 up to what kRegsMaxLoads packs hold (at most
+// kRegsMaxBytes; scalar fp16/bf16 packs: 32 only). 17 kernels in all.
 template <typename T, int N>
 const void* cluster_regs_kernel(int bytes_per_thread) {
-  constexpr int kMax = kRegsMaxLoads * N * static_cast<int>(sizeof(T));
+  constexpr int kMax = std::min(kRegsMaxBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
+  constexpr int kMin = std::min(sizeof(T) == 4 ? kRegsMinBytes32 : kRegsMinBytes16, kMax);
   switch (bytes_per_thread) {
-    case 32: return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32>);
+    case 32:
+      if constexpr (kMin <= 32) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32>);
+      break;
     case 64:
-      if constexpr (kMax >= 64) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64>);
+      if constexpr (kMin <= 64 && kMax >= 64) {
+        return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64>);
+      }
       break;
     case 128:
       if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128>);
