@@ -327,18 +327,18 @@ __global__ void __launch_bounds__(kNaiveThreads) softmax_naive_kernel(RowsArgs<T
     float m = -INFINITY;
     for (int64_t j = 0; j < a.cols; ++j) m = nan_max(m, to_float(xr[j]));
     const float ms = scaled_max(m);
-    // Eight interleaved partial sums, added pairwise at the end: one serial fp32 chain
-    // over thousands of terms drifts past the fp32 tolerance (its error grows with the
-    // chain length, and the row's largest term, exp(0) = 1, sets the rounding step for
-    // every later add). The traffic stays naive.
-    float part[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    int64_t j = 0;
-    for (; j + 8 <= a.cols; j += 8) {
-#pragma unroll
-      for (int k = 0; k < 8; ++k) part[k] += exp_term(to_float(xr[j + k]), ms);
+    // Compensated (Kahan) summation: a plain fp32 chain over thousands of terms drifts
+    // past the fp32 tolerance (its error grows with the chain length, and the row's
+    // largest term, exp(0) = 1, sets the rounding step of every later add). Without
+    // fast-math nvcc keeps the compensation. The traffic stays naive.
+    float d = 0.0f;
+    float lost = 0.0f;
+    for (int64_t j = 0; j < a.cols; ++j) {
+      const float term = exp_term(to_float(xr[j]), ms) - lost;
+      const float next = d + term;
+      lost = (next - d) - term;
+      d = next;
     }
-    for (; j < a.cols; ++j) part[j & 7] += exp_term(to_float(xr[j]), ms);
-    const float d = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
     const RowNorm n = make_row_norm(m, d, a.log);
     a.y[i] = from_float<T>(normalize(to_float(xr[col]), n, a.log));
   }
