@@ -1101,7 +1101,6 @@ struct Plan {
 template <typename T>
 Plan make_plan(const Problem& p, int64_t variant) {
   const DeviceProperties dev = device_properties(p.device);
-  const int64_t sm_count = dev.sm_count;
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan;
   plan.f[kFieldStatus] = kStatusOk;
