@@ -314,7 +314,8 @@ __device__ __forceinline__ void write_packs(const T* src, T* dst, I packs, const
 // ---------------------------------------------------------------------------------
 // 1. naive: one thread per output element; each re-reads its whole row for the max and
 //    again for the sum (quadratic traffic, served from L1/L2 after the first thread).
-//    Grid: enough blocks to fill the GPU, grid-stride over the rows*cols elements.
+//    Grid: one thread per element (one-shot; the grid-stride loop covers grids past 2^30
+//    blocks).
 // ---------------------------------------------------------------------------------
 
 template <typename T>
@@ -346,7 +347,7 @@ __global__ void __launch_bounds__(kNaiveThreads) softmax_naive_kernel(RowsArgs<T
 
 // ---------------------------------------------------------------------------------
 // 2-4. The block-per-row ladder, scalar accesses, three passes over global memory
-//      (max, sum, output). Grid: min(rows, resident blocks), grid-stride over rows.
+//      (max, sum, output). Grid: one block per row (one-shot, see make_plan).
 //   smem_tree     (kCoalesced = false, kShuffle = false): thread t owns the contiguous
 //                 chunk [t*chunk, (t+1)*chunk): a warp's 32 loads hit 32 different
 //                 cache lines; reduction through a shared-memory tree.
@@ -399,8 +400,9 @@ __global__ void __launch_bounds__(kLadderThreads) softmax_ladder_kernel(RowsArgs
 //    lane l reads packs l, l+G, l+2G, ... so a group's accesses are contiguous. Slots
 //    past the row end hold -inf (exp gives 0). One read and one write of the row;
 //    reductions are log2(G) xor-shuffles, no shared memory, no barriers.
-//    Grid: resident blocks of 128 threads; each warp strides over its rows (the loop is
-//    warp-uniform, so the full-mask shuffles never see a missing lane).
+//    Grid: one-shot, blocks of 128 threads, a warp per row group; the row loop (taken
+//    only past 2^30 blocks) is warp-uniform, so the full-mask shuffles never see a
+//    missing lane.
 // ---------------------------------------------------------------------------------
 
 template <typename T, int N, int C, int R>
@@ -490,7 +492,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 //    output pass reads shared memory. One read and one write of global memory.
 //    Each thread reads back only the packs it stored, so no barrier guards the cache.
 //    Block size: the largest of 128..1024 that keeps as many blocks resident as 128
-//    threads do. Grid: min(rows, resident blocks), grid-stride over rows.
+//    threads do. Grid: one block per row (one-shot, see make_plan).
 // ---------------------------------------------------------------------------------
 
 template <typename T, int N>
@@ -514,8 +516,8 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_smem_kernel(Ro
 //    lines the later passes re-read are the last to leave L2.
 // 8. online: the same with max and sum fused into one pass (online normalizer): two
 //    reads and one write.
-//    Block size: enough threads for ~kPacksPerThread packs each, 128..1024. Grid:
-//    min(rows, resident blocks), grid-stride over rows.
+//    Block size: enough threads for ~kPacksPerThread packs each, 128..1024. Grid: one
+//    block per row (one-shot, see make_plan).
 // ---------------------------------------------------------------------------------
 
 template <typename T, int N>
@@ -555,7 +557,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_online_kernel(RowsAr
 //    suffices: a CTA rewrites slot p two rows later, after the next barrier, which no
 //    peer passes before it has finished reading slot p. A final barrier keeps every
 //    CTA alive until its peers are done reading its shared memory.
-//    Grid: K * min(rows, resident clusters), grid-stride over rows per cluster.
+//    Grid: K CTAs per row (one-shot, see make_plan).
 // ---------------------------------------------------------------------------------
 
 template <typename T, int N>
