@@ -55,7 +55,7 @@ def main() -> None:
                     continue
                 y = b.run(x, args.op, variant)
                 sane = torch.allclose(y.float(), expected, rtol=1e-2, atol=1e-2, equal_nan=True)
-                ms = time_ms(lambda: b.run(x, args.op, variant), device)
+                ms = time_ms(lambda b=b, x=x, variant=variant: b.run(x, args.op, variant), device)
                 pct = 100 * gbps(moved, ms) / copy
                 cells.append(f"{backend}/{variant}={pct:5.1f}%{'' if sane else '!WRONG'}")
             print(f"{args.label:10s} {args.op} {dname} {cols:6d}  " + "  ".join(cells), flush=True)

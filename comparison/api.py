@@ -159,11 +159,11 @@ class _ReduceFunction(torch.autograd.Function):
 
 
 def _reduce(op, x, dim, backend, variant, track_grad=True):
-    if track_grad and isinstance(x, torch.Tensor) and x.requires_grad and torch.is_grad_enabled():
-        return _ReduceFunction.apply(x, op, dim, backend, variant)
     x = _check_tensor(x)
     if dim is not None:
         dim = _normalize_dim(dim, x.dim())
+    if track_grad and x.requires_grad and torch.is_grad_enabled():
+        return _ReduceFunction.apply(x, op, dim, backend, variant)
     chosen = resolve_backend(backend, x, op, variant)
     if dim is None:
         if x.numel() == 0:

@@ -204,7 +204,7 @@ def run_sweep(args, device, backends, chosen, progress) -> tuple[list[Result], d
                             if not agreement.ok:
                                 details[(op, dname, cols, b.name, variant)] = agreement.summary()
                             if timing:
-                                fn = (lambda b=b, variant=variant: b.run(x, op, variant))
+                                fn = (lambda b=b, x=x, op=op, variant=variant: b.run(x, op, variant))
                                 r.ms = time_ms(fn, device)
                                 r.gbps = gbps(moved, r.ms)
                                 r.pct_of_copy = 100.0 * r.gbps / copy

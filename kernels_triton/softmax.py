@@ -128,7 +128,8 @@ def _multiple_of(n, ALIGN: tl.constexpr):
 def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                           ALIGN: tl.constexpr, NUM_STAGES: tl.constexpr):
-    # Grid: persistent; program p takes row blocks p, p + nprog, ... of ROWS rows each.
+    # Grid: one program per row block of ROWS rows (the loop over p, p + nprog, ... only
+    # runs past MAX_GRID programs).
     # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once.
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)

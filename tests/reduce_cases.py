@@ -67,6 +67,14 @@ def run_and_check(op: str, x: torch.Tensor, dim, backend: str, variant: str) -> 
     return out
 
 
+def check_whole_deterministic(op: str, x: torch.Tensor, backend: str, variant: str) -> None:
+    """The whole-tensor reduction agrees with the reference and gives the same bits twice."""
+    first = run_and_check(op, x, None, backend, variant)
+    again = OP_FUNCTIONS[op](x, None, backend=backend, variant=variant)
+    bits = torch.int32 if x.dtype == torch.float32 else torch.int16
+    assert torch.equal(first.view(bits), again.view(bits))
+
+
 def special_rows(cols: int, dtype: torch.dtype, device) -> torch.Tensor:
     """Rows whose sum and max torch defines through NaN/inf rules; `cols` >= 2."""
     inf, nan = math.inf, math.nan

@@ -18,7 +18,7 @@ from comparison import get_backend
 from comparison.api import OP_FUNCTIONS
 from comparison.inputs import make_rows
 from reduce_cases import (GPU_DTYPES, GPU_ROWS, GPU_WIDTHS, OPS, WHOLE_SIZES_GPU, assert_like_torch,
-                          run_and_check, special_rows, whole_input)
+                          check_whole_deterministic, run_and_check, special_rows, whole_input)
 
 BACKEND = get_backend("cuda")
 VARIANTS = ["warp_xor", "warp_down", "smem_tree", "vectorized", "auto"]
@@ -184,11 +184,7 @@ def test_gpu_rows_sweep(op, variant, cols, dtype):
 @pytest.mark.parametrize("op", OPS)
 def test_gpu_whole_tensor_is_deterministic(op, variant, n, dtype):
     _require_backend()
-    x = whole_input(n, dtype, "cuda")
-    first = run_and_check(op, x, None, "cuda", variant)
-    again = OP_FUNCTIONS[op](x, None, backend="cuda", variant=variant)
-    bits = torch.int32 if dtype == torch.float32 else torch.int16
-    assert torch.equal(first.view(bits), again.view(bits))
+    check_whole_deterministic(op, whole_input(n, dtype, "cuda"), "cuda", variant)
 
 
 @pytest.mark.gpu

@@ -14,8 +14,8 @@ from comparison import get_backend, reduce_sum
 from comparison.api import OP_FUNCTIONS
 from comparison.inputs import make_rows
 from reduce_cases import (CPU_ROWS, CPU_WIDTHS, GPU_DTYPES, GPU_ROWS, GPU_WIDTHS, OPS,
-                          WHOLE_SIZES_CPU, WHOLE_SIZES_GPU, assert_like_torch, run_and_check,
-                          special_rows, whole_input)
+                          WHOLE_SIZES_CPU, WHOLE_SIZES_GPU, assert_like_torch,
+                          check_whole_deterministic, run_and_check, special_rows, whole_input)
 
 BACKEND = get_backend("triton")
 pytestmark = [
@@ -52,11 +52,7 @@ def test_rows(op, variant, cols, dtype):
 @pytest.mark.parametrize("variant", WHOLE_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
 def test_whole_tensor_is_deterministic(op, variant, n, dtype):
-    x = whole_input(n, dtype, DEVICE)
-    first = run_and_check(op, x, None, "triton", variant)
-    again = OP_FUNCTIONS[op](x, None, backend="triton", variant=variant)
-    bits = torch.int32 if dtype == torch.float32 else torch.int16
-    assert torch.equal(first.view(bits), again.view(bits))
+    check_whole_deterministic(op, whole_input(n, dtype, DEVICE), "triton", variant)
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -151,11 +147,7 @@ def test_gpu_rows_sweep(op, variant, cols, dtype):
 @pytest.mark.parametrize("variant", WHOLE_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
 def test_gpu_whole_tensor_is_deterministic(op, variant, n, dtype):
-    x = whole_input(n, dtype, "cuda")
-    first = run_and_check(op, x, None, "triton", variant)
-    again = OP_FUNCTIONS[op](x, None, backend="triton", variant=variant)
-    bits = torch.int32 if dtype == torch.float32 else torch.int16
-    assert torch.equal(first.view(bits), again.view(bits))
+    check_whole_deterministic(op, whole_input(n, dtype, "cuda"), "triton", variant)
 
 
 @pytest.mark.gpu
