@@ -12,7 +12,7 @@ Where each decision lives:
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
-cluster_smem, cluster_regs R + W (the copy-bandwidth floor).
+cluster_smem, cluster_regs, cluster_tma R + W (the copy-bandwidth floor).
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ LADDER = (
     "online",          # max and sum in one pass, then the output pass, any width
     "cluster_smem",    # row split over a thread-block cluster's shared memory (sm_90+)
     "cluster_regs",    # row split over the registers of a block or a 2-16 CTA cluster (sm_90+)
+    "cluster_tma",     # persistent clusters, the next row's slices arriving by TMA bulk copy (sm_90+)
 )
 VARIANTS = {"softmax": LADDER, "log_softmax": LADDER}
 
@@ -170,7 +171,7 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     if variant == "warp_per_row" and cols > WARP_PER_ROW_MAX_COLS:
         return (f"warp_per_row keeps a row in one warp's registers (32 lanes x 32 values): {cols} columns "
                 f"exceed WARP_PER_ROW_MAX_COLS = {WARP_PER_ROW_MAX_COLS}")
-    if variant not in ("block_smem", "cluster_smem", "cluster_regs"):
+    if variant not in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma"):
         return None
     p = plan(x, op, variant)
     status = p["status"]
@@ -189,11 +190,12 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
                 f"exceed the {p['smem_limit']} B one block may use on this GPU")
     if status == "needs_sm90":
         major, minor = torch.cuda.get_device_capability(x.device)
-        return f"cluster_smem needs thread-block clusters (compute capability 9.0+); this GPU is sm_{major}{minor}"
+        return (f"{variant} needs thread-block clusters (compute capability 9.0+)"
+                f"{' and TMA' if variant == 'cluster_tma' else ''}; this GPU is sm_{major}{minor}")
     if status == "row_exceeds_cluster":
-        return (f"cluster_smem splits the row over at most 16 CTAs: {row_bytes} B need {p['smem_bytes']} B per CTA, "
+        return (f"{variant} splits the row over at most 16 CTAs: {row_bytes} B need {p['smem_bytes']} B per CTA, "
                 f"more than the {p['smem_limit']} B one CTA may use on this GPU")
-    return (f"cluster_smem: no cluster of up to 16 CTAs with {p['smem_bytes']} B of shared memory each can be "
+    return (f"{variant}: no cluster of up to 16 CTAs with {p['smem_bytes']} B of shared memory each can be "
             f"resident on this GPU")
 
 

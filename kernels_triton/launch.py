@@ -9,6 +9,7 @@ here queries a GPU or compiles a kernel at import time.
 """
 from __future__ import annotations
 
+import ctypes
 import functools
 from dataclasses import dataclass
 
@@ -97,6 +98,33 @@ def compiled_resources(kernel, args: tuple, *, num_warps: int, limits: DeviceLim
     compiled._init_handles()  # loads the binary; fills n_regs and n_spills
     shared = int(compiled.metadata.shared)
     per_sm, limited_by = programs_per_sm(compiled.n_regs, shared, num_warps, limits)
+    # The driver's own answer for the loaded binary, where it can be had: a persistent
+    # grid whose programs wait for each other (softmax `split`) must never count on more
+    # resident programs than the GPU really keeps.
+    driver = driver_programs_per_sm(compiled, num_warps * limits.warp_size, shared)
+    if driver is not None and driver < per_sm:
+        per_sm, limited_by = max(1, driver), "driver occupancy"
     return CompiledResources(n_regs=int(compiled.n_regs), n_spills=int(compiled.n_spills),
                              shared=shared, num_warps=num_warps, programs_per_sm=per_sm,
                              limited_by=limited_by)
+
+
+@functools.lru_cache(maxsize=1)
+def _libcuda():
+    try:
+        return ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+
+
+def driver_programs_per_sm(compiled, threads: int, shared: int) -> int | None:
+    """cuOccupancyMaxActiveBlocksPerMultiprocessor for a loaded Triton kernel, or None
+    where the driver library or the function handle is not available."""
+    lib = _libcuda()
+    handle = getattr(compiled, "function", None)
+    if lib is None or not handle:
+        return None
+    n = ctypes.c_int(0)
+    status = lib.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        ctypes.byref(n), ctypes.c_void_p(handle), ctypes.c_int(threads), ctypes.c_size_t(shared))
+    return n.value if status == 0 else None

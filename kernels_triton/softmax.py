@@ -1,6 +1,6 @@
 """Triton softmax and log-softmax over the rows of a canonical ``(rows, cols)`` tensor.
 
-Two kernels, each for both ops (a constexpr flag) and fp32/fp16/bf16 in and out with
+Three kernels, each for both ops (a constexpr flag) and fp32/fp16/bf16 in and out with
 fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
 
 * ``fused``  (`_softmax_fused_kernel`): a program holds a ``[ROWS, BLOCK]`` tile of
@@ -12,6 +12,12 @@ fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
   row and writes the output. Reads twice, writes once, any width; the grid is sized so
   that the rows in flight fit an L2 budget (never below one program per SM), so that
   pass 2's re-reads come from L2 and DRAM sees one read and one write.
+* ``split``  (`_softmax_split_kernel`): a row too wide for one program's registers is
+  cut into chunks, one per program; the programs of a row publish their chunk's
+  (max, sum) as one 64-bit word in global memory and wait for each other's, so each
+  element is still read once and written once. That wait needs every program resident
+  at once: a persistent grid sized from the compiled kernel's occupancy. Each program
+  loads its chunk of the next row before it waits. Rows up to 1 M columns on a 132-SM GPU.
 * ``auto``: `_auto_kernel` picks one from the width (and dtype and alignment).
 
 Rows are loaded 16 bytes at a time where alignment allows: the launcher passes ALIGN,
@@ -20,7 +26,8 @@ Triton's alignment analysis sees it (it only knows integer arguments divisible b
 
 `fused` launches one program per row block (measured faster than a persistent loop);
 `online` is persistent (as many programs as stay resident, each looping over rows, so
-the rows in flight fit the L2 budget). Both honour the input's row stride, offset rows in 64-bit, and follow
+the rows in flight fit the L2 budget), and so is `split`. All honour the input's row
+stride, offset rows in 64-bit, and follow
 ``torch.softmax`` on special values: a row containing NaN or +inf, or all -inf, comes
 out all NaN; -inf elements of an otherwise finite row give 0 (log-softmax: -inf).
 
@@ -40,7 +47,7 @@ import triton.language as tl
 from . import launch
 from .backend import interpreting
 
-VARIANTS = {"softmax": ("fused", "online"), "log_softmax": ("fused", "online")}
+VARIANTS = {"softmax": ("fused", "online", "split"), "log_softmax": ("fused", "online", "split")}
 
 # -- thresholds and launch constants ----------------------------------------------------
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
@@ -54,10 +61,11 @@ FUSED_MAX_COLS = 32768
 # value with its own address: fp32 spills at 32768 there, 16384 fits.
 FUSED_MAX_COLS_ODD = 16384
 # `auto` uses `fused` up to this width (per dtype; odd rows: FUSED_MAX_COLS_ODD) and
-# `online` beyond: while a row fits in registers one read beats two. (Tuning knob for
-# GPU benchmarks: at widths where `fused` holds one program per SM, `online` may win.)
-AUTO_FUSED_MAX_COLS = {torch.float32: FUSED_MAX_COLS, torch.float16: FUSED_MAX_COLS,
-                       torch.bfloat16: FUSED_MAX_COLS}
+# `split` beyond. Measured on an H200 (1 GiB inputs, % of copy bandwidth, 2026-11-21):
+# fp32 32768 fused 90.3 vs split 89.2 (a tie: fused keeps it); bf16 32768 fused 74.9 vs
+# split 91.5 (one 32-warp program per row with the next row's load in flight, where the
+# one-shot fused grid has nothing in flight while a program reduces).
+AUTO_FUSED_MAX_COLS = {torch.float32: FUSED_MAX_COLS, torch.float16: 16384, torch.bfloat16: 16384}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -98,6 +106,32 @@ ONLINE_NUM_STAGES = 1
 # DRAM transfers per element, not three). Half leaves room for the output stream and
 # for L2's split into two partitions.
 ONLINE_L2_FRACTION = 0.5
+
+# `split`: a row is cut into SPLIT chunks (SPLIT a power of two), each held in the
+# registers of its own program; the SPLIT programs of a group exchange their chunk's
+# (max, sum) through global memory and wait for each other, and each program requests
+# the next row's chunk before that wait. Rows up to SPLIT_WHOLE_ROW_BYTES are one chunk
+# (SPLIT 1: a persistent fused kernel with the next row in flight); wider rows take the
+# fewest chunks of at most SPLIT_CHUNK_BYTES (odd rows, loaded element by element:
+# SPLIT_CHUNK_ODD elements). Measured on an H200 (1 GiB inputs, % of copy bandwidth,
+# 2026-11-21, benchmarks/h200_tuning_split_2026-11-21.txt), 32 values per thread:
+#   fp32 chunks  8192 / 16384:       32768: 85.8 / 89.4   65536: 87.0 / 90.0
+#   bf16 chunks  8192 / 16384 / 32768: 32768: 89.1 / 82.4 / 91.5   65536: 88.9 / 78.3 / 85.7
+# 16 values per thread (twice the warps) measured lower (fp32 8192: 88.3 / 88.9; bf16
+# 8192: 81.7 / 77.2), and so did two rows ahead (fp32 16384: 89.2 / 89.8; bf16: 55-63,
+# the extra chunk costs bf16 its second program per SM).
+SPLIT_WHOLE_ROW_BYTES = 64 * 1024
+SPLIT_CHUNK_BYTES = {4: 64 * 1024, 2: 16 * 1024}
+SPLIT_CHUNK_ODD = 4096
+SPLIT_VALUES_PER_THREAD = 32
+SPLIT_MAX_WARPS = 32
+# Rows requested ahead of the one being reduced (1 or 2); each costs a chunk of registers.
+SPLIT_AHEAD = 1
+# Under the interpreter programs run one after another, so a program waiting for a later
+# one would wait forever: there every row is one chunk (SPLIT = 1; the exchange then
+# reads back the program's own slot), on this many programs so that each loops over
+# several rows and its next-row loads.
+INTERPRET_SPLIT_PROGRAMS = 2
 
 # Largest ALIGN hint (elements): Triton already knows integers divisible by 16.
 MAX_ALIGN = 16
@@ -245,6 +279,85 @@ def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_str
                      cache_modifier=".cs")
 
 
+@triton.jit
+def _pair_word(m, d):
+    # (max, sum) of a chunk as one int64, so that one 64-bit store publishes both: d's
+    # bits high, m's low. |d| clears the sign of a NaN sum (d is otherwise >= +0), so a
+    # published word is never negative and the slots' initial -1 means "not yet".
+    d_bits = tl.abs(d).to(tl.int32, bitcast=True).to(tl.int64)
+    m_bits = m.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
+    return (d_bits << 32) | m_bits
+
+
+@triton.jit
+def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
+    # This program's chunk of `row`; nothing (all -inf, no traffic) past the last row:
+    # the mask bound is then 0 columns.
+    return tl.load(x_ptr + tl.cast(row, tl.int64) * x_row_stride + cols,
+                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"),
+                   eviction_policy="evict_first")
+
+
+@triton.jit
+def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                          LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
+                          AHEAD: tl.constexpr, ALIGN: tl.constexpr):
+    # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
+    # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
+    # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
+    # programs of its group on every row. slot_ptr: int64 [n_rows, SPLIT], all -1.
+    # Per row: each element read once and written once.
+    pid = tl.program_id(0)
+    n_groups = tl.num_programs(0) // SPLIT
+    group = pid // SPLIT
+    part = pid % SPLIT
+    n_cols = _multiple_of(n_cols, ALIGN)
+    x_row_stride = _multiple_of(x_row_stride, ALIGN)
+    y_row_stride = _multiple_of(y_row_stride, ALIGN)
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    col_mask = cols < n_cols
+    parts = tl.arange(0, SPLIT)
+    x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
+    if AHEAD == 2:
+        x_ahead = _load_chunk(x_ptr, group + n_groups, n_rows, n_cols, x_row_stride, cols)
+    else:
+        x_ahead = x
+    for row in tl.range(group, n_rows, n_groups):
+        # The chunk AHEAD rows on is requested before this row's exchange, so that this
+        # program has loads in flight while it waits for its slowest partner.
+        x_new = _load_chunk(x_ptr, row + AHEAD * n_groups, n_rows, n_cols, x_row_stride, cols)
+        xf = x.to(tl.float32)
+        # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
+        # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
+        m = tl.max(xf, axis=0)
+        e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+        d = tl.sum(e, axis=0)
+        row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
+        tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
+        # Wait until every chunk of the row has published (volatile: not from L1).
+        words = tl.load(row_slots + parts, volatile=True)
+        while tl.min(words, axis=0) < 0:
+            words = tl.load(row_slots + parts, volatile=True)
+        part_max = (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
+        part_sum = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
+        # Merge: a chunk of only -inf adds 0 * exp(-inf) = 0; a row of only -inf gets
+        # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
+        row_max = tl.max(part_max, axis=0)
+        row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+        if LOG_SOFTMAX:
+            y = (xf - row_max) - tl.log2(row_sum) * LN2
+        else:
+            # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
+            y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+        tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols, y.to(y_ptr.dtype.element_ty),
+                 mask=col_mask, cache_modifier=".cs")
+        if AHEAD == 2:
+            x = x_ahead
+            x_ahead = x_new
+        else:
+            x = x_new
+
+
 # -- launch plan ----------------------------------------------------------------------------
 
 def _row_align(x: torch.Tensor) -> int:
@@ -258,10 +371,13 @@ def _fused_max_cols(align: int) -> int:
     return FUSED_MAX_COLS if align > 1 else FUSED_MAX_COLS_ODD
 
 
-def _auto_kernel(cols: int, dtype: torch.dtype, align: int) -> str:
-    """The kernel `auto` runs: `fused` while a row fits in registers, `online` beyond."""
+def _auto_kernel(cols: int, dtype: torch.dtype, elem: int, align: int, sm_count: int | None) -> str:
+    """The kernel `auto` runs: `fused` while a row fits in registers, `split` beyond while
+    the GPU holds a group's programs, `online` past that."""
     limit = AUTO_FUSED_MAX_COLS[dtype] if align > 1 else FUSED_MAX_COLS_ODD
-    return "fused" if cols <= limit else "online"
+    if cols <= limit:
+        return "fused"
+    return "split" if _split_fits(cols, elem, align, sm_count) else "online"
 
 
 def _pow2_at_most(n: int) -> int:
@@ -282,6 +398,31 @@ def _fused_params(rows: int, cols: int, elem: int, sm_count: int | None) -> tupl
     return {"ROWS": tile_rows, "BLOCK": block, "NUM_STAGES": FUSED_NUM_STAGES}, warps
 
 
+def _split_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
+    """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
+    SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
+    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD)."""
+    whole = triton.next_power_of_2(cols)
+    if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
+        return 1, whole
+    cap = SPLIT_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_CHUNK_ODD
+    split = triton.next_power_of_2(triton.cdiv(cols, cap))
+    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+
+
+def _split_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
+    """Whether a group of `split` programs can all be resident: at most one per SM is
+    assumed here (the plan then packs as many as the compiled kernel allows)."""
+    return sm_count is None or _split_chunks(cols, elem, align, False)[0] <= sm_count
+
+
+def _split_params(cols: int, elem: int, align: int, interpreted: bool) -> tuple[dict, int]:
+    """SPLIT, CHUNK and num_warps of `split`."""
+    split, chunk = _split_chunks(cols, elem, align, interpreted)
+    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
+    return {"SPLIT": split, "CHUNK": chunk, "AHEAD": SPLIT_AHEAD}, warps
+
+
 def _online_params(cols: int, align: int, interpreted: bool) -> tuple[dict, int]:
     """TILE and num_warps of `online` for rows `cols` wide."""
     if interpreted:
@@ -293,13 +434,16 @@ def _online_params(cols: int, align: int, interpreted: bool) -> tuple[dict, int]
     return {"TILE": tile, "NUM_STAGES": ONLINE_NUM_STAGES}, warps
 
 
-_KERNELS = {"fused": _softmax_fused_kernel, "online": _softmax_online_kernel}
+_KERNELS = {"fused": _softmax_fused_kernel, "online": _softmax_online_kernel,
+            "split": _softmax_split_kernel}
 # launch.CompiledResources per compiled configuration: measured once per process.
 _RESOURCES: dict[tuple, launch.CompiledResources] = {}
 
 
-def _args(x: torch.Tensor, y: torch.Tensor) -> tuple:
+def _args(kernel_name: str, x: torch.Tensor, y: torch.Tensor, slots: torch.Tensor | None = None) -> tuple:
     rows, cols = x.shape
+    if kernel_name == "split":  # slots: int64 (rows, SPLIT) exchange words, all -1
+        return (x, y, slots, rows, cols, x.stride(0), cols)
     return (x, y, rows, cols, x.stride(0), cols)  # y is a new contiguous (rows, cols)
 
 
@@ -321,7 +465,8 @@ def _resources(kernel_name: str, x: torch.Tensor, constexprs: dict, warps: int,
         # launch will use; the output stand-in only needs the output's 16-byte alignment
         # (nothing is launched).
         y_stand_in = torch.empty(16, dtype=x.dtype, device=x.device)
-        res = launch.compiled_resources(_KERNELS[kernel_name], _args(x, y_stand_in),
+        slots_stand_in = torch.empty(16, dtype=torch.int64, device=x.device)
+        res = launch.compiled_resources(_KERNELS[kernel_name], _args(kernel_name, x, y_stand_in, slots_stand_in),
                                         num_warps=warps, limits=limits, **constexprs)
         _RESOURCES[key] = res
     return res
@@ -336,16 +481,20 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     """
     rows, cols = x.shape
     align = _row_align(x)
-    kernel = _auto_kernel(cols, x.dtype, align) if variant == "auto" else variant
+    on_gpu = x.device.type == "cuda" and not interpreting()
+    limits = launch.device_limits(x.device.index) if on_gpu else None
+    sm_count = limits.sm_count if on_gpu else None
+    kernel = (_auto_kernel(cols, x.dtype, x.element_size(), align, sm_count) if variant == "auto"
+              else variant)
     why = why_unsupported(x, op, kernel)
     if why is not None:
         raise ValueError(why)
-    on_gpu = x.device.type == "cuda" and not interpreting()
-    limits = launch.device_limits(x.device.index) if on_gpu else None
     if kernel == "fused":
-        constexprs, warps = _fused_params(rows, cols, x.element_size(),
-                                          limits.sm_count if on_gpu else None)
+        constexprs, warps = _fused_params(rows, cols, x.element_size(), sm_count)
         units = triton.cdiv(rows, constexprs["ROWS"])  # row blocks
+    elif kernel == "split":
+        constexprs, warps = _split_params(cols, x.element_size(), align, interpreted=not on_gpu)
+        units = rows  # groups of SPLIT programs
     else:
         constexprs, warps = _online_params(cols, align, interpreted=not on_gpu)
         units = rows
@@ -354,13 +503,14 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
            "rows": rows, "cols": cols, "dtype": x.dtype, "constexprs": constexprs,
            "num_warps": warps}
     if not on_gpu:
-        # Interpreter: no SMs to fill, one program per unit of work.
-        out["grid"] = units
+        # Interpreter: no SMs to fill, one program per unit of work (`split`: a few, so
+        # that each loops over rows; SPLIT is 1 there).
+        out["grid"] = min(units, INTERPRET_SPLIT_PROGRAMS) if kernel == "split" else units
         return out
     with torch.cuda.device(limits.index):
         res = _resources(kernel, x, constexprs, warps, limits)
     grid, per_sm = _persistent_grid(kernel, units, cols * x.element_size(), res.programs_per_sm,
-                                    limits)
+                                    limits, group=constexprs.get("SPLIT", 1))
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
                shared=res.shared)
@@ -368,8 +518,9 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
 
 
 def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: int,
-                     limits: launch.DeviceLimits) -> tuple[int, int]:
-    """(programs, programs per SM) for `units` row blocks (fused) or rows (online)."""
+                     limits: launch.DeviceLimits, group: int = 1) -> tuple[int, int]:
+    """(programs, programs per SM) for `units` row blocks (fused) or rows (online, split:
+    in groups of `group` = SPLIT programs)."""
     per_sm = resident_per_sm
     if kernel == "fused":
         # One program per row block, not one resident wave that loops: measured on an
@@ -377,6 +528,11 @@ def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: i
         # and 95-99% in bf16 for widths 128-16384, against 86-92% for the persistent
         # loop, whose programs wait on their own stores before loading the next tile.
         return max(1, min(units, MAX_GRID)), per_sm
+    if kernel == "split":
+        # Every program of the grid must be resident at once (a group's programs wait for
+        # each other): whole groups of SPLIT programs, as many as fit, at most one per row.
+        groups = max(1, min(units, limits.sm_count * per_sm // group))
+        return groups * group, per_sm
     if kernel == "online":
         # Every program keeps one row live between its two passes: limit the programs so
         # those rows fit in the L2 budget, but never below one per SM (an idle SM costs
@@ -390,9 +546,19 @@ def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: i
 
 def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     """None when `variant` serves `x`; else why not. `online` and `auto` take any width."""
+    cols, align = x.shape[1], _row_align(x)
+    if variant == "split":
+        if x.device.type != "cuda" or interpreting():
+            return None
+        sm_count = launch.device_limits(x.device.index).sm_count
+        if _split_fits(cols, x.element_size(), align, sm_count):
+            return None
+        split, chunk = _split_chunks(cols, x.element_size(), align, False)
+        return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
+                f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
+                f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
     if variant != "fused":
         return None
-    cols, align = x.shape[1], _row_align(x)
     if cols <= _fused_max_cols(align):
         return None
     if align > 1:
@@ -406,9 +572,12 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
 def _launch(x: torch.Tensor, p: dict) -> torch.Tensor:
     """Launch the kernel `p` (from `plan`) on `x`; returns the new (rows, cols) output."""
     y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    slots = None
+    if p["kernel"] == "split":  # exchange words, fresh per call (-1: not yet published)
+        slots = torch.full((x.shape[0], p["constexprs"]["SPLIT"]), -1, dtype=torch.int64, device=x.device)
     guard = torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
     with guard:  # Triton launches on the current device and its current stream
-        _KERNELS[p["kernel"]][(p["grid"],)](*_args(x, y), num_warps=p["num_warps"],
+        _KERNELS[p["kernel"]][(p["grid"],)](*_args(p["kernel"], x, y, slots), num_warps=p["num_warps"],
                                             **p["constexprs"])
     return y
 

@@ -54,6 +54,7 @@ VARIANT_LIMITS = {
     "online": None,
     "cluster_smem": lambda cols, plan: plan["status"] != "ok",
     "cluster_regs": lambda cols, plan: plan["status"] != "ok",
+    "cluster_tma": lambda cols, plan: plan["status"] != "ok",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -100,7 +101,7 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     limit = VARIANT_LIMITS[variant]
     if limit is None:
         return False
-    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs")
+    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma")
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
@@ -177,7 +178,8 @@ def test_misaligned_views(variant, dtype, cols):
         p = cuda_softmax.plan(x, "softmax", variant)
         assert p["status"] == "ok"
         assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
-        if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs"):
+        if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs",
+                            "cluster_tma"):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0
@@ -396,7 +398,13 @@ def test_plan_fields(variant, cols):
     assert p["threads"] % 32 == 0 and 32 <= p["threads"] <= 1024, p
     assert 1 <= p["blocks"] <= 2 ** 31 - 1 and p["blocks"] % p["cluster_size"] == 0, p
     assert p["resident_per_sm"] >= 1, p
-    if p["variant"] not in ("naive", "warp_per_row"):
+    if p["variant"] == "cluster_tma":
+        # Persistent: the resident clusters, at most one per row.
+        assert p["cluster_size"] in (1, 2, 4, 8, 16) and p["active_clusters"] >= 1, p
+        assert p["blocks"] == p["cluster_size"] * min(1000, p["active_clusters"]), p
+        assert p["cluster_size"] * p["smem_bytes"] >= 2 * cols * 4, "two stages of every slice"
+        assert p["smem_bytes"] <= p["smem_limit"], p
+    elif p["variant"] not in ("naive", "warp_per_row"):
         per_block = p["rows_per_access"] if p["variant"] == "cluster_regs" else 1
         assert p["blocks"] == p["cluster_size"] * math.ceil(1000 / per_block) and p["grid_y"] == 1, \
             "one-shot grid: a block (or cluster) per row (cluster_regs: per rows_per_access rows)"

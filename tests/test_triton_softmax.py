@@ -34,7 +34,7 @@ pytestmark = [
 ]
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 OPS = ("softmax", "log_softmax")
-VARIANTS = ("fused", "online", "auto")
+VARIANTS = ("fused", "online", "split", "auto")
 BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
 
 
@@ -155,7 +155,7 @@ def test_offset_views_with_wide_row_stride(op, variant):
     run_and_check(op, wide[:, 16:144], variant)    # aligned start, row stride 320 (ALIGN 16)
 
 
-@pytest.mark.parametrize("kernel", ["fused", "online"])
+@pytest.mark.parametrize("kernel", ["fused", "online", "split"])
 @pytest.mark.parametrize("op", OPS)
 def test_persistent_loop_with_fewer_programs_than_work(op, kernel):
     # On a GPU the grid is sized to the SMs, so programs loop over rows; the interpreter
@@ -190,12 +190,17 @@ def test_fused_refuses_rows_past_its_register_limit():
 
 def test_auto_follows_the_thresholds():
     module = _softmax_module()
-    widest = module.AUTO_FUSED_MAX_COLS[torch.float32]
-    assert module.plan(torch.empty(4, widest, device=DEVICE), "softmax")["kernel"] == "fused"
-    assert module.plan(torch.empty(4, widest + 16, device=DEVICE), "softmax")["kernel"] == "online"
+    for dtype, widest in module.AUTO_FUSED_MAX_COLS.items():
+        assert module.plan(torch.empty(4, widest, dtype=dtype, device=DEVICE), "softmax")["kernel"] == "fused"
+        assert module.plan(torch.empty(4, widest + 16, dtype=dtype, device=DEVICE), "softmax")["kernel"] == "split"
     odd = module.FUSED_MAX_COLS_ODD
     assert module.plan(torch.empty(4, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
-    assert module.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "online"
+    assert module.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
+    if DEVICE == "cuda":  # past what a GPU keeps resident at one program per SM: online
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        too_wide = torch.empty(1, 2 * sms * module.SPLIT_CHUNK_BYTES[4] // 4, device=DEVICE)
+        assert module.plan(too_wide, "softmax")["kernel"] == "online"
+        assert not BACKEND.supports(too_wide, "softmax", "split")
 
 
 def test_row_align_divides_width_and_stride():
@@ -226,6 +231,23 @@ def test_occupancy_and_grid_arithmetic():
     assert module._persistent_grid("online", 10**6, 32768 * 2, 4, h100) == (132 * 3, 3)
     # ...but every SM gets a program even when they do not (256 KiB rows: 33 MiB)
     assert module._persistent_grid("online", 10**6, 65536 * 4, 4, h100) == (132, 1)
+    # split: whole groups, all resident at once (132 x 3 = 396 programs: 49 groups of 8)...
+    assert module._persistent_grid("split", 10**6, 65536 * 4, 3, h100, group=8) == (49 * 8, 3)
+    # ...and no more groups than rows
+    assert module._persistent_grid("split", 5, 65536 * 4, 3, h100, group=8) == (40, 3)
+    # SPLIT: one chunk up to SPLIT_WHOLE_ROW_BYTES, else the fewest power-of-two chunks of
+    # at most SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD elements)
+    whole = module.SPLIT_WHOLE_ROW_BYTES
+    assert module._split_chunks(whole // 2, 2, 16, False) == (1, whole // 2)
+    assert module._split_chunks(100, 4, 4, False) == (1, 128)
+    for elem in (4, 2):
+        chunk = module.SPLIT_CHUNK_BYTES[elem] // elem
+        assert module._split_chunks(8 * chunk, elem, 16, False) == (8, chunk)
+        assert module._split_chunks(8 * chunk + 16, elem, 16, False) == (16, chunk)
+        assert module._split_chunks(5 * chunk, elem, 16, False) == (8, chunk)  # 5 rounds up
+    odd = module.SPLIT_CHUNK_ODD
+    assert module._split_chunks(4 * odd, 4, 1, False) == (4, odd)
+    assert module._split_chunks(10**6, 4, 16, True) == (1, 2**20)  # interpreter: one chunk
 
 
 def test_plan_reports_the_launch():
@@ -259,11 +281,11 @@ GPU_WIDTHS = [
     4096, 4099,     # one row per fused block; 4099 odd
     8192,           # online: exactly one tile (second tile of the pair empty)
     16384,          # fused 16 warps; online: one full pair of tiles
-    16385,          # odd: widest odd fused row is 16384, so fused refuses, auto takes online
-    32768,          # FUSED_MAX_COLS: fused 32 warps, 32 values per thread
-    32769,          # first width past fused (refuses); auto: online, ALIGN 1 (4096 tiles)
-    65536,          # online, 256 KiB fp32 rows: one program per SM for L2 reuse
-    262144,         # online, 1 MiB rows: rows in flight exceed L2
+    16385,          # odd: widest odd fused row is 16384, so fused refuses; split: 4096 chunks
+    32768,          # FUSED_MAX_COLS: fused 32 warps; bf16 auto: split, one 64 KiB chunk
+    32769,          # first width past fused (refuses); auto: split, ALIGN 1 (4096 chunks)
+    65536,          # split: 4 (fp32) or 8 (16-bit) programs per row; online: one per SM
+    262144,         # split: 16-32 programs per row; online: rows in flight exceed L2
 ]
 GPU_ROWS = [1, 2, 7, 1000]  # 1000: more rows than SMs, so persistent programs loop
 GPU_DTYPES = [torch.float32, torch.float16, torch.bfloat16]
@@ -286,6 +308,8 @@ def test_gpu_sweep(op, variant, cols, dtype):
             assert variant == "fused" and cols > module._fused_max_cols(module._row_align(x))
             assert "'online'" in support.reason
             continue
+        if variant == "split" and cols >= 4 * module.SPLIT_CHUNK:
+            assert module.plan(x, op, variant)["constexprs"]["SPLIT"] >= 4  # programs do exchange
         run_and_check(op, x, variant)
 
 
@@ -305,6 +329,8 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("online", torch.empty(1000, 65536, dtype=dtype, device="cuda")),   # 8192 tiles
         ("online", torch.empty(1000, 65537, dtype=dtype, device="cuda")),   # odd: 4096 tiles
         ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
+        ("split", torch.empty(1000, 65536, dtype=dtype, device="cuda")),    # chunks of SPLIT_CHUNK
+        ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd: SPLIT_CHUNK_ODD
     ]
     for kernel, x in cases:
         p = module.plan(x, op, kernel)
@@ -315,6 +341,8 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
             assert p["grid"] == math.ceil(x.shape[0] / p["constexprs"]["ROWS"]), where
         else:                  # persistent: never more programs than stay resident
             assert p["grid"] <= p["sm_count"] * p["programs_per_sm"], where
+        if kernel == "split":  # whole groups, every one of which must be resident
+            assert p["grid"] % p["constexprs"]["SPLIT"] == 0, where
 
 
 # Row stride cols + 1 is odd (ALIGN 1): 4096 fused; 20000 past the odd-row fused limit
@@ -341,7 +369,7 @@ def test_gpu_misaligned_view_and_side_stream(op, variant, cols):
 
 @pytest.mark.gpu
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["auto", "online"])  # auto: fused, 4096 wide
+@pytest.mark.parametrize("variant", ["auto", "online", "split"])  # auto: fused, 4096 wide
 def test_gpu_more_than_2_to_the_31_elements(variant):
     rows, cols = 2 ** 31 // 4096 + 8, 4096
     x = make_rows(rows, cols, torch.float16, "cuda")

@@ -20,6 +20,7 @@
 //   online          2 R + W       max and sum in one pass, then the output pass
 //   cluster_smem    R + W         row split over a cluster's shared memory (sm_90+)
 //   cluster_regs    R + W         row split over the registers of a block or a cluster
+//   cluster_tma     R + W         persistent clusters; next row's slices in flight (TMA)
 //
 // Launch geometry is decided in one place, make_plan(); which variant "auto" runs is
 // decided in kernels_cuda/softmax.py.
@@ -55,6 +56,7 @@ enum Variant : int64_t {
   kOnline = 7,
   kClusterSmem = 8,
   kClusterRegs = 9,
+  kClusterTma = 10,
 };
 
 // Layout of the vector softmax_plan returns.
@@ -120,6 +122,19 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 // bandwidth; bf16 65536: 81.4% vs 80.0%).
 constexpr int64_t kClusterSliceTargetBytes = 32 * 1024;
 constexpr int kMinClusterSize = 2;
+// cluster_tma: slices of at most this many bytes (the smallest cluster, 1..16 CTAs, that
+// gets there), each CTA holding kTmaStages of them in shared memory: one being reduced
+// and written while the next row's slice arrives. 32 KB x 2 stages = 64 KB per CTA,
+// three CTAs per SM.
+constexpr int64_t kTmaSliceTargetBytes = 32 * 1024;
+constexpr int kTmaStages = 2;
+// Bytes per bulk copy instruction (a slice takes several; a multiple of 16).
+constexpr int64_t kTmaCopyBytes = 1 << 20;
+// 16-byte packs: one TMA bulk copy per slice (true) or cp.async per pack (false, as
+// 4- and 8-byte packs always do).
+constexpr bool kTmaBulk = true;
+// Slice buffers start on 128-byte boundaries (bulk copies need 16).
+constexpr int64_t kTmaBufferAlign = 128;
 constexpr int kMaxClusterSize = 16;  // non-portable: needs cudaFuncAttributeNonPortableClusterSizeAllowed
 // cluster_regs: each thread keeps kRegsMinBytes32 (fp32) or kRegsMinBytes16 (fp16/bf16)
 // bytes of its row in registers, or kRegsMaxBytes where that is what lets at most
@@ -862,6 +877,174 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
 }
 
 // ---------------------------------------------------------------------------------
+// 11. cluster_tma (sm_90+): persistent clusters of K CTAs (1..16), each cluster taking
+//    rows c, c + n_clusters, ...; CTA k owns packs [k*slice, (k+1)*slice) of every row.
+//    The slice of the NEXT row is requested before the current one is reduced: one
+//    thread issues a TMA bulk copy (cp.async.bulk, global -> shared memory) into the
+//    other of kTmaStages buffers, completing on that buffer's mbarrier. So while a CTA
+//    reduces, waits for its cluster's exchange and writes its output, its next input is
+//    already in flight: cluster_smem and cluster_regs (one-shot grids, synchronous
+//    loads) have nothing in flight while they wait for their slowest peer.
+//    The exchange is cluster_regs': each CTA stores its pair into slot [rank] of every
+//    peer (map_shared_rank), one cluster barrier publishes them; slots are double-
+//    buffered by row parity (a peer rewrites slot p two rows later, after the next
+//    barrier, which this CTA reaches only after reading slot p).
+//    Bulk copies need 16-byte aligned addresses and sizes, i.e. 16-byte packs; 4- and
+//    8-byte packs (misaligned views, odd widths) use cp.async per pack instead (same
+//    buffers and order), 2-byte packs a synchronous copy (no overlap).
+//    Grid: the resident clusters (cudaOccupancyMaxActiveClusters), at most one per row.
+// ---------------------------------------------------------------------------------
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbarrier_init(uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+// The barrier will complete once `bytes` have arrived (and this one arrival is counted).
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+// `bytes` (a multiple of 16) from global `src` to this CTA's shared `dst`, both 16-byte
+// aligned; completes `bytes` transactions on `bar`.
+// Ampere-style asynchronous copy of one 4-, 8- or 16-byte pack (completion: a commit
+// group, waited for with cp.async.wait_group).
+template <int kBytes>
+__device__ __forceinline__ void async_copy_pack(void* dst, const void* src) {
+  if constexpr (kBytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(smem_addr(dst)), "l"(src), "n"(kBytes)
+                 : "memory");
+  }
+}
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
+}
+#endif
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(RowsArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  constexpr bool kBulk = kTmaBulk && kPackBytes == 16;
+  constexpr bool kAsync = !kBulk && kPackBytes >= 4;
+  namespace cg = cooperative_groups;
+  extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
+  __shared__ __align__(8) uint64_t full[kTmaStages];
+  __shared__ OnlinePair exchange[2][kMaxClusterSize];
+  cg::cluster_group cluster = cg::this_cluster();
+  const int k_ctas = static_cast<int>(cluster.num_blocks());
+  const int rank = static_cast<int>(cluster.block_rank());
+  const int lane = threadIdx.x & 31;
+  const int packs = static_cast<int>(a.cols / N);  // at most 16 slices of shared memory
+  const int first = min(packs, rank * a.slice_packs);
+  const int local = min(packs, first + a.slice_packs) - first;
+  const uint32_t slice_bytes = static_cast<uint32_t>(local) * N * sizeof(T);
+  const int64_t stage_bytes = round_up(static_cast<int64_t>(a.slice_packs) * N * sizeof(T), kTmaBufferAlign);
+  auto buffer = [&](int s) { return reinterpret_cast<T*>(smem_raw + s * stage_bytes); };
+  const int64_t n_clusters = gridDim.x / k_ctas;
+  const int64_t first_row = blockIdx.x / k_ctas;
+
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int s = 0; s < kTmaStages; ++s) mbarrier_init(&full[s], 1);
+    // Make the initialised barriers visible to the async proxy (the bulk copies).
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  // Peers store into our exchange slots only after waiting on this arrival, i.e. once
+  // this CTA runs (its shared memory exists only then); waited on before the first store.
+  if (k_ctas > 1) cluster_arrive_release();
+
+  // Requests this CTA's slice of `row` into buffer s. Bulk: one thread, asynchronous,
+  // completing on full[s]. Otherwise every thread copies synchronously (the caller's
+  // next __syncthreads makes it visible).
+  auto request = [&](int64_t row, int s) {
+    const T* src = a.x + row * a.x_stride + static_cast<int64_t>(first) * N;
+    if constexpr (kBulk) {
+      if (threadIdx.x == 0 && slice_bytes > 0) {
+        // Order this CTA's earlier reads of the buffer (generic proxy) before the copy.
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        mbarrier_arrive_expect_tx(&full[s], slice_bytes);
+        for (uint32_t at = 0; at < slice_bytes; at += kTmaCopyBytes) {
+          bulk_copy_to_shared(reinterpret_cast<unsigned char*>(buffer(s)) + at,
+                              reinterpret_cast<const unsigned char*>(src) + at,
+                              min(static_cast<uint32_t>(kTmaCopyBytes), slice_bytes - at), &full[s]);
+        }
+      }
+    } else if constexpr (kAsync) {
+      for (int i = threadIdx.x; i < local; i += blockDim.x) async_copy_pack<kPackBytes>(buffer(s) + i * N, src + i * N);
+    } else {
+      for (int i = threadIdx.x; i < local; i += blockDim.x) {
+        store_pack<Cache::kNormal, T, N>(buffer(s) + i * N, load_pack<Cache::kNormal, T, N>(src + i * N));
+      }
+    }
+  };
+
+#pragma unroll
+  for (int s = 0; s + 1 < kTmaStages; ++s) {
+    const int64_t row = first_row + s * n_clusters;
+    if (row < a.rows) request(row, s);
+    // One commit group per stage, empty or not, so that wait_group counts rows.
+    if constexpr (kAsync) asm volatile("cp.async.commit_group;\n" ::: "memory");
+  }
+  int it = 0;
+  for (int64_t row = first_row; row < a.rows; row += n_clusters, ++it) {
+    const int s = it % kTmaStages;
+    const int parity = it & 1;
+    // This thread's asynchronous copies of the current row have landed (the only group
+    // in flight with two stages; with more, all but the newest kTmaStages - 2).
+    if constexpr (kAsync) asm volatile("cp.async.wait_group %0;\n" ::"n"(kTmaStages - 2) : "memory");
+    // Every thread is done with the buffer that the request below overwrites (it held
+    // the previous row), and every thread's copies into the current one are complete.
+    __syncthreads();
+    const int64_t ahead = row + (kTmaStages - 1) * n_clusters;
+    if (ahead < a.rows) request(ahead, (it + kTmaStages - 1) % kTmaStages);
+    if constexpr (kAsync) asm volatile("cp.async.commit_group;\n" ::: "memory");
+    if constexpr (kBulk) {
+      if (slice_bytes > 0) mbarrier_wait_parity(&full[s], static_cast<uint32_t>((it / kTmaStages) & 1));
+    }
+    OnlinePair acc = scan_packs<Cache::kNormal, false, T, N>(buffer(s), static_cast<T*>(nullptr), local);
+    acc = block_allreduce(acc, OnlineMergeOp());
+    if (k_ctas > 1) {
+      if (it == 0) cluster_wait();
+      if (static_cast<int>(threadIdx.x) < k_ctas) {
+        *cluster.map_shared_rank(&exchange[parity][rank], static_cast<int>(threadIdx.x)) = acc;
+      }
+      cluster.sync();
+      OnlinePair all = online_empty();
+      if (lane < k_ctas) all = exchange[parity][lane];
+      acc = warp_allreduce_static<32>(all, OnlineMergeOp());
+    }
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(
+        buffer(s), a.y + row * a.cols + static_cast<int64_t>(first) * N, local, n, a.log);
+  }
+  // No final cluster barrier: every store into this CTA's slots came before a barrier
+  // it has passed, and it never reads a peer's shared memory. (The grid has at most one
+  // cluster per row, so every CTA loops at least once and its arrival is waited on.)
+#endif
+}
+
+// ---------------------------------------------------------------------------------
 // Host side: kernel selection by pack width
 // ---------------------------------------------------------------------------------
 
@@ -904,6 +1087,11 @@ struct OnlineFamily {
 struct ClusterSmemFamily {
   template <typename T, int N> static const void* get() {
     return reinterpret_cast<const void*>(&softmax_cluster_smem_kernel<T, N>);
+  }
+};
+struct ClusterTmaFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_cluster_tma_kernel<T, N>);
   }
 };
 
@@ -1291,6 +1479,44 @@ Plan make_plan(const Problem& p, int64_t variant) {
       plan.f[kFieldClusterSize] = max_k;
       plan.f[kFieldColsPerThread] = max_bytes / kElem;
       plan.f[kFieldStatus] = fits ? kStatusClusterNotResident : kStatusRowExceedsRegisters;
+      return plan;
+    }
+
+    case kClusterTma: {
+      if (dev.major < 9) {
+        plan.f[kFieldStatus] = kStatusNeedsSm90;
+        return plan;
+      }
+      const void* fn = kernel_for_pack<ClusterTmaFamily, T>(pack);
+      const int64_t limit = opt_in_smem(fn, p.device, true);
+      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+      plan.f[kFieldPack] = pack;
+      plan.f[kFieldSmemLimit] = limit;
+      // The smallest cluster (1 = a plain block) whose slices meet the target; a larger
+      // one when that shape cannot be resident.
+      int k = 1;
+      while (k < kMaxClusterSize && ceil_div(packs, k) * pack * kElem > kTmaSliceTargetBytes) k *= 2;
+      for (; k <= kMaxClusterSize; k *= 2) {
+        const int64_t slice_packs = ceil_div(packs, k);
+        const int64_t smem = kTmaStages * round_up(slice_packs * pack * kElem, kTmaBufferAlign);
+        plan.f[kFieldClusterSize] = k;
+        plan.f[kFieldSmemBytes] = smem;
+        if (smem > limit) continue;
+        const auto [threads, resident] = occupancy_block(fn, p.device, smem);
+        if (threads == 0) continue;
+        const int active = k > 1 ? clusters_resident(fn, threads, smem, k) : resident * dev.sm_count;
+        if (active == 0) continue;
+        plan.kernel = fn;
+        plan.f[kFieldThreads] = threads;
+        plan.f[kFieldResidentPerSm] = resident;
+        plan.f[kFieldActiveClusters] = active;
+        // Persistent: the resident clusters, but no more than there are rows (every CTA
+        // must take a row, see the kernel).
+        plan.f[kFieldBlocks] = k * std::min<int64_t>(rows, active);
+        return plan;
+      }
+      plan.f[kFieldStatus] =
+          plan.f[kFieldSmemBytes] > limit ? kStatusRowExceedsCluster : kStatusClusterNotResident;
       return plan;
     }
 
