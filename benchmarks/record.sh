@@ -3,6 +3,9 @@
 #   bash benchmarks/record.sh tests     # every GPU test, log to $OUT/gpu_tests.log
 #   bash benchmarks/record.sh softmax   # softmax ladder: every variant, 1 GiB inputs
 #   bash benchmarks/record.sh others    # log_softmax and the reductions, 1 GiB inputs
+#   bash benchmarks/record.sh auto      # softmax and log_softmax `auto` of every backend
+#   bash benchmarks/record.sh triton    # the Triton softmax ladder (fused, online, split)
+#   bash benchmarks/record.sh clusters  # the CUDA cluster rungs at the wide widths
 # Each table is the CLI's own markdown output (device, date and command in its header).
 set -uo pipefail
 out=${OUT:-benchmarks/out}; mkdir -p "$out"
@@ -19,5 +22,16 @@ case "${1:?mode}" in
   others)
     cli --cols $WIDTHS --dtype fp32,bf16 --op log_softmax --output "$out/log_softmax.md"
     cli --cols $WIDTHS --dtype fp32,bf16 --op reduce_sum,reduce_max --variants all --output "$out/reductions.md"
+    tail -n 3 "$out"/*.md ;;
+  auto)
+    cli --cols $WIDTHS,131072,262144 --dtype fp32,bf16 --op softmax --output "$out/softmax_auto.md"
+    cli --cols $WIDTHS --dtype fp32,bf16 --op log_softmax --output "$out/log_softmax.md"
+    tail -n 3 "$out"/*.md ;;
+  triton)
+    cli --cols $WIDTHS --dtype fp32,bf16 --op softmax --backends triton --variants all --output "$out/softmax_triton_ladder.md"
+    tail -n 3 "$out"/*.md ;;
+  clusters)
+    cli --cols 16384,32768,65536 --dtype fp32,bf16 --op softmax --backends cuda \
+      --variants auto,cluster_smem,cluster_regs,cluster_tma --output "$out/softmax_cuda_clusters.md"
     tail -n 3 "$out"/*.md ;;
 esac

@@ -308,8 +308,8 @@ def test_gpu_sweep(op, variant, cols, dtype):
             assert variant == "fused" and cols > module._fused_max_cols(module._row_align(x))
             assert "'online'" in support.reason
             continue
-        if variant == "split" and cols >= 4 * module.SPLIT_CHUNK:
-            assert module.plan(x, op, variant)["constexprs"]["SPLIT"] >= 4  # programs do exchange
+        if variant == "split" and cols >= 65536:  # several programs per row do exchange
+            assert module.plan(x, op, variant)["constexprs"]["SPLIT"] >= 4
         run_and_check(op, x, variant)
 
 
@@ -329,7 +329,8 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("online", torch.empty(1000, 65536, dtype=dtype, device="cuda")),   # 8192 tiles
         ("online", torch.empty(1000, 65537, dtype=dtype, device="cuda")),   # odd: 4096 tiles
         ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
-        ("split", torch.empty(1000, 65536, dtype=dtype, device="cuda")),    # chunks of SPLIT_CHUNK
+        ("split", torch.empty(1000, 65536, dtype=dtype, device="cuda")),    # SPLIT_CHUNK_BYTES chunks
+        ("split", torch.empty(1000, 16384, dtype=dtype, device="cuda")),    # one chunk, a whole row
         ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd: SPLIT_CHUNK_ODD
     ]
     for kernel, x in cases:
