@@ -118,15 +118,13 @@ ONLINE_L2_FRACTION = 0.5
 #   fp32 chunks  8192 / 16384:       32768: 85.8 / 89.4   65536: 87.0 / 90.0
 #   bf16 chunks  8192 / 16384 / 32768: 32768: 89.1 / 82.4 / 91.5   65536: 88.9 / 78.3 / 85.7
 # 16 values per thread (twice the warps) measured lower (fp32 8192: 88.3 / 88.9; bf16
-# 8192: 81.7 / 77.2), and so did two rows ahead (fp32 16384: 89.2 / 89.8; bf16: 55-63,
-# the extra chunk costs bf16 its second program per SM).
+# 8192: 81.7 / 77.2), and so did requesting two rows ahead instead of one (fp32 16384:
+# 89.2 / 89.8; bf16: 55-63, the extra chunk costs bf16 its second program per SM).
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 64 * 1024, 2: 16 * 1024}
 SPLIT_CHUNK_ODD = 4096
 SPLIT_VALUES_PER_THREAD = 32
 SPLIT_MAX_WARPS = 32
-# Rows requested ahead of the one being reduced (1 or 2); each costs a chunk of registers.
-SPLIT_AHEAD = 1
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1; the exchange then
 # reads back the program's own slot), on this many programs so that each loops over
@@ -159,6 +157,13 @@ def _multiple_of(n, ALIGN: tl.constexpr):
 
 
 @triton.jit
+def _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN: tl.constexpr):
+    # The width and both row strides, each restated as a multiple of ALIGN.
+    return (_multiple_of(n_cols, ALIGN), _multiple_of(x_row_stride, ALIGN),
+            _multiple_of(y_row_stride, ALIGN))
+
+
+@triton.jit
 def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                           ALIGN: tl.constexpr, NUM_STAGES: tl.constexpr):
@@ -167,9 +172,7 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once.
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
-    n_cols = _multiple_of(n_cols, ALIGN)
-    x_row_stride = _multiple_of(x_row_stride, ALIGN)
-    y_row_stride = _multiple_of(y_row_stride, ALIGN)
+    n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     cols = tl.arange(0, BLOCK)
     col_mask = cols < n_cols
     n_blocks = tl.cdiv(n_rows, ROWS)
@@ -230,9 +233,7 @@ def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_str
     # is used, doubling the bytes in flight without widening the per-lane accumulators.
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
-    n_cols = _multiple_of(n_cols, ALIGN)
-    x_row_stride = _multiple_of(x_row_stride, ALIGN)
-    y_row_stride = _multiple_of(y_row_stride, ALIGN)
+    n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     lanes = tl.arange(0, TILE)
     n_pairs = tl.cdiv(n_cols, 2 * TILE)
     for row in tl.range(pid, n_rows, nprog):
@@ -301,7 +302,7 @@ def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
 @triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
-                          AHEAD: tl.constexpr, ALIGN: tl.constexpr):
+                          ALIGN: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
@@ -311,21 +312,15 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     n_groups = tl.num_programs(0) // SPLIT
     group = pid // SPLIT
     part = pid % SPLIT
-    n_cols = _multiple_of(n_cols, ALIGN)
-    x_row_stride = _multiple_of(x_row_stride, ALIGN)
-    y_row_stride = _multiple_of(y_row_stride, ALIGN)
+    n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     cols = part * CHUNK + tl.arange(0, CHUNK)
     col_mask = cols < n_cols
     parts = tl.arange(0, SPLIT)
     x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
-    if AHEAD == 2:
-        x_ahead = _load_chunk(x_ptr, group + n_groups, n_rows, n_cols, x_row_stride, cols)
-    else:
-        x_ahead = x
     for row in tl.range(group, n_rows, n_groups):
-        # The chunk AHEAD rows on is requested before this row's exchange, so that this
+        # The next row's chunk is requested before this row's exchange, so that this
         # program has loads in flight while it waits for its slowest partner.
-        x_new = _load_chunk(x_ptr, row + AHEAD * n_groups, n_rows, n_cols, x_row_stride, cols)
+        x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
         xf = x.to(tl.float32)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
@@ -351,11 +346,7 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
             y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
         tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols, y.to(y_ptr.dtype.element_ty),
                  mask=col_mask, cache_modifier=".cs")
-        if AHEAD == 2:
-            x = x_ahead
-            x_ahead = x_new
-        else:
-            x = x_new
+        x = x_next
 
 
 # -- launch plan ----------------------------------------------------------------------------
@@ -420,7 +411,7 @@ def _split_params(cols: int, elem: int, align: int, interpreted: bool) -> tuple[
     """SPLIT, CHUNK and num_warps of `split`."""
     split, chunk = _split_chunks(cols, elem, align, interpreted)
     warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
-    return {"SPLIT": split, "CHUNK": chunk, "AHEAD": SPLIT_AHEAD}, warps
+    return {"SPLIT": split, "CHUNK": chunk}, warps
 
 
 def _online_params(cols: int, align: int, interpreted: bool) -> tuple[dict, int]:

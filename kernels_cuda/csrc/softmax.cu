@@ -128,8 +128,6 @@ constexpr int kMinClusterSize = 2;
 // three CTAs per SM.
 constexpr int64_t kTmaSliceTargetBytes = 32 * 1024;
 constexpr int kTmaStages = 2;
-// Bytes per bulk copy instruction (a slice takes several; a multiple of 16).
-constexpr int64_t kTmaCopyBytes = 1 << 20;
 // 16-byte packs: one TMA bulk copy per slice (true) or cp.async per pack (false, as
 // 4- and 8-byte packs always do).
 constexpr bool kTmaBulk = true;
@@ -641,6 +639,21 @@ __device__ __forceinline__ void cluster_arrive_release() {
   asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
 }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory"); }
+
+// The cluster's merged pair, from this CTA's `acc`: thread j stores it into slot [rank]
+// of CTA j's `slots` (map_shared_rank), one cluster barrier (release/acquire) publishes
+// them, and every warp merges the K local slots. Every store into a CTA's slots comes
+// before a barrier it passes, so no CTA needs its peers after the call returns.
+__device__ __forceinline__ OnlinePair cluster_merge_pairs(cooperative_groups::cluster_group& cluster,
+                                                          OnlinePair* slots, OnlinePair acc) {
+  const int k_ctas = static_cast<int>(cluster.num_blocks());
+  if (static_cast<int>(threadIdx.x) < k_ctas) {
+    *cluster.map_shared_rank(&slots[cluster.block_rank()], static_cast<int>(threadIdx.x)) = acc;
+  }
+  cluster.sync();
+  const int lane = threadIdx.x & 31;
+  return warp_merge_pairs(lane < k_ctas ? slots[lane] : online_empty());
+}
 #endif
 
 // Packed fp16/bf16 values are kept as the 32-bit words they were loaded as, two values
@@ -836,16 +849,9 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
-    // Thread j stores this CTA's pair into slot [rank] of CTA j; a cluster barrier
-    // (release/acquire) publishes them; every warp merges its K local slots.
-    if (static_cast<int>(threadIdx.x) < k_ctas) {
-      *cluster.map_shared_rank(&exchange[rank], static_cast<int>(threadIdx.x)) = acc;
-    }
-    cluster.sync();
-    acc = warp_merge_pairs(lane < k_ctas ? exchange[lane] : online_empty());
-    // No CTA touches a peer's shared memory after the barrier (every store into ours
-    // came before it), so each may exit as soon as its slice is written: no final
-    // cluster barrier, unlike cluster_smem, which reads its peers' slots.
+    acc = cluster_merge_pairs(cluster, exchange, acc);
+    // Each CTA may exit as soon as its slice is written: no final cluster barrier,
+    // unlike cluster_smem, which reads its peers' slots.
   }
 #endif
   if (local == 0) return;
@@ -953,7 +959,6 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
   cg::cluster_group cluster = cg::this_cluster();
   const int k_ctas = static_cast<int>(cluster.num_blocks());
   const int rank = static_cast<int>(cluster.block_rank());
-  const int lane = threadIdx.x & 31;
   const int packs = static_cast<int>(a.cols / N);  // at most 16 slices of shared memory
   const int first = min(packs, rank * a.slice_packs);
   const int local = min(packs, first + a.slice_packs) - first;
@@ -984,11 +989,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
         // Order this CTA's earlier reads of the buffer (generic proxy) before the copy.
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         mbarrier_arrive_expect_tx(&full[s], slice_bytes);
-        for (uint32_t at = 0; at < slice_bytes; at += kTmaCopyBytes) {
-          bulk_copy_to_shared(reinterpret_cast<unsigned char*>(buffer(s)) + at,
-                              reinterpret_cast<const unsigned char*>(src) + at,
-                              min(static_cast<uint32_t>(kTmaCopyBytes), slice_bytes - at), &full[s]);
-        }
+        bulk_copy_to_shared(buffer(s), src, slice_bytes, &full[s]);
       }
     } else if constexpr (kAsync) {
       for (int i = threadIdx.x; i < local; i += blockDim.x) async_copy_pack<kPackBytes>(buffer(s) + i * N, src + i * N);
@@ -1026,13 +1027,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
     acc = block_allreduce(acc, OnlineMergeOp());
     if (k_ctas > 1) {
       if (it == 0) cluster_wait();
-      if (static_cast<int>(threadIdx.x) < k_ctas) {
-        *cluster.map_shared_rank(&exchange[parity][rank], static_cast<int>(threadIdx.x)) = acc;
-      }
-      cluster.sync();
-      OnlinePair all = online_empty();
-      if (lane < k_ctas) all = exchange[parity][lane];
-      acc = warp_allreduce_static<32>(all, OnlineMergeOp());
+      acc = cluster_merge_pairs(cluster, exchange[parity], acc);
     }
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
     write_packs<Cache::kNormal, Cache::kStreaming, T, N>(
