@@ -32,6 +32,6 @@ case "${1:?mode}" in
     tail -n 3 "$out"/*.md ;;
   clusters)
     cli --cols 16384,32768,65536 --dtype fp32,bf16 --op softmax --backends cuda \
-      --variants auto,cluster_smem,cluster_regs,cluster_tma --output "$out/softmax_cuda_clusters.md"
+      --variants auto,cluster_smem,cluster_regs,cluster_tma,block_hybrid --output "$out/softmax_cuda_clusters.md"
     tail -n 3 "$out"/*.md ;;
 esac

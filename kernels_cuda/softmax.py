@@ -12,7 +12,7 @@ Where each decision lives:
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
-cluster_smem, cluster_regs, cluster_tma R + W (the copy-bandwidth floor).
+cluster_smem, cluster_regs, cluster_tma, block_hybrid R + W (the copy-bandwidth floor).
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ LADDER = (
     "cluster_smem",    # row split over a thread-block cluster's shared memory (sm_90+)
     "cluster_regs",    # row split over the registers of a block or a 2-16 CTA cluster (sm_90+)
     "cluster_tma",     # persistent clusters, the next row's slices arriving by TMA bulk copy (sm_90+)
+    "block_hybrid",    # one CTA per row: part in registers, the rest in shared memory by TMA (sm_90+)
 )
 VARIANTS = {"softmax": LADDER, "log_softmax": LADDER}
 
@@ -56,29 +57,21 @@ NAIVE_MAX_COLS = 4096
 # shared memory and no barriers, the cheapest path there is (OneFlow's limit too).
 # Must equal kWarpRowMaxCols in csrc/softmax.cu.
 WARP_PER_ROW_MAX_COLS = 1024
-# Wider rows: cluster_regs (row slices in registers, one read and one write, no shared
-# memory row cache) while its plan splits a row over at most this many CTAs. One CTA
-# holds up to 64 KB of a row (fp32 16384, fp16/bf16 32768 columns), a 2-CTA cluster
-# 128 KB. Measured (H200, 2026-11-21): it ties with block_smem on fp32 rows up to 32 KB
-# (2048/4096/8192: 96.5/95.8/96.5% vs 96.4/96.5/96.3%), beats it beyond (fp32 16384:
-# 96.4% vs 93.9%) and on every bf16 width (2048: 98.0% vs 68.9%; 16384: 97.5% vs 86.4%;
-# 32768: 96.8% vs 84.2%), and beats cluster_smem with 2-CTA clusters (fp32 32768: 90.4%
-# vs 88.4%; bf16 65536: 88.6% vs 81.1%) but not with 4 (fp32 65536: 86.2% vs 86.8%):
-# each CTA waits, registers held, for the slowest CTA of its cluster, which costs more
-# as clusters grow.
-CLUSTER_REGS_MAX_AUTO_CLUSTER = 2
-# Rows past that: block_smem while at least this many blocks (each caching its row in
-# shared memory) stay resident per SM: with one, the SM's memory pipe idles while the
-# block reduces and writes; with two, one block's loads overlap the other's reduction.
-# 228 KB per SM means rows up to ~112 KB, so on H100/H200 no row past cluster_regs' two
-# CTAs (128 KB) qualifies; without clusters (older GPUs, cluster_regs up to 64 KB) it
-# serves rows of 64-112 KB.
-BLOCK_SMEM_MIN_RESIDENT_BLOCKS = 2
-# Wider rows: cluster_smem (thread-block clusters need compute capability 9.0) keeps the
-# one-read-one-write traffic by splitting the row over 2-16 CTAs' shared memory, up to
-# 16 x 227 KB per row on H100; cluster_regs with larger clusters if cluster_smem cannot
-# serve; online (two reads, one write; the second read often hits L2) rather than
-# block_uncached (three reads) past all of them.
+# Wider rows, in order (H200, 2026-11-21, 1 GiB inputs, % of copy bandwidth; the
+# tuning logs in benchmarks/ hold the runs):
+# 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
+#    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
+#    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
+#    bf16 65536 95.2 (the same rows in 2-CTA clusters: 90.5 and 88.4).
+# 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
+#    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
+# 3. cluster_regs over a 2-16 CTA cluster (sm_90, rows up to 1 MB): each CTA waits for
+#    the slowest of its cluster, yet it beats cluster_smem at every width measured
+#    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
+#    81.1/68.0).
+# 4. cluster_smem (up to 16 x 227 KB per row), then block_smem (GPUs without clusters),
+#    then online (two reads, one write; the second read often hits L2) rather than
+#    block_uncached (three reads).
 CLUSTER_MIN_CAPABILITY = (9, 0)
 
 
@@ -93,21 +86,24 @@ def _choose(device: int, dtype: torch.dtype, cols: int) -> tuple[str, str]:
     if cols <= WARP_PER_ROW_MAX_COLS:
         return "warp_per_row", f"cols {cols} <= WARP_PER_ROW_MAX_COLS {WARP_PER_ROW_MAX_COLS}: row in registers"
     regs = _plan_values(device, dtype, cols, "cluster_regs")
-    if regs["status"] == "ok" and regs["cluster_size"] <= CLUSTER_REGS_MAX_AUTO_CLUSTER:
-        return "cluster_regs", (f"row slices in the registers of {regs['cluster_size']} <= "
-                                f"CLUSTER_REGS_MAX_AUTO_CLUSTER {CLUSTER_REGS_MAX_AUTO_CLUSTER} CTAs of "
-                                f"{regs['threads']} threads")
-    smem = _plan_values(device, dtype, cols, "block_smem")
-    if smem["status"] == "ok" and smem["resident_per_sm"] >= BLOCK_SMEM_MIN_RESIDENT_BLOCKS:
-        return "block_smem", (f"row of {smem['smem_bytes']} B in shared memory keeps {smem['resident_per_sm']} "
-                              f">= BLOCK_SMEM_MIN_RESIDENT_BLOCKS {BLOCK_SMEM_MIN_RESIDENT_BLOCKS} blocks per SM")
-    if torch.cuda.get_device_capability(device) >= CLUSTER_MIN_CAPABILITY:
+    if regs["status"] == "ok" and regs["cluster_size"] == 1:
+        return "cluster_regs", f"row in the registers of one CTA of {regs['threads']} threads"
+    hopper = torch.cuda.get_device_capability(device) >= CLUSTER_MIN_CAPABILITY
+    if hopper:
+        hybrid = _plan_values(device, dtype, cols, "block_hybrid")
+        if hybrid["status"] == "ok":
+            return "block_hybrid", (f"row in the registers and {hybrid['smem_bytes']} B of shared memory "
+                                    f"of one CTA")
+    if regs["status"] == "ok":
+        return "cluster_regs", f"row in the registers of a cluster of {regs['cluster_size']} CTAs"
+    if hopper:
         cluster = _plan_values(device, dtype, cols, "cluster_smem")
         if cluster["status"] == "ok":
-            return "cluster_smem", (f"row too wide for {BLOCK_SMEM_MIN_RESIDENT_BLOCKS} blocks per SM; split over "
-                                    f"{cluster['cluster_size']} CTAs of {cluster['smem_bytes']} B")
-    if regs["status"] == "ok":
-        return "cluster_regs", f"row too wide for shared memory; slices in the registers of {regs['cluster_size']} CTAs"
+            return "cluster_smem", (f"row too wide for registers; split over {cluster['cluster_size']} CTAs' "
+                                    f"shared memory ({cluster['smem_bytes']} B each)")
+    smem = _plan_values(device, dtype, cols, "block_smem")
+    if smem["status"] == "ok":
+        return "block_smem", f"row of {smem['smem_bytes']} B in one block's shared memory"
     return "online", "row too wide for shared memory and registers on this GPU: two reads, one write"
 
 
@@ -137,7 +133,9 @@ def _kernel_name(variant: str, dtype: torch.dtype, p: dict) -> str:
                 f"rows_per_access={p['rows_per_access']}>")
     if variant == "cluster_regs":
         size = torch.tensor([], dtype=dtype).element_size()
-        return f"softmax_cluster_regs_kernel<{ctype}, pack={p['pack']}, bytes_per_thread={p['cols_per_thread'] * size}>"
+        bound = 1024 if p["threads"] > 512 else 512  # kRegsWideThreads / kRegsMaxThreads
+        return (f"softmax_cluster_regs_kernel<{ctype}, pack={p['pack']}, "
+                f"bytes_per_thread={p['cols_per_thread'] * size}, max_threads={bound}>")
     return f"softmax_{variant}_kernel<{ctype}, pack={p['pack']}>"
 
 
@@ -171,7 +169,7 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     if variant == "warp_per_row" and cols > WARP_PER_ROW_MAX_COLS:
         return (f"warp_per_row keeps a row in one warp's registers (32 lanes x 32 values): {cols} columns "
                 f"exceed WARP_PER_ROW_MAX_COLS = {WARP_PER_ROW_MAX_COLS}")
-    if variant not in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma"):
+    if variant not in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid"):
         return None
     p = plan(x, op, variant)
     status = p["status"]
@@ -185,13 +183,19 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     if variant == "cluster_regs":
         return (f"cluster_regs: no cluster of up to {p['cluster_size']} CTAs of up to {p['threads']} threads "
                 f"can be resident on this GPU")
+    if status == "row_exceeds_smem" and variant == "block_hybrid":
+        in_registers = p["threads"] * p["cols_per_thread"]
+        return (f"block_hybrid keeps {in_registers} values of the row in registers and the rest in shared memory: "
+                f"the other {cols - in_registers} x {x.element_size()} B need {p['smem_bytes']} B, more than the "
+                f"{p['smem_limit']} B one block may use on this GPU")
     if status == "row_exceeds_smem":
         return (f"block_smem caches the row in shared memory: {cols} x {x.element_size()} B = {row_bytes} B "
                 f"exceed the {p['smem_limit']} B one block may use on this GPU")
     if status == "needs_sm90":
         major, minor = torch.cuda.get_device_capability(x.device)
-        return (f"{variant} needs thread-block clusters (compute capability 9.0+)"
-                f"{' and TMA' if variant == 'cluster_tma' else ''}; this GPU is sm_{major}{minor}")
+        needs = {"cluster_smem": "thread-block clusters", "cluster_tma": "thread-block clusters and TMA",
+                 "block_hybrid": "TMA bulk copies"}[variant]
+        return f"{variant} needs {needs} (compute capability 9.0+); this GPU is sm_{major}{minor}"
     if status == "row_exceeds_cluster":
         return (f"{variant} splits the row over at most 16 CTAs: {row_bytes} B need {p['smem_bytes']} B per CTA, "
                 f"more than the {p['smem_limit']} B one CTA may use on this GPU")

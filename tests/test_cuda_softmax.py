@@ -55,6 +55,7 @@ VARIANT_LIMITS = {
     "cluster_smem": lambda cols, plan: plan["status"] != "ok",
     "cluster_regs": lambda cols, plan: plan["status"] != "ok",
     "cluster_tma": lambda cols, plan: plan["status"] != "ok",
+    "block_hybrid": lambda cols, plan: plan["status"] != "ok",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -66,22 +67,23 @@ WIDTHS = [
     32,     # fp32: 8 packs of 4 -> 8-lane groups; bf16: 4 packs of 8
     33,     # odd, one past a warp: 32 lanes x 2 scalars, 31 padded slots
     127,    # odd: 32 lanes x 4 scalars, one padded slot
-    128,    # fp32: one 16-byte pack per lane, two rows per group; bf16: 16-lane groups
+    128,    # fp32: one 16-byte pack per lane, four rows per group; bf16: 16-lane groups
     129,    # odd: cols_per_thread 8 (the next instantiated) for 5 needed
     511,    # odd: 16 scalars per lane
     512,    # fp32: 4 packs per lane
     1000,   # multiple of 8 only: full packs, last lanes padded (cols_per_thread 32)
     1024,   # widest warp_per_row: 32 values per lane
-    1025,   # first block-per-row width of auto (block_smem); odd: scalar packs
+    1025,   # first width past warp_per_row (auto: cluster_regs, rows sharing a CTA); odd: scalar packs
     2047,   # odd: block paths with scalar packs
     2048,   # block_smem with 16-byte packs
     4096,   # naive's widest (NAIVE_MAX_COLS)
     4097,   # naive declines; odd
     8192,   # block_smem, 32 KB fp32 rows
     12345,  # odd: scalar packs in every block path; uneven cluster slices
-    16384,  # fp32 64 KB rows: three block_smem blocks per SM on H100
-    32768,  # fp32 128 KB: one block_smem block per SM -> auto picks cluster_smem on sm_90
-    65536,  # fp32 256 KB: past one block's shared memory (block_smem declines), 4-CTA cluster
+    16384,  # fp32 64 KB rows: one 512-thread cluster_regs CTA; three block_smem blocks per SM
+    32768,  # fp32 128 KB: one 1024-thread cluster_regs CTA; one block_smem block per SM
+    65536,  # fp32 256 KB: block_smem declines; block_hybrid 64 KB registers + 192 KB smem;
+            # cluster_regs in a 4-CTA cluster
 ]
 ROWS = [1, 2, 7, 1000]  # 7: all make_rows extremes plus normal rows; 1000: grids loop
 
@@ -101,7 +103,7 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     limit = VARIANT_LIMITS[variant]
     if limit is None:
         return False
-    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma")
+    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid")
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
@@ -179,7 +181,7 @@ def test_misaligned_views(variant, dtype, cols):
         assert p["status"] == "ok"
         assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
         if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs",
-                            "cluster_tma"):
+                            "cluster_tma", "block_hybrid"):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0
@@ -346,16 +348,16 @@ def _expected_auto(x: torch.Tensor) -> str:
     if x.shape[1] <= cuda_softmax.WARP_PER_ROW_MAX_COLS:
         return "warp_per_row"
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
-    if regs["status"] == "ok" and regs["cluster_size"] <= cuda_softmax.CLUSTER_REGS_MAX_AUTO_CLUSTER:
+    if regs["status"] == "ok" and regs["cluster_size"] == 1:
         return "cluster_regs"
-    smem = cuda_softmax.plan(x, "softmax", "block_smem")
-    if smem["status"] == "ok" and smem["resident_per_sm"] >= cuda_softmax.BLOCK_SMEM_MIN_RESIDENT_BLOCKS:
-        return "block_smem"
-    capability = torch.cuda.get_device_capability(x.device)
-    if capability >= cuda_softmax.CLUSTER_MIN_CAPABILITY and \
-            cuda_softmax.plan(x, "softmax", "cluster_smem")["status"] == "ok":
+    hopper = torch.cuda.get_device_capability(x.device) >= cuda_softmax.CLUSTER_MIN_CAPABILITY
+    if hopper and cuda_softmax.plan(x, "softmax", "block_hybrid")["status"] == "ok":
+        return "block_hybrid"
+    if regs["status"] == "ok":
+        return "cluster_regs"
+    if hopper and cuda_softmax.plan(x, "softmax", "cluster_smem")["status"] == "ok":
         return "cluster_smem"
-    return "cluster_regs" if regs["status"] == "ok" else "online"
+    return "block_smem" if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok" else "online"
 
 
 # What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block).
@@ -364,12 +366,12 @@ HOPPER_AUTO = {
     (torch.float32, 1025): "cluster_regs",    # two rows per CTA
     (torch.float32, 2048): "cluster_regs",
     (torch.float32, 16384): "cluster_regs",   # 64 KB rows: one CTA of 512 threads x 128 B
-    (torch.float32, 32768): "cluster_regs",   # 128 KB rows: 2-CTA clusters
-    (torch.float32, 65536): "cluster_smem",   # 256 KB rows: cluster_regs would need 4 CTAs
-    (torch.float32, 262144): "cluster_smem",  # 1 MB rows
+    (torch.float32, 32768): "cluster_regs",   # 128 KB rows: one CTA of 1024 threads x 128 B
+    (torch.float32, 65536): "block_hybrid",   # 256 KB rows: 64 KB in registers, 192 KB in shared memory
+    (torch.float32, 262144): "cluster_regs",  # 1 MB rows: 16-CTA clusters
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
-    (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: 2-CTA clusters
-    (torch.bfloat16, 262144): "cluster_smem",
+    (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads
+    (torch.bfloat16, 262144): "cluster_regs",  # 512 KB rows: 8-CTA clusters
 }
 
 
@@ -416,10 +418,18 @@ def test_plan_fields(variant, cols):
         assert p["cluster_size"] * p["smem_bytes"] >= cols * 4, p
     if p["variant"] == "block_smem":
         assert cols * 4 <= p["smem_bytes"] <= p["smem_limit"], p
+    if p["variant"] == "block_hybrid":
+        # One CTA of 1024 threads: 16 values each in registers (4 for scalar packs of
+        # width 1 rows), the rest of the row in shared memory.
+        assert p["threads"] == 1024 and p["cluster_size"] == 1, p
+        in_registers = min(cols, 1024 * p["cols_per_thread"])
+        assert p["smem_bytes"] == -(-(cols - in_registers) * 4 // 16) * 16 <= p["smem_limit"], p
     if p["variant"] == "cluster_regs":
         assert p["cluster_size"] in (1, 2, 4, 8, 16) and p["cols_per_thread"] * 4 in (32, 64, 128), p
         assert p["cols_per_thread"] % p["pack"] == 0 and p["smem_bytes"] == 0, p
-        assert p["group_width"] % 32 == 0 and p["threads"] == p["group_width"] * p["rows_per_access"] <= 512, p
+        assert p["group_width"] % 32 == 0 and p["threads"] == p["group_width"] * p["rows_per_access"], p
+        # 512 threads, or one CTA of up to 1024 for rows that 512 cannot hold.
+        assert p["threads"] <= 512 or (p["cluster_size"] == 1 and cols * 4 > 512 * 128), p
         assert p["cluster_size"] * p["group_width"] * p["cols_per_thread"] >= cols, p
         assert p["cluster_size"] == 1 or (p["active_clusters"] >= 1 and p["rows_per_access"] == 1), p
 
@@ -442,15 +452,20 @@ def test_cluster_regs_declines_rows_past_its_registers(op):
 @pytest.mark.parametrize("cols", [1025, 2048, 4096, 16384, 65536, 131072])
 def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
     """Every thread holds at most 128 bytes of its row (32 registers of data) in blocks of
-    at most 512 threads, two or more resident per SM; narrow rows share a block (8 KB or
-    more per block); wide rows are split over a cluster (sm_90)."""
+    at most 512 threads, two or more resident per SM, or in one block of up to 1024 (rows
+    of 64-128 KB); narrow rows share a block (8 KB or more per block); wider rows are
+    split over a cluster (sm_90)."""
     if torch.cuda.get_device_capability() < cuda_softmax.CLUSTER_MIN_CAPABILITY:
         pytest.skip("without clusters a row must fit one block's registers")
     x = make_rows(64, cols, dtype, "cuda", seed=cols)
     p = cuda_softmax.plan(x, "softmax", "cluster_regs")
     assert p["status"] == "ok", p
-    assert p["cols_per_thread"] * x.element_size() <= 128 and p["threads"] <= 512, p
-    assert p["resident_per_sm"] >= 2, p
+    assert p["cols_per_thread"] * x.element_size() <= 128, p
+    wide_block = 512 * 128 < cols * x.element_size() <= 1024 * 128
+    if wide_block:
+        assert p["cluster_size"] == 1 and 512 < p["threads"] <= 1024 and p["resident_per_sm"] == 1, p
+    else:
+        assert p["threads"] <= 512 and p["resident_per_sm"] >= 2, p
     assert p["rows_per_access"] * cols * x.element_size() >= 8192 or p["threads"] == 512, p
     for op in OPS:
         check_result(op, x, poisoned_call(op, x, "cluster_regs"), f"{p['kernel']}:")

@@ -31,10 +31,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // Evaluates a CUDA runtime call once; on failure throws std::runtime_error naming the
@@ -228,8 +230,23 @@ __device__ __forceinline__ void unpack(const Pack<T, N>& p, float (&out)[N]) {
 template <typename T, int N>
 __device__ __forceinline__ Pack<T, N> pack_from_float(const float (&in)[N]) {
   Pack<T, N> p;
+  if constexpr (sizeof(T) == 2 && N % 2 == 0) {
+    // Two values per conversion (cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32), low half first.
+    using T2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
 #pragma unroll
-  for (int i = 0; i < N; ++i) p.v[i] = from_float<T>(in[i]);
+    for (int i = 0; i < N; i += 2) {
+      T2 pair;
+      if constexpr (std::is_same_v<T, __half>) {
+        pair = __floats2half2_rn(in[i], in[i + 1]);
+      } else {
+        pair = __floats2bfloat162_rn(in[i], in[i + 1]);
+      }
+      memcpy(&p.v[i], &pair, sizeof(pair));
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) p.v[i] = from_float<T>(in[i]);
+  }
   return p;
 }
 

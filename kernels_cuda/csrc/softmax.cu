@@ -21,6 +21,7 @@
 //   cluster_smem    R + W         row split over a cluster's shared memory (sm_90+)
 //   cluster_regs    R + W         row split over the registers of a block or a cluster
 //   cluster_tma     R + W         persistent clusters; next row's slices in flight (TMA)
+//   block_hybrid    R + W         row split over one CTA's registers and shared memory (TMA)
 //
 // Launch geometry is decided in one place, make_plan(); which variant "auto" runs is
 // decided in kernels_cuda/softmax.py.
@@ -57,6 +58,7 @@ enum Variant : int64_t {
   kClusterSmem = 8,
   kClusterRegs = 9,
   kClusterTma = 10,
+  kBlockHybrid = 11,
 };
 
 // Layout of the vector softmax_plan returns.
@@ -81,8 +83,8 @@ enum PlanField : int {
 enum PlanStatus : int64_t {
   kStatusOk = 0,
   kStatusTooWideForWarp = 1,       // warp_per_row: more than kWarpRowMaxCols columns
-  kStatusRowExceedsSmem = 2,       // block_smem: the row does not fit one block's smem
-  kStatusNeedsSm90 = 3,            // cluster_smem: clusters need compute capability 9.0
+  kStatusRowExceedsSmem = 2,       // block_smem, block_hybrid: the row does not fit one block's smem
+  kStatusNeedsSm90 = 3,            // cluster_smem, cluster_tma, block_hybrid: needs compute capability 9.0
   kStatusRowExceedsCluster = 4,    // cluster_smem: the row does not fit 16 CTAs' smem
   kStatusClusterNotResident = 5,   // cluster_smem, cluster_regs: no cluster of this shape fits the GPU
   kStatusRowExceedsRegisters = 6,  // cluster_regs: the row does not fit 16 CTAs' registers
@@ -115,6 +117,11 @@ constexpr int kMinResidentBlocks = 2;
 // warp_per_row: 32 lanes x 32 fp32 values in registers (no spills with 128 threads).
 constexpr int kWarpRowMaxColsPerThread = 32;
 constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
+// Lanes that hold at most kWarpRowMultiRowPacks packs of a row take kWarpRowRows rows at
+// once (their loads all in flight together), so that each warp keeps enough bytes in
+// flight on narrow rows.
+constexpr int kWarpRowRows = 4;
+constexpr int kWarpRowMultiRowPacks = 1;
 // cluster_smem: the smallest cluster whose per-CTA slice is at most this many bytes, so
 // that three or more CTAs stay resident per SM (228 KB per SM on H100) and one CTA's
 // reduction and write phases overlap another's loads.
@@ -153,13 +160,34 @@ constexpr int kRegsMinBytes16 = 64;
 constexpr int kRegsMaxBytes = 128;
 constexpr int kRegsMaxLoads = 16;
 constexpr int kRegsMaxThreads = 512;
-// Blocks of kRegsMaxThreads that __launch_bounds__ keeps resident per SM (4, 3, 2: at
-// most 32, 40, 64 registers per thread) for B bytes per thread in packs of N elements
-// of `elem` bytes; fp16/bf16 need a few more registers (conversions), narrow packs more
+// A row up to kRegsWideThreads x kRegsMaxBytes (128 KB) still goes to ONE CTA, of 1024
+// threads, rather than to a cluster: with the whole row's loads in flight, one such CTA
+// per SM keeps the memory pipe as busy as several smaller ones, and it waits for no
+// peer. Measured on an H200 (1 GiB, % of copy): fp32 32768 98.3 vs 90.5 for a 2-CTA
+// cluster of 512 threads; bf16 65536 95.2 vs 88.4. Clusters of 1024-thread CTAs lose
+// (fp32 65536: 84.4 vs 87.0 for 4 x 512), so clusters keep kRegsMaxThreads.
+constexpr int kRegsWideThreads = 1024;
+// Registers per thread that __launch_bounds__ holds the kernel to (32, 40 or 64: 4, 3 or
+// 2 blocks of 512 threads per SM) for B bytes per thread in packs of N elements of
+// `elem` bytes; fp16/bf16 need a few more registers (conversions), narrow packs more
 // still (an address per pack). The tightest bounds that ptxas meets without spilling.
-constexpr int regs_min_blocks(int elem, int n, int bytes) {
-  return elem == 4 && n > 1 && bytes <= 32 ? 4 : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 3 : 2;
+constexpr int regs_budget(int elem, int n, int bytes) {
+  return elem == 4 && n > 1 && bytes <= 32 ? 32 : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 40 : 64;
 }
+constexpr int regs_min_blocks(int elem, int n, int bytes, int threads) {
+  return std::max(1, 65536 / (regs_budget(elem, n, bytes) * threads));
+}
+// block_hybrid: CTAs of kHybridThreads threads, each keeping hybrid_bytes() of the row
+// in registers (64 bytes in at most kRegsMaxLoads packs: 64 KB per CTA for 16-byte
+// packs); the rest of the row, up to the opt-in shared memory (227 KB on H100/H200),
+// in shared memory. Rows up to ~290 KB: fp32 65536 (256 KB), bf16 131072.
+constexpr int kHybridThreads = 1024;
+// The shared-memory part arrives as this many bulk copies, each on its own mbarrier, so
+// that the CTA reduces each piece as it lands instead of after the last one (with one
+// CTA per SM, compute after the last byte is time with nothing in flight).
+constexpr int kHybridPieces = 4;
+constexpr int hybrid_bytes(int pack_bytes) { return std::min(64, kRegsMaxLoads * pack_bytes); }
+
 constexpr int64_t kRegsMinBlockBytes = 8 * 1024;
 
 // ---------------------------------------------------------------------------------
@@ -721,32 +749,150 @@ __device__ __forceinline__ unsigned neg_inf_word() {
   return bits | (static_cast<unsigned>(bits) << 16);
 }
 
+// One thread's share of a row slice in registers (cluster_regs): B bytes (C values of
+// T, P packs of N, pack p from column (t + p * G) * N of the slice). fp32 values are overwritten in place with what the output pass needs;
+// packed fp16/bf16 values stay as loaded (converting them would double their
+// registers). Slots past the slice hold -inf.
 template <typename T, int N, int B>
-__global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N, B))
-    softmax_cluster_regs_kernel(RowsArgs<T> a) {
-  constexpr int C = B / static_cast<int>(sizeof(T));  // values per thread
+struct RegSlice {
+  static constexpr int C = B / static_cast<int>(sizeof(T));  // values per thread
   static_assert(C % N == 0, "whole packs per thread");
-  constexpr int P = C / N;
-  // fp32 values are overwritten in place with what the output pass needs; packed
-  // fp16/bf16 values stay as loaded (converting them would double their registers).
-  constexpr bool kInPlace = sizeof(T) == sizeof(float);
+  static constexpr int P = C / N;
+  static constexpr bool kInPlace = sizeof(T) == sizeof(float);
   using Word = typename PackWord<sizeof(T) * N>::type;
-  constexpr int kWordsPerPack = Words<Word>::kCount;
-  constexpr bool kTwoPerWord = N * sizeof(T) >= 4;
+  static constexpr int kWordsPerPack = Words<Word>::kCount;
+  static constexpr bool kTwoPerWord = N * sizeof(T) >= 4;
   using Slot = std::conditional_t<kInPlace, float, unsigned>;
-  constexpr int kSlots = kInPlace ? C : P * kWordsPerPack;
+  static constexpr int kSlots = kInPlace ? C : P * kWordsPerPack;
+
+  Slot v[kSlots];
+  float m;  // this thread's maximum (after reduce)
+
   // Value k of pack p (alt: the other instruction form, see half_word_to_float).
-  auto value = [](const Slot (&s)[kSlots], int p, int k, bool alt) -> float {
+  __device__ __forceinline__ float value(int p, int k, bool alt) const {
     if constexpr (kInPlace) {
-      return s[p * N + k];
+      return v[p * N + k];
     } else {
-      const unsigned w = s[p * kWordsPerPack + k / 2];
+      const unsigned w = v[p * kWordsPerPack + k / 2];
       const bool hi = kTwoPerWord && (k & 1);
       return alt ? half_word_to_float<true>(w, hi, static_cast<T*>(nullptr))
                  : half_word_to_float<false>(w, hi, static_cast<T*>(nullptr));
     }
-  };
-  __shared__ OnlinePair warp_pairs[kRegsMaxThreads / 32];
+  }
+
+  // Packs t, t + G, ... of the `local` packs at xr. All P loads are independent, so
+  // they are issued back to back (P in flight) and nothing here waits for them.
+  __device__ __forceinline__ void load(const T* xr, int t, int G, int local) {
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int i = t + p * G;
+      if (i < local) {
+        const Pack<T, N> q = load_pack<Cache::kNormal, T, N>(xr + i * N);
+        if constexpr (kInPlace) {
+#pragma unroll
+          for (int k = 0; k < N; ++k) v[p * N + k] = q.v[k];
+        } else {
+          Words<Word>::split(*reinterpret_cast<const Word*>(&q), &v[p * kWordsPerPack]);
+        }
+      } else {
+        if constexpr (kInPlace) {
+#pragma unroll
+          for (int k = 0; k < N; ++k) v[p * N + k] = -INFINITY;
+        } else {
+#pragma unroll
+          for (int j = 0; j < kWordsPerPack; ++j) v[p * kWordsPerPack + j] = neg_inf_word<T>();
+        }
+      }
+    }
+  }
+
+  // This thread's online pair (m, sum of exp(x - m)), m kept for write(). Exponents are
+  // relative to the thread's own maximum; a thread that saw only -inf uses 0 instead
+  // (its terms are then exp(-inf) = 0, its pair the empty (-inf, 0)). fp32 slots then
+  // hold exp(x - m) (softmax) or x - m (log-softmax): both modes overwrite them, so the
+  // compiler cannot keep the loaded values alive as well.
+  __device__ __forceinline__ OnlinePair reduce(bool log) {
+    m = -INFINITY;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (!kInPlace) {
+      // Packed max (max.NaN.bf16x2 / .f16x2); scalar packs use the low halves only.
+      unsigned mw = v[0];
+#pragma unroll
+      for (int j = 1; j < kSlots; ++j) mw = max2_nan(mw, v[j], static_cast<T*>(nullptr));
+      m = half_word_to_float(mw, false, static_cast<T*>(nullptr));
+      if constexpr (kTwoPerWord) m = nan_max(m, half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+    } else
+#endif
+    {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) m = nan_max(m, value(p, k, false));
+      }
+    }
+    const bool empty = m == -INFINITY;
+    const float ms_safe = empty ? 0.0f : scaled_max(m);
+    const float shift = empty ? 0.0f : m;
+    float d = 0.0f;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+#pragma unroll
+      for (int k = 0; k < N; ++k) {
+        const float x = value(p, k, false);
+        const float e = exp_term(x, ms_safe);
+        d += e;
+        if constexpr (kInPlace) v[p * N + k] = log ? x - shift : e;
+      }
+    }
+    return OnlinePair{m, d};
+  }
+
+  // The output of packs t, t + G, ... at yr, given the row's constants n.
+  // fp32 softmax: exp(x - m_t) * exp(m_t - m) / d, where the factor is 0 for a thread
+  // of only -inf (exp2(-inf - m_s)) unless the row's maximum is -inf or NaN too: then
+  // it is NaN, as every output of such a row must be. fp32 log-softmax:
+  // ((x - m_t) + (m_t - m)) - log d, exactly (x - m) - log d in the thread that holds
+  // the maximum; a row of only -inf gets -inf + inf = NaN.
+  __device__ __forceinline__ void write(T* yr, int t, int G, int local, const RowNorm& n, bool log) const {
+    const float shift = m == -INFINITY ? 0.0f : m;
+    const float scale = log ? shift - n.m : fast_exp2(scaled_max(m) - n.ms) * n.c;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int i = t + p * G;
+      if (i < local) {
+        float f[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+          const float x = value(p, k, true);
+          if constexpr (kInPlace) {
+            f[k] = log ? (x + scale) - n.c : x * scale;
+          } else {
+            f[k] = normalize(x, n, log);
+          }
+        }
+        store_pack<Cache::kStreaming, T, N>(yr + i * N, pack_from_float<T, N>(f));
+      }
+    }
+  }
+};
+
+// The pair of a row slice of G threads (G a multiple of 32, slice g of the CTA): warp
+// butterflies, one pair per warp into warp_pairs, one barrier, then every warp merges
+// the pairs of its slice's G / 32 warps (warp_merge_pairs: max, one rescale, sum,
+// cheaper than a merge per butterfly step).
+__device__ __forceinline__ OnlinePair slice_merge_pairs(OnlinePair acc, OnlinePair* warp_pairs, int g, int G) {
+  const int lane = threadIdx.x & 31;
+  acc = warp_merge_pairs(acc);
+  if (lane == 0) warp_pairs[threadIdx.x >> 5] = acc;
+  __syncthreads();
+  const int group_warps = G >> 5;
+  return warp_merge_pairs(lane < group_warps ? warp_pairs[g * group_warps + lane] : online_empty());
+}
+
+template <typename T, int N, int B, int kThreads>
+__global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kThreads))
+    softmax_cluster_regs_kernel(RowsArgs<T> a) {
+  __shared__ OnlinePair warp_pairs[kThreads / 32];
   int k_ctas = 1;
   int rank = 0;
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
@@ -770,82 +916,15 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
   // the first store, long after every peer has arrived.
   if (k_ctas > 1) cluster_arrive_release();
 #endif
-  const int warp = threadIdx.x >> 5;
-  const int lane = threadIdx.x & 31;
   const int g = threadIdx.x / G;
   const int t = threadIdx.x - g * G;
   const int packs = static_cast<int>(a.cols / N);  // rows of at most 1 MB
   const int first = min(packs, rank * a.slice_packs);
   const int64_t row = unit * R + g;
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
-  const T* xr = a.x + row * a.x_stride + static_cast<int64_t>(first) * N;
-  // All P loads are independent, so they are issued back to back (P in flight).
-  Slot v[kSlots];
-#pragma unroll
-  for (int p = 0; p < P; ++p) {
-    const int i = t + p * G;
-    if (i < local) {
-      const Pack<T, N> q = load_pack<Cache::kNormal, T, N>(xr + i * N);
-      if constexpr (kInPlace) {
-#pragma unroll
-        for (int k = 0; k < N; ++k) v[p * N + k] = q.v[k];
-      } else {
-        Words<Word>::split(*reinterpret_cast<const Word*>(&q), &v[p * kWordsPerPack]);
-      }
-    } else {
-      if constexpr (kInPlace) {
-#pragma unroll
-        for (int k = 0; k < N; ++k) v[p * N + k] = -INFINITY;
-      } else {
-#pragma unroll
-        for (int j = 0; j < kWordsPerPack; ++j) v[p * kWordsPerPack + j] = neg_inf_word<T>();
-      }
-    }
-  }
-  float m = -INFINITY;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (!kInPlace) {
-    // Packed max (max.NaN.bf16x2 / .f16x2); scalar packs use the low halves only.
-    unsigned mw = v[0];
-#pragma unroll
-    for (int j = 1; j < kSlots; ++j) mw = max2_nan(mw, v[j], static_cast<T*>(nullptr));
-    m = half_word_to_float(mw, false, static_cast<T*>(nullptr));
-    if constexpr (kTwoPerWord) m = nan_max(m, half_word_to_float(mw, true, static_cast<T*>(nullptr)));
-  } else
-#endif
-  {
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-#pragma unroll
-      for (int k = 0; k < N; ++k) m = nan_max(m, value(v, p, k, false));
-    }
-  }
-  // Exponents relative to this thread's own maximum m_t; a thread that saw only -inf
-  // uses 0 instead (its terms are then exp(-inf) = 0, its pair the empty (-inf, 0)).
-  // fp32 registers then hold exp(x - m_t) (softmax) or x - m_t (log-softmax): both
-  // modes overwrite them, so the compiler cannot keep the loaded values alive as well.
-  const float ms_own = scaled_max(m);
-  const bool empty = m == -INFINITY;
-  const float ms_safe = empty ? 0.0f : ms_own;
-  const float shift = empty ? 0.0f : m;
-  float d = 0.0f;
-#pragma unroll
-  for (int p = 0; p < P; ++p) {
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      const float x = value(v, p, k, false);
-      const float e = exp_term(x, ms_safe);
-      d += e;
-      if constexpr (kInPlace) v[p * N + k] = a.log ? x - shift : e;
-    }
-  }
-  // The row slice's pair: warp butterflies, one pair per warp to shared memory, one
-  // barrier, then every warp merges the pairs of its row's G / 32 warps.
-  OnlinePair acc = warp_merge_pairs(OnlinePair{m, d});
-  if (lane == 0) warp_pairs[warp] = acc;
-  __syncthreads();
-  const int group_warps = G >> 5;
-  acc = warp_merge_pairs(lane < group_warps ? warp_pairs[g * group_warps + lane] : online_empty());
+  RegSlice<T, N, B> s;
+  s.load(a.x + row * a.x_stride + static_cast<int64_t>(first) * N, t, G, local);
+  OnlinePair acc = slice_merge_pairs(s.reduce(a.log), warp_pairs, g, G);
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
@@ -855,31 +934,8 @@ __global__ void __launch_bounds__(kRegsMaxThreads, regs_min_blocks(sizeof(T), N,
   }
 #endif
   if (local == 0) return;
-  const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-  // fp32 softmax: exp(x - m_t) * exp(m_t - m) / d, where the factor is 0 for a thread
-  // of only -inf (exp2(-inf - m_s)) unless the row's maximum is -inf or NaN too: then
-  // it is NaN, as every output of such a row must be. fp32 log-softmax:
-  // ((x - m_t) + (m_t - m)) - log d, exactly (x - m) - log d in the thread that holds
-  // the maximum; a row of only -inf gets -inf + inf = NaN.
-  const float scale = a.log ? shift - n.m : fast_exp2(ms_own - n.ms) * n.c;
-  T* yr = a.y + row * a.cols + static_cast<int64_t>(first) * N;
-#pragma unroll
-  for (int p = 0; p < P; ++p) {
-    const int i = t + p * G;
-    if (i < local) {
-      float f[N];
-#pragma unroll
-      for (int k = 0; k < N; ++k) {
-        const float x = value(v, p, k, true);
-        if constexpr (kInPlace) {
-          f[k] = a.log ? (x + scale) - n.c : x * scale;
-        } else {
-          f[k] = normalize(x, n, a.log);
-        }
-      }
-      store_pack<Cache::kStreaming, T, N>(yr + i * N, pack_from_float<T, N>(f));
-    }
-  }
+  s.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
+          a.log);
 }
 
 // ---------------------------------------------------------------------------------
@@ -1040,6 +1096,102 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
 }
 
 // ---------------------------------------------------------------------------------
+// 12. block_hybrid (sm_90+): one CTA of kHybridThreads threads per row, for rows wider
+//    than one CTA's registers: packs [0, R) of the row in registers (RegSlice,
+//    hybrid_bytes() per thread: R = threads x that), packs [R, end) in dynamic shared
+//    memory. Thread 0 requests the shared-memory part with kHybridPieces TMA bulk copies
+//    (an mbarrier each counts its bytes; each piece is reduced as soon as it lands)
+//    before any register load is issued, so the whole row
+//    (up to ~290 KB) is in flight at once: one such CTA per SM moves as many bytes as
+//    several smaller ones would, and, unlike a cluster, waits for no peer (the 1024-
+//    thread cluster_regs CTA measured the same effect). block_smem, by contrast, stages
+//    its row through registers a few packs at a time. 4- and 8-byte packs (misaligned
+//    views) use cp.async per pack, 2-byte packs a synchronous copy; every thread then
+//    reads back only the packs it copied itself. One read and one write of global memory.
+//    Grid: one CTA per row (one-shot; the loop only runs past kMaxGridBlocks).
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel(RowsArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  constexpr int B = hybrid_bytes(kPackBytes);
+  constexpr bool kBulk = kPackBytes == 16;
+  constexpr bool kAsync = !kBulk && kPackBytes >= 4;
+  extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
+  T* cache = reinterpret_cast<T*>(smem_raw);
+  __shared__ __align__(8) uint64_t full[kHybridPieces];
+  __shared__ OnlinePair warp_pairs[kHybridThreads / 32];
+  const int G = blockDim.x;
+  const int t = threadIdx.x;
+  const int packs = static_cast<int>(a.cols / N);
+  const int reg_packs = min(packs, G * (B / kPackBytes));
+  const int smem_packs = packs - reg_packs;
+  // Bulk copies: kHybridPieces pieces of piece_packs (the last shorter, maybe empty).
+  const int piece_packs = kBulk ? ceil_div(smem_packs, kHybridPieces) : smem_packs;
+  auto piece_count = [&](int c) { return max(0, min(piece_packs, smem_packs - c * piece_packs)); };
+  if constexpr (kBulk) {
+    if (t == 0) {
+#pragma unroll
+      for (int c = 0; c < kHybridPieces; ++c) mbarrier_init(&full[c], 1);
+      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+  }
+  int it = 0;
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
+    const T* xr = a.x + row * a.x_stride;
+    const T* xs = xr + static_cast<int64_t>(reg_packs) * N;
+    if constexpr (kBulk) {
+      if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
+      if (t == 0) {
+        // Order this CTA's earlier reads of the cache (generic proxy) before the copies.
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < kHybridPieces; ++c) {
+          const uint32_t bytes = static_cast<uint32_t>(piece_count(c)) * kPackBytes;
+          if (bytes == 0) continue;
+          mbarrier_arrive_expect_tx(&full[c], bytes);
+          bulk_copy_to_shared(cache + c * piece_packs * N, xs + c * piece_packs * N, bytes, &full[c]);
+        }
+      }
+    } else if constexpr (kAsync) {
+      for (int i = t; i < smem_packs; i += G) async_copy_pack<kPackBytes>(cache + i * N, xs + i * N);
+      asm volatile("cp.async.commit_group;\n" ::: "memory");
+    } else {
+      for (int i = t; i < smem_packs; i += G) {
+        store_pack<Cache::kNormal, T, N>(cache + i * N, load_pack<Cache::kNormal, T, N>(xs + i * N));
+      }
+    }
+    RegSlice<T, N, B> s;
+    s.load(xr, t, G, reg_packs);
+    OnlinePair acc = s.reduce(a.log);
+    if constexpr (kBulk) {
+#pragma unroll
+      for (int c = 0; c < kHybridPieces; ++c) {
+        const int count = piece_count(c);
+        if (count == 0) continue;
+        mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
+        acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache + c * piece_packs * N,
+                                                                          static_cast<T*>(nullptr), count));
+      }
+    } else {
+      if constexpr (kAsync) asm volatile("cp.async.wait_all;\n" ::: "memory");
+      // Thread t scans (and later writes) cache packs t, t + G, ...: exactly the packs
+      // it copied itself.
+      acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache, static_cast<T*>(nullptr), smem_packs));
+    }
+    acc = slice_merge_pairs(acc, warp_pairs, 0, G);
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    T* yr = a.y + row * a.cols;
+    s.write(yr, t, G, reg_packs, n, a.log);
+    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, yr + static_cast<int64_t>(reg_packs) * N,
+                                                      smem_packs, n, a.log);
+  }
+#endif
+}
+
+// ---------------------------------------------------------------------------------
 // Host side: kernel selection by pack width
 // ---------------------------------------------------------------------------------
 
@@ -1094,23 +1246,32 @@ struct ClusterTmaFamily {
 // kRegsMinBytes32 / kRegsMinBytes16 up to what kRegsMaxLoads packs hold (at most
 // kRegsMaxBytes; scalar fp16/bf16 packs: 32 only). 17 kernels in all.
 template <typename T, int N>
-const void* cluster_regs_kernel(int bytes_per_thread) {
+const void* cluster_regs_kernel(int bytes_per_thread, int threads) {
   constexpr int kMax = std::min(kRegsMaxBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
   constexpr int kMin = std::min(sizeof(T) == 4 ? kRegsMinBytes32 : kRegsMinBytes16, kMax);
-  switch (bytes_per_thread) {
-    case 32:
-      if constexpr (kMin <= 32) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32>);
-      break;
-    case 64:
-      if constexpr (kMin <= 64 && kMax >= 64) {
-        return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64>);
+  constexpr int R = kRegsMaxThreads;
+  if (threads > R) {  // the one wide shape: kRegsWideThreads threads of kRegsMaxBytes
+    if constexpr (kMax == kRegsMaxBytes) {
+      if (bytes_per_thread == kRegsMaxBytes) {
+        return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, kRegsMaxBytes, kRegsWideThreads>);
       }
-      break;
-    case 128:
-      if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128>);
-      break;
-    default:
-      break;
+    }
+  } else {
+    switch (bytes_per_thread) {
+      case 32:
+        if constexpr (kMin <= 32) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32, R>);
+        break;
+      case 64:
+        if constexpr (kMin <= 64 && kMax >= 64) {
+          return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64, R>);
+        }
+        break;
+      case 128:
+        if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128, R>);
+        break;
+      default:
+        break;
+    }
   }
   throw std::runtime_error("cluster_regs: no kernel for " + std::to_string(bytes_per_thread) +
                            " bytes per thread and packs of " + std::to_string(N));
@@ -1125,8 +1286,13 @@ int cluster_regs_max_bytes(int pack_bytes) {
 }
 
 struct ClusterRegsFamily {
-  template <typename T, int N> static const void* get(int bytes_per_thread) {
-    return cluster_regs_kernel<T, N>(bytes_per_thread);
+  template <typename T, int N> static const void* get(int bytes_per_thread, int threads) {
+    return cluster_regs_kernel<T, N>(bytes_per_thread, threads);
+  }
+};
+struct BlockHybridFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N>);
   }
 };
 
@@ -1138,8 +1304,14 @@ using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 
 template <typename T, int N, int C>
 const void* warp_row_kernel(int rows_per_access) {
-  if constexpr (C == N) {
-    if (rows_per_access == 2) return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 2>);
+  if constexpr (C <= kWarpRowMultiRowPacks * N) {
+    if (rows_per_access == kWarpRowRows) {
+      return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, kWarpRowRows>);
+    }
+  }
+  if (rows_per_access != 1) {
+    throw std::runtime_error("warp_per_row: no kernel for " + std::to_string(rows_per_access) + " rows of " +
+                             std::to_string(C) + " values per lane");
   }
   return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 1>);
 }
@@ -1328,17 +1500,16 @@ Plan make_plan(const Problem& p, int64_t variant) {
         return plan;
       }
       const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-      int group, needed, rows_per_access;
+      int group, needed;
       if (packs <= 32) {
-        // Narrow rows: one pack per lane, a group just wide enough, two rows per group.
+        // Narrow rows: one pack per lane, a group just wide enough.
         group = static_cast<int>(next_pow2(packs));
         needed = pack;
-        rows_per_access = rows > 1 ? 2 : 1;
       } else {
         group = 32;
         needed = static_cast<int>(ceil_div(packs, 32)) * pack;
-        rows_per_access = 1;
       }
+      const int rows_per_access = needed <= kWarpRowMultiRowPacks * pack && rows > 1 ? kWarpRowRows : 1;
       int cols_per_thread = 0;
       const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
       plan.f[kFieldPack] = pack;
@@ -1418,56 +1589,58 @@ Plan make_plan(const Problem& p, int64_t variant) {
     }
 
     case kClusterRegs: {
-      // The smallest cluster whose slices fit blocks of kRegsMaxThreads threads, with the
-      // fewest bytes per thread that fit; a larger cluster when that shape cannot be
-      // resident.
+      // Shapes in order: one CTA of up to kRegsMaxThreads threads, one of up to
+      // kRegsWideThreads (kRegsMaxBytes each), then clusters of 2..16 CTAs (sm_90) of up
+      // to kRegsMaxThreads. The first whose slices fit, with the fewest bytes per thread
+      // that fit; the next when that shape cannot be resident.
       const int max_k = dev.major >= 9 ? kMaxClusterSize : 1;
       const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
       const int pack_bytes = pack * kElem;
       const int max_bytes = cluster_regs_max_bytes(pack_bytes);
       plan.f[kFieldPack] = pack;
+      std::vector<std::pair<int, int>> shapes = {{1, kRegsMaxThreads}, {1, kRegsWideThreads}};
+      for (int k = 2; k <= max_k; k *= 2) shapes.emplace_back(k, kRegsMaxThreads);
       bool fits = false;
-      {
-        const int max_threads = kRegsMaxThreads;
-        for (int k = 1; k <= max_k; k *= 2) {
-          const int64_t slice = ceil_div(packs, k);
-          const int64_t slice_bytes = slice * pack_bytes;
-          int bytes = std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
-          while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
-          if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
-          fits = true;
-          const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
-          int rows_per_block = 1;
-          while (k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
-                 2 * rows_per_block * group <= max_threads) {
-            rows_per_block *= 2;
-          }
-          const int threads = rows_per_block * group;
-          const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes);
-          const int resident = resident_blocks(fn, p.device, threads, 0);
-          int active = 0;
-          if (k > 1) {
-            allow_large_clusters(fn, p.device);
-            active = clusters_resident(fn, threads, 0, k);
-          }
-          if (resident == 0 || (k > 1 && active == 0)) continue;
-          plan.kernel = fn;
-          plan.f[kFieldThreads] = threads;
-          plan.f[kFieldClusterSize] = k;
-          plan.f[kFieldColsPerThread] = bytes / kElem;
-          plan.f[kFieldGroupWidth] = group;
-          plan.f[kFieldRowsPerAccess] = rows_per_block;
-          plan.f[kFieldResidentPerSm] = resident;
-          plan.f[kFieldActiveClusters] = active;
-          // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
-          // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
-          // to the grid's y dimension.
-          const int64_t units = ceil_div(rows, rows_per_block);
-          const int64_t units_x = std::min<int64_t>(units, kMaxGridBlocks / k);
-          plan.f[kFieldBlocks] = k * units_x;
-          plan.f[kFieldGridY] = ceil_div(units, units_x);
-          return plan;
+      for (const auto& [k, max_threads] : shapes) {
+        const bool wide = max_threads == kRegsWideThreads;
+        const int64_t slice = ceil_div(packs, k);
+        const int64_t slice_bytes = slice * pack_bytes;
+        int bytes = wide ? kRegsMaxBytes : std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
+        if (bytes > max_bytes) continue;
+        while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
+        if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
+        fits = true;
+        const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
+        int rows_per_block = 1;
+        while (k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
+               2 * rows_per_block * group <= max_threads) {
+          rows_per_block *= 2;
         }
+        const int threads = rows_per_block * group;
+        const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads);
+        const int resident = resident_blocks(fn, p.device, threads, 0);
+        int active = 0;
+        if (k > 1) {
+          allow_large_clusters(fn, p.device);
+          active = clusters_resident(fn, threads, 0, k);
+        }
+        if (resident == 0 || (k > 1 && active == 0)) continue;
+        plan.kernel = fn;
+        plan.f[kFieldThreads] = threads;
+        plan.f[kFieldClusterSize] = k;
+        plan.f[kFieldColsPerThread] = bytes / kElem;
+        plan.f[kFieldGroupWidth] = group;
+        plan.f[kFieldRowsPerAccess] = rows_per_block;
+        plan.f[kFieldResidentPerSm] = resident;
+        plan.f[kFieldActiveClusters] = active;
+        // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
+        // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
+        // to the grid's y dimension.
+        const int64_t units = ceil_div(rows, rows_per_block);
+        const int64_t units_x = std::min<int64_t>(units, kMaxGridBlocks / k);
+        plan.f[kFieldBlocks] = k * units_x;
+        plan.f[kFieldGridY] = ceil_div(units, units_x);
+        return plan;
       }
       // The largest shape tried, for why_unsupported.
       plan.f[kFieldThreads] = kRegsMaxThreads;
@@ -1512,6 +1685,30 @@ Plan make_plan(const Problem& p, int64_t variant) {
       }
       plan.f[kFieldStatus] =
           plan.f[kFieldSmemBytes] > limit ? kStatusRowExceedsCluster : kStatusClusterNotResident;
+      return plan;
+    }
+
+    case kBlockHybrid: {
+      if (dev.major < 9) {
+        plan.f[kFieldStatus] = kStatusNeedsSm90;
+        return plan;
+      }
+      const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack);
+      const int64_t limit = opt_in_smem(fn, p.device, false);
+      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+      const int bytes = hybrid_bytes(pack * kElem);
+      const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / (pack * kElem)));
+      const int64_t smem = round_up((packs - reg_packs) * pack * kElem, 16);
+      plan.f[kFieldPack] = pack;
+      plan.f[kFieldColsPerThread] = bytes / kElem;
+      plan.f[kFieldSmemBytes] = smem;
+      plan.f[kFieldSmemLimit] = limit;
+      plan.f[kFieldThreads] = kHybridThreads;
+      if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) {
+        plan.f[kFieldStatus] = kStatusRowExceedsSmem;
+        return plan;
+      }
+      finish(fn, kHybridThreads, rows, smem);
       return plan;
     }
 
