@@ -446,10 +446,30 @@ __global__ void __launch_bounds__(kLadderThreads) softmax_ladder_kernel(RowsArgs
 //    missing lane.
 // ---------------------------------------------------------------------------------
 
+// Defined with cluster_regs (section 10); warp_per_row uses it for 16-bit rows.
+template <typename T, int N, int B> struct RegSlice;
+
 template <typename T, int N, int C, int R>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
   static_assert(C % N == 0, "cols_per_thread must be whole packs");
   constexpr int P = C / N;
+  if constexpr (sizeof(T) == 2 && R == 1 && C > N) {
+    // 16-bit rows of more than one pack per lane (so G = 32, see make_plan): the values
+    // stay packed two per register as loaded (RegSlice, as in cluster_regs), half the
+    // registers of fp32 copies, and the lane pairs merge with one butterfly.
+    const int lane = threadIdx.x & 31;
+    const int64_t warps_per_block = blockDim.x >> 5;
+    const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+    const int packs = static_cast<int>(a.cols / N);
+    for (int64_t row = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5); row < a.rows;
+         row += n_warps) {  // warp-uniform: the shuffles see every lane
+      RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
+      s.load(a.x + row * a.x_stride, lane, 32, packs);
+      const OnlinePair acc = warp_merge_pairs(s.reduce(a.log));
+      s.write(a.y + row * a.cols, lane, 32, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+    }
+    return;
+  }
   const int G = a.group_width;
   const int lane = threadIdx.x & 31;
   const int group_lane = lane & (G - 1);
