@@ -117,11 +117,11 @@ constexpr int kMinResidentBlocks = 2;
 // warp_per_row: 32 lanes x 32 fp32 values in registers (no spills with 128 threads).
 constexpr int kWarpRowMaxColsPerThread = 32;
 constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
-// Lanes that hold at most kWarpRowMultiRowPacks packs of a row take kWarpRowRows rows at
-// once (their loads all in flight together), so that each warp keeps enough bytes in
-// flight on narrow rows.
+// Lanes that hold one pack of a row take kWarpRowRows rows at once (their loads all in
+// flight together), so that each warp keeps enough bytes in flight on narrow rows. (On
+// an H200, 4 beat 2: fp32/bf16 128 96.7/88.6% vs 91.9/81.5%; taking 2 or 4 rows on lanes
+// of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
 constexpr int kWarpRowRows = 4;
-constexpr int kWarpRowMultiRowPacks = 1;
 // cluster_smem: the smallest cluster whose per-CTA slice is at most this many bytes, so
 // that three or more CTAs stay resident per SM (228 KB per SM on H100) and one CTA's
 // reduction and write phases overlap another's loads.
@@ -769,8 +769,9 @@ __device__ __forceinline__ unsigned neg_inf_word() {
   return bits | (static_cast<unsigned>(bits) << 16);
 }
 
-// One thread's share of a row slice in registers (cluster_regs): B bytes (C values of
-// T, P packs of N, pack p from column (t + p * G) * N of the slice). fp32 values are overwritten in place with what the output pass needs;
+// One thread's share of a row slice in registers (cluster_regs, block_hybrid, 16-bit
+// warp_per_row): B bytes (C values of T, P packs of N, pack p from column (t + p * G) * N
+// of the slice). fp32 values are overwritten in place with what the output pass needs;
 // packed fp16/bf16 values stay as loaded (converting them would double their
 // registers). Slots past the slice hold -inf.
 template <typename T, int N, int B>
@@ -1013,6 +1014,20 @@ __device__ __forceinline__ void async_copy_pack(void* dst, const void* src) {
                  : "memory");
   }
 }
+// Packs threadIdx.x, + blockDim.x, ... of `count` packs from global `src` to shared `dst`,
+// each by the thread that will read it back: cp.async for 4-16 byte packs (complete
+// after this thread's cp.async.wait), a synchronous copy for 2-byte packs.
+template <typename T, int N>
+__device__ __forceinline__ void copy_own_packs_to_shared(T* dst, const T* src, int count) {
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  for (int i = threadIdx.x; i < count; i += blockDim.x) {
+    if constexpr (kPackBytes >= 4) {
+      async_copy_pack<kPackBytes>(dst + i * N, src + i * N);
+    } else {
+      store_pack<Cache::kNormal, T, N>(dst + i * N, load_pack<Cache::kNormal, T, N>(src + i * N));
+    }
+  }
+}
 __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
   asm volatile(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
@@ -1067,12 +1082,8 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
         mbarrier_arrive_expect_tx(&full[s], slice_bytes);
         bulk_copy_to_shared(buffer(s), src, slice_bytes, &full[s]);
       }
-    } else if constexpr (kAsync) {
-      for (int i = threadIdx.x; i < local; i += blockDim.x) async_copy_pack<kPackBytes>(buffer(s) + i * N, src + i * N);
     } else {
-      for (int i = threadIdx.x; i < local; i += blockDim.x) {
-        store_pack<Cache::kNormal, T, N>(buffer(s) + i * N, load_pack<Cache::kNormal, T, N>(src + i * N));
-      }
+      copy_own_packs_to_shared<T, N>(buffer(s), src, local);
     }
   };
 
@@ -1175,13 +1186,8 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
           bulk_copy_to_shared(cache + c * piece_packs * N, xs + c * piece_packs * N, bytes, &full[c]);
         }
       }
-    } else if constexpr (kAsync) {
-      for (int i = t; i < smem_packs; i += G) async_copy_pack<kPackBytes>(cache + i * N, xs + i * N);
-      asm volatile("cp.async.commit_group;\n" ::: "memory");
     } else {
-      for (int i = t; i < smem_packs; i += G) {
-        store_pack<Cache::kNormal, T, N>(cache + i * N, load_pack<Cache::kNormal, T, N>(xs + i * N));
-      }
+      copy_own_packs_to_shared<T, N>(cache, xs, smem_packs);
     }
     RegSlice<T, N, B> s;
     s.load(xr, t, G, reg_packs);
@@ -1264,13 +1270,15 @@ struct ClusterTmaFamily {
 
 // cluster_regs instantiates only the bytes per thread that make_plan can pick: from
 // kRegsMinBytes32 / kRegsMinBytes16 up to what kRegsMaxLoads packs hold (at most
-// kRegsMaxBytes; scalar fp16/bf16 packs: 32 only). 17 kernels in all.
+// kRegsMaxBytes; scalar fp16/bf16 packs: 32 only), with __launch_bounds__ for
+// kRegsMaxThreads, plus kRegsMaxBytes with bounds for kRegsWideThreads (max_threads >
+// kRegsMaxThreads). 23 kernels in all.
 template <typename T, int N>
-const void* cluster_regs_kernel(int bytes_per_thread, int threads) {
+const void* cluster_regs_kernel(int bytes_per_thread, int max_threads) {
   constexpr int kMax = std::min(kRegsMaxBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
   constexpr int kMin = std::min(sizeof(T) == 4 ? kRegsMinBytes32 : kRegsMinBytes16, kMax);
   constexpr int R = kRegsMaxThreads;
-  if (threads > R) {  // the one wide shape: kRegsWideThreads threads of kRegsMaxBytes
+  if (max_threads > R) {  // the one wide shape: kRegsWideThreads threads of kRegsMaxBytes
     if constexpr (kMax == kRegsMaxBytes) {
       if (bytes_per_thread == kRegsMaxBytes) {
         return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, kRegsMaxBytes, kRegsWideThreads>);
@@ -1306,8 +1314,8 @@ int cluster_regs_max_bytes(int pack_bytes) {
 }
 
 struct ClusterRegsFamily {
-  template <typename T, int N> static const void* get(int bytes_per_thread, int threads) {
-    return cluster_regs_kernel<T, N>(bytes_per_thread, threads);
+  template <typename T, int N> static const void* get(int bytes_per_thread, int max_threads) {
+    return cluster_regs_kernel<T, N>(bytes_per_thread, max_threads);
   }
 };
 struct BlockHybridFamily {
@@ -1324,14 +1332,10 @@ using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 
 template <typename T, int N, int C>
 const void* warp_row_kernel(int rows_per_access) {
-  if constexpr (C <= kWarpRowMultiRowPacks * N) {
+  if constexpr (C == N) {
     if (rows_per_access == kWarpRowRows) {
       return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, kWarpRowRows>);
     }
-  }
-  if (rows_per_access != 1) {
-    throw std::runtime_error("warp_per_row: no kernel for " + std::to_string(rows_per_access) + " rows of " +
-                             std::to_string(C) + " values per lane");
   }
   return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 1>);
 }
@@ -1529,7 +1533,7 @@ Plan make_plan(const Problem& p, int64_t variant) {
         group = 32;
         needed = static_cast<int>(ceil_div(packs, 32)) * pack;
       }
-      const int rows_per_access = needed <= kWarpRowMultiRowPacks * pack && rows > 1 ? kWarpRowRows : 1;
+      const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
       int cols_per_thread = 0;
       const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
       plan.f[kFieldPack] = pack;
