@@ -90,11 +90,13 @@ def programs_per_sm(n_regs: int, shared: int, num_warps: int, limits: DeviceLimi
 
 
 def compiled_resources(kernel, args: tuple, *, num_warps: int, limits: DeviceLimits,
-                       **constexprs) -> CompiledResources:
+                       maxnreg: int | None = None, **constexprs) -> CompiledResources:
     """Compile `kernel` for `args` (no launch) and read its register, spill and shared
-    memory use. Call inside ``torch.cuda.device(limits.index)``: the binary is loaded on
-    the current device. Triton caches the binary, so the launch that follows reuses it."""
-    compiled = kernel.warmup(*args, grid=(1,), num_warps=num_warps, **constexprs)
+    memory use; `maxnreg` caps the registers per thread (None: ptxas decides). Call inside
+    ``torch.cuda.device(limits.index)``: the binary is loaded on the current device.
+    Triton caches the binary, so the launch that follows (with the same options) reuses it."""
+    options = {"maxnreg": maxnreg} if maxnreg else {}
+    compiled = kernel.warmup(*args, grid=(1,), num_warps=num_warps, **options, **constexprs)
     compiled._init_handles()  # loads the binary; fills n_regs and n_spills
     shared = int(compiled.metadata.shared)
     per_sm, limited_by = programs_per_sm(compiled.n_regs, shared, num_warps, limits)

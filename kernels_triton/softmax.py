@@ -44,7 +44,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import launch
+from . import launch, pairs
 from .backend import interpreting
 
 VARIANTS = {"softmax": ("fused", "online", "split"), "log_softmax": ("fused", "online", "split")}
@@ -52,20 +52,34 @@ VARIANTS = {"softmax": ("fused", "online", "split"), "log_softmax": ("fused", "o
 # -- thresholds and launch constants ----------------------------------------------------
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
 
-# Widest row `fused` holds in registers: at 32 warps (1024 threads, which caps a thread
-# at 64 registers) a 32768-wide row is 32 values per thread plus addresses (52-64
-# registers, no spills; 65536 spills). fp16/bf16 rows are widened to fp32 in registers,
-# so the same bound.
+# `fused` and `split` hold rows in registers as units: a unit is a value, or, for 16-bit
+# rows that can be paired (even width and row stride, 4-byte aligned start), a 32-bit
+# word of two values (pairs.py), which halves the registers the row takes.
+
+# Units each thread holds in a `fused` tile (num_warps = tile / (32 * this), 1 to 32):
+# 32 fp32 values or 32 words (64 16-bit values) = eight 16-byte loads in flight per
+# thread, and the widest row still fits the 64-register cap of a 1024-thread program.
+FUSED_UNITS_PER_THREAD = 32
+FUSED_MAX_WARPS = 32
+# Widest row `fused` holds, 32 warps x 32 units (52-64 registers, no spills): 32768 fp32
+# (and 16-bit rows that cannot be paired, which Triton widens to fp32), 65536 paired
+# 16-bit values. Rows whose width or row stride is odd (ALIGN 1 below) load element by
+# element, each value with its own address: fp32 spills at 32768 there, 16384 fits.
 FUSED_MAX_COLS = 32768
-# Rows whose width or row stride is odd (ALIGN 1 below) load element by element, each
-# value with its own address: fp32 spills at 32768 there, 16384 fits.
+FUSED_MAX_COLS_PAIRS = 65536
 FUSED_MAX_COLS_ODD = 16384
-# `auto` uses `fused` up to this width (per dtype; odd rows: FUSED_MAX_COLS_ODD) and
+# Register cap of paired `fused` tiles (ptxas maxnreg). 32 words and the temporaries of
+# one pass fit in 64; uncapped, ptxas spends up to 128 on scheduling freedom at 16 warps,
+# which halves the programs an SM holds. H200, bf16, one 1 GiB input (2026-11-21): 32768
+# at 16 warps 97.2% of copy bandwidth capped; 16384 at 8 warps 96.2% capped, against
+# 92.0-93.9 for 16 warps capped or not.
+FUSED_PAIRS_MAX_REGISTERS = 64
+# `auto` uses `fused` up to this width (per unit size; odd rows: FUSED_MAX_COLS_ODD) and
 # `split` beyond. Measured on an H200 (1 GiB inputs, % of copy bandwidth, 2026-11-21):
-# fp32 32768 fused 90.3 vs split 89.2 (a tie: fused keeps it); bf16 32768 fused 74.9 vs
-# split 91.5 (one 32-warp program per row with the next row's load in flight, where the
-# one-shot fused grid has nothing in flight while a program reduces).
-AUTO_FUSED_MAX_COLS = {torch.float32: FUSED_MAX_COLS, torch.float16: 16384, torch.bfloat16: 16384}
+# fp32 32768 fused 98.4 (plain loads and stores; 89.8 with evict-first loads and .cs
+# stores); paired bf16 32768 97.2 (unpaired 16-bit rows at 16 warps take 101 registers,
+# one program per SM: 73%, so those go to `split` past 16384).
+AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 32768, "16-bit": 16384}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -76,15 +90,6 @@ FUSED_TILE_BYTES = 16 * 1024
 # element with a 64-bit address per value; 1024 rows of width 1 already need 110-128
 # registers per thread and spill in fp16.
 FUSED_MAX_TILE_ROWS = 512
-# Values each thread holds in a `fused` tile (num_warps = tile / (32 * this), 1 to 32):
-# 32 fp32 = eight 16-byte loads in flight per thread, and the widest row still fits the
-# 64-register cap of a 1024-thread program.
-FUSED_VALUES_PER_THREAD = 32
-FUSED_MAX_WARPS = 32
-# Software pipelining of the `fused` row loop (tl.range num_stages): 1 = none. Loads
-# overlap compute through the several programs resident per SM instead, without
-# staging tiles through shared memory (which would cut occupancy). Tuning knob.
-FUSED_NUM_STAGES = 1
 
 # `online` tile width in elements, any dtype; two tiles are loaded per iteration. At 16
 # warps a thread holds 16 values per tile plus the per-lane max and sum: 64-89
@@ -112,7 +117,8 @@ ONLINE_L2_FRACTION = 0.5
 # (max, sum) through global memory and wait for each other, and each program requests
 # the next row's chunk before that wait. Rows up to SPLIT_WHOLE_ROW_BYTES are one chunk
 # (SPLIT 1: a persistent fused kernel with the next row in flight); wider rows take the
-# fewest chunks of at most SPLIT_CHUNK_BYTES (odd rows, loaded element by element:
+# fewest chunks of at most SPLIT_CHUNK_BYTES (per unit size: 4 = fp32 values or words of
+# two 16-bit values, 2 = unpaired 16-bit values; odd rows, loaded element by element:
 # SPLIT_CHUNK_ODD elements). Measured on an H200 (1 GiB inputs, % of copy bandwidth,
 # 2026-11-21, benchmarks/h200_tuning_split_2026-11-21.txt), 32 values per thread:
 #   fp32 chunks  8192 / 16384:       32768: 85.8 / 89.4   65536: 87.0 / 90.0
@@ -123,8 +129,10 @@ ONLINE_L2_FRACTION = 0.5
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 64 * 1024, 2: 16 * 1024}
 SPLIT_CHUNK_ODD = 4096
-SPLIT_VALUES_PER_THREAD = 32
+SPLIT_UNITS_PER_THREAD = 32
 SPLIT_MAX_WARPS = 32
+# Register cap of paired `split` programs (None: ptxas's choice).
+SPLIT_PAIRS_MAX_REGISTERS = None
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1; the exchange then
 # reads back the program's own slot), on this many programs so that each loops over
@@ -140,7 +148,7 @@ MAX_GRID = 2 ** 31 - 1
 # tests stay quick, and small enough that the 1025/4099-wide test rows take several
 # `online` tiles (masked tail, reversed pass 2) and 7-row inputs several `fused` tiles.
 INTERPRET_ONLINE_TILE = 256
-INTERPRET_FUSED_TILE_ELEMS = 2048
+INTERPRET_FUSED_TILE_UNITS = 2048
 
 LOG2E = tl.constexpr(1.4426950408889634)
 LN2 = tl.constexpr(0.6931471805599453)
@@ -166,22 +174,27 @@ def _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN: tl.constexpr):
 @triton.jit
 def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
-                          ALIGN: tl.constexpr, NUM_STAGES: tl.constexpr):
-    # Grid: one program per row block of ROWS rows (the loop over p, p + nprog, ... only
-    # runs past MAX_GRID programs).
-    # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once.
-    pid = tl.program_id(0)
-    nprog = tl.num_programs(0)
+                          ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                          ASM: tl.constexpr):
+    # Grid: (x, y), one program per block of ROWS rows, block y * grid_x + x (y > 1 only
+    # past CUDA's 2^31 - 1 programs in x). No program loops: a program that looped would
+    # wait on its own stores before loading its next block (see _persistent_grid).
+    # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once. PAIRS: the
+    # rows are 16-bit (BF16: bfloat16, else float16), held two values per word
+    # (pairs.py); BLOCK counts words.
+    block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
+    rows = block * ROWS + tl.arange(0, ROWS)
     n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
-    cols = tl.arange(0, BLOCK)
-    col_mask = cols < n_cols
-    n_blocks = tl.cdiv(n_rows, ROWS)
-    for rb in tl.range(pid, n_blocks, nprog, num_stages=NUM_STAGES):
-        rows = tl.cast(rb, tl.int64) * ROWS + tl.arange(0, ROWS)
-        mask = (rows < n_rows)[:, None] & col_mask[None, :]
-        # Read once; nothing reuses the input, so it goes first out of L2.
+    if PAIRS:
+        _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
+                          LOG_SOFTMAX, BLOCK, BF16, ASM)
+    else:
+        cols = tl.arange(0, BLOCK)
+        mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
+        # Plain loads and stores: evict-first loads (.L1::evict_first) and streaming
+        # stores (.cs) both measured slower on an H200 (see FUSED_TILE_BYTES).
         x = tl.load(x_ptr + rows[:, None] * x_row_stride + cols[None, :], mask=mask,
-                    other=-float("inf"), eviction_policy="evict_first").to(tl.float32)
+                    other=-float("inf")).to(tl.float32)
         # Padding is -inf: it never wins the max and its exp is 0. A row of -inf has
         # m = -inf and x - m = NaN; +inf gives inf - inf = NaN; a NaN element makes its
         # exp and so the sum NaN: all three end up NaN across the row, like torch.
@@ -193,9 +206,38 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
             y = shifted - (tl.log2(d) * LN2)[:, None]
         else:
             y = e * (1.0 / d)[:, None]
-        # Streaming store: the output is not read again by this kernel.
-        tl.store(y_ptr + rows[:, None] * y_row_stride + cols[None, :],
-                 y.to(y_ptr.dtype.element_ty), mask=mask, cache_modifier=".cs")
+        tl.store(y_ptr + rows[:, None] * y_row_stride + cols[None, :], y.to(y_ptr.dtype.element_ty),
+                 mask=mask)
+
+
+@triton.jit
+def _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_row_words,
+                      LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, BF16: tl.constexpr,
+                      ASM: tl.constexpr):
+    # `fused` on 16-bit rows as uint32 words (pairs.py): a thread keeps its words, not
+    # their fp32 widening, live between the passes. The three passes (max; sum of exps;
+    # output) widen the words each in their own form, so the compiler cannot merge them.
+    words = tl.arange(0, BLOCK)
+    mask = (rows < n_rows)[:, None] & (words < n_words)[None, :]
+    w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows[:, None] * x_row_words
+                + words[None, :], mask=mask, other=pairs.neg_inf_pair(BF16))
+    # Special values as in the plain tile: padding pairs are two -inf.
+    m = tl.max(tl.maximum(pairs.low(w, BF16, 1, ASM), pairs.high(w, BF16, 1, ASM)), axis=1)[:, None]
+    d = tl.sum(tl.exp2((pairs.low(w, BF16, 0, ASM) - m) * LOG2E)
+               + tl.exp2((pairs.high(w, BF16, 0, ASM) - m) * LOG2E), axis=1)[:, None]
+    # Softmax puts the normaliser inside the exponent, so that no exp can be computed
+    # before the sum's block reduction and kept live across it (adds under 1e-6 relative
+    # error: far below 16-bit precision).
+    if LOG_SOFTMAX:
+        ln_d = tl.log2(d) * LN2
+        y_lo = (pairs.low(w, BF16, 2, ASM) - m) - ln_d
+        y_hi = (pairs.high(w, BF16, 2, ASM) - m) - ln_d
+    else:
+        log2_d = tl.log2(d)
+        y_lo = tl.exp2((pairs.low(w, BF16, 2, ASM) - m) * LOG2E - log2_d)
+        y_hi = tl.exp2((pairs.high(w, BF16, 2, ASM) - m) * LOG2E - log2_d)
+    tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows[:, None] * y_row_words
+             + words[None, :], pairs.pack(y_lo, y_hi, BF16, ASM), mask=mask)
 
 
 @triton.jit
@@ -262,22 +304,18 @@ def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_str
         log_sum = tl.log2(row_sum) * LN2
         # Pass 2, last pair first: the tiles pass 1 read most recently are the
         # likeliest to be still in L2. Both loads come before both stores (the compiler
-        # cannot move a load above a store that may alias it). This is the input's last
-        # read (evict_first); the output streams past L2 (.cs).
+        # cannot move a load above a store that may alias it). Plain loads and stores:
+        # evict-first and streaming (.cs) hints measured slower in `fused` on an H200.
         for t in tl.range(0, n_pairs, num_stages=NUM_STAGES):
             start = tl.cast(n_pairs - 1 - t, tl.int64) * (2 * TILE)
             mask0 = lanes < n_cols - start
             mask1 = lanes < n_cols - start - TILE
-            x0 = tl.load(x_row + start + lanes, mask=mask0, other=-float("inf"),
-                         eviction_policy="evict_first").to(tl.float32)
-            x1 = tl.load(x_row + start + TILE + lanes, mask=mask1, other=-float("inf"),
-                         eviction_policy="evict_first").to(tl.float32)
+            x0 = tl.load(x_row + start + lanes, mask=mask0, other=-float("inf")).to(tl.float32)
+            x1 = tl.load(x_row + start + TILE + lanes, mask=mask1, other=-float("inf")).to(tl.float32)
             y0 = _online_output(x0, row_max, inv_sum, log_sum, LOG_SOFTMAX)
             y1 = _online_output(x1, row_max, inv_sum, log_sum, LOG_SOFTMAX)
-            tl.store(y_row + start + lanes, y0.to(y_ptr.dtype.element_ty), mask=mask0,
-                     cache_modifier=".cs")
-            tl.store(y_row + start + TILE + lanes, y1.to(y_ptr.dtype.element_ty), mask=mask1,
-                     cache_modifier=".cs")
+            tl.store(y_row + start + lanes, y0.to(y_ptr.dtype.element_ty), mask=mask0)
+            tl.store(y_row + start + TILE + lanes, y1.to(y_ptr.dtype.element_ty), mask=mask1)
 
 
 @triton.jit
@@ -291,42 +329,63 @@ def _pair_word(m, d):
 
 
 @triton.jit
-def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
-    # This program's chunk of `row`; nothing (all -inf, no traffic) past the last row:
-    # the mask bound is then 0 columns.
-    return tl.load(x_ptr + tl.cast(row, tl.int64) * x_row_stride + cols,
-                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"),
-                   eviction_policy="evict_first")
+def _load_chunk(src, row, n_rows, n_units, row_stride, cols, other):
+    # This program's chunk of `row` (values, or words of two values); nothing (all
+    # `other`, no traffic) past the last row: the mask bound is then 0.
+    return tl.load(src + tl.cast(row, tl.int64) * row_stride + cols,
+                   mask=cols < tl.where(row < n_rows, n_units, 0), other=other)
 
 
 @triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
-                          ALIGN: tl.constexpr):
+                          ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                          ASM: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
     # programs of its group on every row. slot_ptr: int64 [n_rows, SPLIT], all -1.
-    # Per row: each element read once and written once.
+    # Per row: each element read once and written once. PAIRS: 16-bit rows held two
+    # values per word (pairs.py), CHUNK counts words; BF16: which 16-bit type.
     pid = tl.program_id(0)
     n_groups = tl.num_programs(0) // SPLIT
     group = pid // SPLIT
     part = pid % SPLIT
     n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
+    if PAIRS:
+        src = x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True)
+        dst = y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True)
+        n_units = n_cols // 2
+        x_stride = x_row_stride // 2
+        y_stride = y_row_stride // 2
+        other = pairs.neg_inf_pair(BF16)
+    else:
+        src = x_ptr
+        dst = y_ptr
+        n_units = n_cols
+        x_stride = x_row_stride
+        y_stride = y_row_stride
+        other = -float("inf")
     cols = part * CHUNK + tl.arange(0, CHUNK)
-    col_mask = cols < n_cols
+    col_mask = cols < n_units
     parts = tl.arange(0, SPLIT)
-    x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
+    x = _load_chunk(src, group, n_rows, n_units, x_stride, cols, other)
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunk is requested before this row's exchange, so that this
         # program has loads in flight while it waits for its slowest partner.
-        x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
-        xf = x.to(tl.float32)
+        x_next = _load_chunk(src, row + n_groups, n_rows, n_units, x_stride, cols, other)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
-        m = tl.max(xf, axis=0)
-        e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
-        d = tl.sum(e, axis=0)
+        if PAIRS:  # each pass widens the words in its own form (pairs.py)
+            m = tl.max(tl.maximum(pairs.low(x, BF16, 1, ASM), pairs.high(x, BF16, 1, ASM)), axis=0)
+            m_safe = tl.where(m == -float("inf"), 0.0, m)
+            d = tl.sum(tl.exp2((pairs.low(x, BF16, 0, ASM) - m_safe) * LOG2E)
+                       + tl.exp2((pairs.high(x, BF16, 0, ASM) - m_safe) * LOG2E), axis=0)
+        else:
+            xf = x.to(tl.float32)
+            m = tl.max(xf, axis=0)
+            e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+            d = tl.sum(e, axis=0)
         row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
         tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
         # Wait until every chunk of the row has published (volatile: not from L1).
@@ -339,13 +398,24 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
         row_max = tl.max(part_max, axis=0)
         row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
-        if LOG_SOFTMAX:
-            y = (xf - row_max) - tl.log2(row_sum) * LN2
+        out = dst + tl.cast(row, tl.int64) * y_stride + cols
+        if PAIRS:  # outputs from the row's pair, as in _fused_pairs_tile
+            if LOG_SOFTMAX:
+                ln_sum = tl.log2(row_sum) * LN2
+                y_lo = (pairs.low(x, BF16, 2, ASM) - row_max) - ln_sum
+                y_hi = (pairs.high(x, BF16, 2, ASM) - row_max) - ln_sum
+            else:
+                log2_sum = tl.log2(row_sum)
+                y_lo = tl.exp2((pairs.low(x, BF16, 2, ASM) - row_max) * LOG2E - log2_sum)
+                y_hi = tl.exp2((pairs.high(x, BF16, 2, ASM) - row_max) * LOG2E - log2_sum)
+            tl.store(out, pairs.pack(y_lo, y_hi, BF16, ASM), mask=col_mask)
         else:
-            # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
-            y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
-        tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols, y.to(y_ptr.dtype.element_ty),
-                 mask=col_mask, cache_modifier=".cs")
+            if LOG_SOFTMAX:
+                y = (xf - row_max) - tl.log2(row_sum) * LN2
+            else:
+                # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
+                y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+            tl.store(out, y.to(y_ptr.dtype.element_ty), mask=col_mask)
         x = x_next
 
 
@@ -358,60 +428,85 @@ def _row_align(x: torch.Tensor) -> int:
     return min(MAX_ALIGN, g & -g) if g else MAX_ALIGN
 
 
-def _fused_max_cols(align: int) -> int:
-    return FUSED_MAX_COLS if align > 1 else FUSED_MAX_COLS_ODD
+def _paired(x: torch.Tensor, align: int) -> bool:
+    """Whether `x`'s rows are held as words of two 16-bit values (pairs.py): 16-bit
+    values, an even width and row stride (ALIGN >= 2) and a 4-byte aligned start."""
+    return x.element_size() == 2 and align >= 2 and x.data_ptr() % 4 == 0
 
 
-def _auto_kernel(cols: int, dtype: torch.dtype, elem: int, align: int, sm_count: int | None) -> str:
+def _unit_bytes(elem: int, paired: bool) -> int:
+    return 2 * elem if paired else elem
+
+
+def _fused_max_cols(align: int, paired: bool = False) -> int:
+    if align == 1:
+        return FUSED_MAX_COLS_ODD
+    return FUSED_MAX_COLS_PAIRS if paired else FUSED_MAX_COLS
+
+
+def _auto_kernel(cols: int, elem: int, align: int, paired: bool, sm_count: int | None) -> str:
     """The kernel `auto` runs: `fused` while a row fits in registers, `split` beyond while
     the GPU holds a group's programs, `online` past that."""
-    limit = AUTO_FUSED_MAX_COLS[dtype] if align > 1 else FUSED_MAX_COLS_ODD
+    if align == 1:
+        limit = FUSED_MAX_COLS_ODD
+    else:
+        limit = AUTO_FUSED_MAX_COLS["fp32" if elem == 4 else "pairs" if paired else "16-bit"]
     if cols <= limit:
         return "fused"
-    return "split" if _split_fits(cols, elem, align, sm_count) else "online"
+    return "split" if _split_fits(cols, elem, align, paired, sm_count) else "online"
 
 
 def _pow2_at_most(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
 
-def _fused_params(rows: int, cols: int, elem: int, sm_count: int | None) -> tuple[dict, int]:
-    """ROWS, BLOCK and num_warps of `fused` for a (rows, cols) input of `elem`-byte
-    elements; `sm_count` None under the interpreter."""
-    block = triton.next_power_of_2(cols)
-    tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * elem)))
+def _fused_params(rows: int, cols: int, elem: int, paired: bool,
+                  sm_count: int | None) -> tuple[dict, int, int | None]:
+    """ROWS, BLOCK (units), PAIRS, num_warps and the register cap of `fused` for a
+    (rows, cols) input of `elem`-byte elements; `sm_count` None under the interpreter."""
+    unit = _unit_bytes(elem, paired)
+    block = triton.next_power_of_2(triton.cdiv(cols, unit // elem))
+    tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * unit)))
     # Few rows: spread them over the SMs rather than packing them into a few programs.
     spread = triton.cdiv(rows, sm_count) if sm_count else rows
     tile_rows = min(tile_rows, triton.next_power_of_2(spread))
     if sm_count is None:
-        tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_ELEMS // block))
-    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_VALUES_PER_THREAD)))
-    return {"ROWS": tile_rows, "BLOCK": block, "NUM_STAGES": FUSED_NUM_STAGES}, warps
+        tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
+    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if paired and sm_count is not None else None
+    return {"ROWS": tile_rows, "BLOCK": block, "PAIRS": paired}, warps, maxnreg
 
 
-def _split_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
-    """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
+def _split_chunks(units: int, unit: int, align: int, interpreted: bool) -> tuple[int, int]:
+    """(SPLIT, CHUNK) of `split` for rows of `units` `unit`-byte units: one chunk up to
     SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
     of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD)."""
-    whole = triton.next_power_of_2(cols)
-    if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
+    whole = triton.next_power_of_2(units)
+    if interpreted or (align > 1 and whole * unit <= SPLIT_WHOLE_ROW_BYTES):
         return 1, whole
-    cap = SPLIT_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_CHUNK_ODD
-    split = triton.next_power_of_2(triton.cdiv(cols, cap))
-    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+    cap = SPLIT_CHUNK_BYTES[unit] // unit if align > 1 else SPLIT_CHUNK_ODD
+    split = triton.next_power_of_2(triton.cdiv(units, cap))
+    return split, triton.next_power_of_2(triton.cdiv(units, split))
 
 
-def _split_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
+def _split_units(cols: int, elem: int, paired: bool) -> tuple[int, int]:
+    """(units per row, bytes per unit) of `split`."""
+    return (cols // 2, 2 * elem) if paired else (cols, elem)
+
+
+def _split_fits(cols: int, elem: int, align: int, paired: bool, sm_count: int | None) -> bool:
     """Whether a group of `split` programs can all be resident: at most one per SM is
     assumed here (the plan then packs as many as the compiled kernel allows)."""
-    return sm_count is None or _split_chunks(cols, elem, align, False)[0] <= sm_count
+    return sm_count is None or _split_chunks(*_split_units(cols, elem, paired), align, False)[0] <= sm_count
 
 
-def _split_params(cols: int, elem: int, align: int, interpreted: bool) -> tuple[dict, int]:
-    """SPLIT, CHUNK and num_warps of `split`."""
-    split, chunk = _split_chunks(cols, elem, align, interpreted)
-    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
-    return {"SPLIT": split, "CHUNK": chunk}, warps
+def _split_params(cols: int, elem: int, align: int, paired: bool,
+                  interpreted: bool) -> tuple[dict, int, int | None]:
+    """SPLIT, CHUNK (units), PAIRS, num_warps and the register cap of `split`."""
+    split, chunk = _split_chunks(*_split_units(cols, elem, paired), align, interpreted)
+    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_UNITS_PER_THREAD)))
+    maxnreg = SPLIT_PAIRS_MAX_REGISTERS if paired and not interpreted else None
+    return {"SPLIT": split, "CHUNK": chunk, "PAIRS": paired}, warps, maxnreg
 
 
 def _online_params(cols: int, align: int, interpreted: bool) -> tuple[dict, int]:
@@ -446,10 +541,10 @@ def _specialization(x: torch.Tensor) -> tuple:
     return (x.data_ptr() % 16 == 0, *(n % 16 == 0 for n in ints), *(n == 1 for n in ints))
 
 
-def _resources(kernel_name: str, x: torch.Tensor, constexprs: dict, warps: int,
+def _resources(kernel_name: str, x: torch.Tensor, constexprs: dict, warps: int, maxnreg: int | None,
                limits: launch.DeviceLimits) -> launch.CompiledResources:
     key = (limits.index, kernel_name, x.dtype, _specialization(x),
-           tuple(sorted(constexprs.items())), warps)
+           tuple(sorted(constexprs.items())), warps, maxnreg)
     res = _RESOURCES.get(key)
     if res is None:
         # Compile for x's own specialisation, so that the binary measured is the one the
@@ -458,7 +553,7 @@ def _resources(kernel_name: str, x: torch.Tensor, constexprs: dict, warps: int,
         y_stand_in = torch.empty(16, dtype=x.dtype, device=x.device)
         slots_stand_in = torch.empty(16, dtype=torch.int64, device=x.device)
         res = launch.compiled_resources(_KERNELS[kernel_name], _args(kernel_name, x, y_stand_in, slots_stand_in),
-                                        num_warps=warps, limits=limits, **constexprs)
+                                        num_warps=warps, maxnreg=maxnreg, limits=limits, **constexprs)
         _RESOURCES[key] = res
     return res
 
@@ -472,34 +567,39 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     """
     rows, cols = x.shape
     align = _row_align(x)
+    paired = _paired(x, align)
     on_gpu = x.device.type == "cuda" and not interpreting()
     limits = launch.device_limits(x.device.index) if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
-    kernel = (_auto_kernel(cols, x.dtype, x.element_size(), align, sm_count) if variant == "auto"
+    kernel = (_auto_kernel(cols, x.element_size(), align, paired, sm_count) if variant == "auto"
               else variant)
     why = why_unsupported(x, op, kernel)
     if why is not None:
         raise ValueError(why)
+    maxnreg = None
     if kernel == "fused":
-        constexprs, warps = _fused_params(rows, cols, x.element_size(), sm_count)
+        constexprs, warps, maxnreg = _fused_params(rows, cols, x.element_size(), paired, sm_count)
         units = triton.cdiv(rows, constexprs["ROWS"])  # row blocks
     elif kernel == "split":
-        constexprs, warps = _split_params(cols, x.element_size(), align, interpreted=not on_gpu)
+        constexprs, warps, maxnreg = _split_params(cols, x.element_size(), align, paired,
+                                                   interpreted=not on_gpu)
         units = rows  # groups of SPLIT programs
     else:
         constexprs, warps = _online_params(cols, align, interpreted=not on_gpu)
         units = rows
     constexprs.update(ALIGN=align, LOG_SOFTMAX=op == "log_softmax")
+    if kernel != "online":  # pairs.py: inline PTX on the GPU, plain Triton when interpreted
+        constexprs.update(BF16=x.dtype == torch.bfloat16, ASM=on_gpu)
     out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": f"_softmax_{kernel}_kernel",
            "rows": rows, "cols": cols, "dtype": x.dtype, "constexprs": constexprs,
-           "num_warps": warps}
+           "num_warps": warps, "maxnreg": maxnreg}
     if not on_gpu:
         # Interpreter: no SMs to fill, one program per unit of work (`split`: a few, so
         # that each loops over rows; SPLIT is 1 there).
         out["grid"] = min(units, INTERPRET_SPLIT_PROGRAMS) if kernel == "split" else units
         return out
     with torch.cuda.device(limits.index):
-        res = _resources(kernel, x, constexprs, warps, limits)
+        res = _resources(kernel, x, constexprs, warps, maxnreg, limits)
     grid, per_sm = _persistent_grid(kernel, units, cols * x.element_size(), res.programs_per_sm,
                                     limits, group=constexprs.get("SPLIT", 1))
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
@@ -518,7 +618,8 @@ def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: i
         # H200 (1 GiB inputs), the one-shot grid reaches 92-94% of copy bandwidth in fp32
         # and 95-99% in bf16 for widths 128-16384, against 86-92% for the persistent
         # loop, whose programs wait on their own stores before loading the next tile.
-        return max(1, min(units, MAX_GRID)), per_sm
+        # (_launch lays the programs out on a 2-D grid past MAX_GRID.)
+        return max(1, units), per_sm
     if kernel == "split":
         # Every program of the grid must be resident at once (a group's programs wait for
         # each other): whole groups of SPLIT programs, as many as fit, at most one per row.
@@ -538,23 +639,27 @@ def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: i
 def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     """None when `variant` serves `x`; else why not. `online` and `auto` take any width."""
     cols, align = x.shape[1], _row_align(x)
+    paired = _paired(x, align)
     if variant == "split":
         if x.device.type != "cuda" or interpreting():
             return None
         sm_count = launch.device_limits(x.device.index).sm_count
-        if _split_fits(cols, x.element_size(), align, sm_count):
+        if _split_fits(cols, x.element_size(), align, paired, sm_count):
             return None
-        split, chunk = _split_chunks(cols, x.element_size(), align, False)
-        return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
-                f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
-                f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
+        split, chunk = _split_chunks(*_split_units(cols, x.element_size(), paired), align, False)
+        chunk_cols = 2 * chunk if paired else chunk
+        return (f"triton variant 'split' holds a row in {split} programs of {chunk_cols} columns "
+                f"that must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
+                f"{sm_count * chunk_cols} columns; this row has {cols} (use 'online' or 'auto')")
     if variant != "fused":
         return None
-    if cols <= _fused_max_cols(align):
+    limit = _fused_max_cols(align, paired)
+    if cols <= limit:
         return None
     if align > 1:
-        return (f"triton variant 'fused' keeps a whole row in registers, at most "
-                f"{FUSED_MAX_COLS} columns; this row has {cols} (use 'online' or 'auto')")
+        return (f"triton variant 'fused' keeps a whole row in registers, at most {limit} columns "
+                f"of {x.dtype}{' held in pairs' if paired else ''}; this row has {cols} "
+                f"(use 'online' or 'auto')")
     return (f"triton variant 'fused' keeps a whole row in registers; rows with an odd width "
             f"or row stride load element by element and fit up to {FUSED_MAX_COLS_ODD} "
             f"columns; this row has {cols} (use 'online' or 'auto')")
@@ -566,10 +671,15 @@ def _launch(x: torch.Tensor, p: dict) -> torch.Tensor:
     slots = None
     if p["kernel"] == "split":  # exchange words, fresh per call (-1: not yet published)
         slots = torch.full((x.shape[0], p["constexprs"]["SPLIT"]), -1, dtype=torch.int64, device=x.device)
+    grid = (p["grid"],)
+    if p["kernel"] == "fused" and p["grid"] > MAX_GRID:  # one-shot: a 2-D grid past CUDA's x limit
+        grid = (MAX_GRID, triton.cdiv(p["grid"], MAX_GRID))
+    options = {"num_warps": p["num_warps"]}
+    if p.get("maxnreg"):
+        options["maxnreg"] = p["maxnreg"]
     guard = torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
     with guard:  # Triton launches on the current device and its current stream
-        _KERNELS[p["kernel"]][(p["grid"],)](*_args(p["kernel"], x, y, slots), num_warps=p["num_warps"],
-                                            **p["constexprs"])
+        _KERNELS[p["kernel"]][grid](*_args(p["kernel"], x, y, slots), **options, **p["constexprs"])
     return y
 
 

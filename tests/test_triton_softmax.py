@@ -153,18 +153,35 @@ def test_offset_views_with_wide_row_stride(op, variant):
     run_and_check(op, base[::2, 1:], variant)      # 4-byte offset, row stride 2074 (ALIGN 2)
     wide = make_rows(5, 2 * 160, torch.float16, DEVICE)
     run_and_check(op, wide[:, 16:144], variant)    # aligned start, row stride 320 (ALIGN 16)
+    run_and_check(op, wide[:, 1:129], variant)     # ALIGN 16 but a 2-byte offset: not paired
 
 
-@pytest.mark.parametrize("kernel", ["fused", "online", "split"])
+@pytest.mark.parametrize("kernel", ["online", "split"])
 @pytest.mark.parametrize("op", OPS)
 def test_persistent_loop_with_fewer_programs_than_work(op, kernel):
     # On a GPU the grid is sized to the SMs, so programs loop over rows; the interpreter
-    # launches one program per row block. Force grids of 1 and 2 to run that loop here.
+    # launches one program per row. Force grids of 1 and 2 to run that loop here.
     module = _softmax_module()
     x = make_rows(40, 130, torch.float32, DEVICE)
     p = module.plan(x, op, kernel)
     for grid in (1, 2):
         out = module._launch(x, dict(p, grid=grid))
+        agreement = check(op, x, out)
+        assert agreement.ok, agreement.summary()
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, monkeypatch):
+    # `fused` is one-shot: one program per row block, on a (x, y) grid once the blocks
+    # exceed CUDA's 2^31 - 1 programs in x. Lower that limit so that the interpreter runs
+    # the y programs too, including a last y row of programs past the final block.
+    module = _softmax_module()
+    monkeypatch.setattr(module, "MAX_GRID", 3)
+    for dtype in (torch.float32, torch.float16):
+        x = make_rows(100, 130, dtype, DEVICE)
+        p = module.plan(x, op, "fused")
+        assert p["grid"] == math.ceil(100 / p["constexprs"]["ROWS"]) > 3 * 2
+        out = module._launch(x, p)
         agreement = check(op, x, out)
         assert agreement.ok, agreement.summary()
 
@@ -190,9 +207,19 @@ def test_fused_refuses_rows_past_its_register_limit():
 
 def test_auto_follows_the_thresholds():
     module = _softmax_module()
-    for dtype, widest in module.AUTO_FUSED_MAX_COLS.items():
-        assert module.plan(torch.empty(4, widest, dtype=dtype, device=DEVICE), "softmax")["kernel"] == "fused"
-        assert module.plan(torch.empty(4, widest + 16, dtype=dtype, device=DEVICE), "softmax")["kernel"] == "split"
+    def rows_of(cols, dtype, paired=True):
+        if paired:
+            return torch.empty(4, cols, dtype=dtype, device=DEVICE)
+        # even width and row stride, but a start 2 bytes past a 4-byte boundary
+        return torch.empty(4, cols + 2, dtype=dtype, device=DEVICE)[:, 1:-1]
+
+    for key, dtype, paired in [("fp32", torch.float32, False), ("pairs", torch.bfloat16, True),
+                               ("16-bit", torch.float16, False)]:
+        widest = module.AUTO_FUSED_MAX_COLS[key]
+        for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
+            x = rows_of(cols, dtype, paired or dtype == torch.float32)
+            assert module._paired(x, module._row_align(x)) == paired
+            assert module.plan(x, "softmax")["kernel"] == kernel, (key, cols)
     odd = module.FUSED_MAX_COLS_ODD
     assert module.plan(torch.empty(4, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
     assert module.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
@@ -225,7 +252,7 @@ def test_occupancy_and_grid_arithmetic():
     assert launch.programs_per_sm(255, 0, 32, h100)[0] == 1             # never below one
     # fused: one program per row block (one-shot grid), capped at CUDA's grid limit
     assert module._persistent_grid("fused", 10**6, 512, 8, h100) == (10**6, 8)
-    assert module._persistent_grid("fused", 2**40, 512, 8, h100) == (module.MAX_GRID, 8)
+    assert module._persistent_grid("fused", 2**40, 512, 8, h100) == (2**40, 8)  # 2-D past MAX_GRID
     assert module._persistent_grid("fused", 100, 512, 8, h100) == (100, 8)
     # online: the rows in flight must fit half the L2 (25 MiB here)...
     assert module._persistent_grid("online", 10**6, 32768 * 2, 4, h100) == (132 * 3, 3)
@@ -255,7 +282,11 @@ def test_plan_reports_the_launch():
     x = make_rows(7, 1000, torch.float16, DEVICE)
     fused, online = module.plan(x, "softmax", "fused"), module.plan(x, "log_softmax", "online")
     assert fused["kernel"] == "fused" and online["kernel"] == "online"
-    assert fused["constexprs"]["BLOCK"] == 1024 and fused["constexprs"]["ALIGN"] == 8
+    # fp16 rows of even width held as pairs: BLOCK counts 32-bit words of two values
+    assert fused["constexprs"]["PAIRS"] and fused["constexprs"]["BLOCK"] == 512
+    assert fused["constexprs"]["ALIGN"] == 8
+    unpaired = module.plan(make_rows(7, 1000, torch.float32, DEVICE), "softmax", "fused")
+    assert not unpaired["constexprs"]["PAIRS"] and unpaired["constexprs"]["BLOCK"] == 1024
     assert not fused["constexprs"]["LOG_SOFTMAX"] and online["constexprs"]["LOG_SOFTMAX"]
     assert module.plan(x, "softmax")["kernel"] == "fused"
     if DEVICE == "cpu":  # interpreter: one program per row block / row, small tiles
