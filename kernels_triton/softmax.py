@@ -6,7 +6,9 @@ fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
 * ``fused``  (`_softmax_fused_kernel`): a program holds a ``[ROWS, BLOCK]`` tile of
   whole rows in registers. Reads each element once, writes it once: the minimum
   traffic, the same as a device-to-device copy. Narrow rows are packed many to a tile
-  so every program moves enough bytes per iteration. Rows up to FUSED_MAX_COLS wide.
+  so every program moves enough bytes; wide 16-bit rows are held two values per 32-bit
+  word (pairs.py), half the registers of Triton's fp32 widening. Rows up to
+  FUSED_MAX_COLS wide (FUSED_MAX_COLS_PAIRS in pairs).
 * ``online`` (`_softmax_online_kernel`): a program walks one row in TILE-wide tiles.
   Pass 1 keeps a running max and a rescaled running sum per lane; pass 2 re-reads the
   row and writes the output. Reads twice, writes once, any width; the grid is sized so
@@ -17,12 +19,17 @@ fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
   (max, sum) as one 64-bit word in global memory and wait for each other's, so each
   element is still read once and written once. That wait needs every program resident
   at once: a persistent grid sized from the compiled kernel's occupancy. Each program
-  loads its chunk of the next row before it waits. Rows up to 1 M columns on a 132-SM GPU.
+  loads its chunk of the next row before it waits. Rows up to one 16 KiB chunk per SM
+  (540672 fp32 or 1081344 16-bit columns on a 132-SM GPU).
 * ``auto``: `_auto_kernel` picks one from the width (and dtype and alignment).
 
 Rows are loaded 16 bytes at a time where alignment allows: the launcher passes ALIGN,
 the power of two dividing both width and row stride, which the kernels restate so that
 Triton's alignment analysis sees it (it only knows integer arguments divisible by 16).
+
+Loads and stores carry no cache hints (but `online`'s first pass, evict_last): evict-first
+loads and streaming (.cs) stores measured up to 8 points slower on an H200 (see
+AUTO_FUSED_MAX_COLS).
 
 `fused` launches one program per row block (measured faster than a persistent loop);
 `online` is persistent (as many programs as stay resident, each looping over rows, so
@@ -52,33 +59,40 @@ VARIANTS = {"softmax": ("fused", "online", "split"), "log_softmax": ("fused", "o
 # -- thresholds and launch constants ----------------------------------------------------
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
 
-# `fused` and `split` hold rows in registers as units: a unit is a value, or, for 16-bit
-# rows that can be paired (even width and row stride, 4-byte aligned start), a 32-bit
-# word of two values (pairs.py), which halves the registers the row takes.
+# Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
+# of benchmarks/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
-# Units each thread holds in a `fused` tile (num_warps = tile / (32 * this), 1 to 32):
-# 32 fp32 values or 32 words (64 16-bit values) = eight 16-byte loads in flight per
+# `fused` holds rows in registers as units: a unit is a value or, for 16-bit rows that
+# are paired (_paired: even width and row stride, 4-byte aligned start, at least
+# FUSED_PAIRS_MIN_COLS wide), a 32-bit word of two values (pairs.py), which halves the
+# registers the row takes. Units each thread holds (num_warps = tile / (32 * this), 1 to
+# 32): 32 fp32 values or 32 words (64 16-bit values) = eight 16-byte loads in flight per
 # thread, and the widest row still fits the 64-register cap of a 1024-thread program.
 FUSED_UNITS_PER_THREAD = 32
 FUSED_MAX_WARPS = 32
 # Widest row `fused` holds, 32 warps x 32 units (52-64 registers, no spills): 32768 fp32
-# (and 16-bit rows that cannot be paired, which Triton widens to fp32), 65536 paired
+# (and 16-bit rows that are not paired, which Triton widens to fp32), 65536 paired
 # 16-bit values. Rows whose width or row stride is odd (ALIGN 1 below) load element by
 # element, each value with its own address: fp32 spills at 32768 there, 16384 fits.
 FUSED_MAX_COLS = 32768
 FUSED_MAX_COLS_PAIRS = 65536
 FUSED_MAX_COLS_ODD = 16384
-# Register cap of paired `fused` tiles (ptxas maxnreg). 32 words and the temporaries of
-# one pass fit in 64; uncapped, ptxas spends up to 128 on scheduling freedom at 16 warps,
-# which halves the programs an SM holds. H200, bf16, one 1 GiB input (2026-11-21): 32768
-# at 16 warps 97.2% of copy bandwidth capped; 16384 at 8 warps 96.2% capped, against
-# 92.0-93.9 for 16 warps capped or not.
+# Pairs pay where registers bound the programs per SM: bf16 32768 paired (16 warps, 64
+# registers, two programs per SM) 97.9%, against 73% widened (32 warps, one per SM).
+# At 8192 and 16384 the two tie (96.8 / 97.1, 96.7 / 96.7); below, the multi-row paired
+# tiles measured slower (4096: 93.5 vs 97.2, 512: 49 vs 99.8, 128: 87 vs 98.1).
+FUSED_PAIRS_MIN_COLS = 16384
+# Register cap of paired tiles (ptxas maxnreg). 32 words and the temporaries of one
+# pass fit in 64; uncapped, ptxas spends up to 128 on scheduling freedom at 16 warps,
+# which halves the programs an SM holds (bf16 32768 at 16 warps: 97.2% capped, 73%
+# for the uncapped widened tile; run 2).
 FUSED_PAIRS_MAX_REGISTERS = 64
-# `auto` uses `fused` up to this width (per unit size; odd rows: FUSED_MAX_COLS_ODD) and
-# `split` beyond. Measured on an H200 (1 GiB inputs, % of copy bandwidth, 2026-11-21):
-# fp32 32768 fused 98.4 (plain loads and stores; 89.8 with evict-first loads and .cs
-# stores); paired bf16 32768 97.2 (unpaired 16-bit rows at 16 warps take 101 registers,
-# one program per SM: 73%, so those go to `split` past 16384).
+# `auto` uses `fused` up to this width (odd rows: FUSED_MAX_COLS_ODD) and `split`
+# beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and
+# .cs stores used before); paired 16-bit 32768 97.9. 16-bit rows that are not paired go
+# to `split` past 16384 (widened 32768 at 32 warps: 73%). At 65536 a paired fused row
+# (32 warps, one program per SM) measured 84.2 against 83.7-84.8 for `split`: a tie,
+# and `split` keeps it.
 AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 32768, "16-bit": 16384}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
@@ -117,22 +131,20 @@ ONLINE_L2_FRACTION = 0.5
 # (max, sum) through global memory and wait for each other, and each program requests
 # the next row's chunk before that wait. Rows up to SPLIT_WHOLE_ROW_BYTES are one chunk
 # (SPLIT 1: a persistent fused kernel with the next row in flight); wider rows take the
-# fewest chunks of at most SPLIT_CHUNK_BYTES (per unit size: 4 = fp32 values or words of
-# two 16-bit values, 2 = unpaired 16-bit values; odd rows, loaded element by element:
-# SPLIT_CHUNK_ODD elements). Measured on an H200 (1 GiB inputs, % of copy bandwidth,
-# 2026-11-21, benchmarks/h200_tuning_split_2026-11-21.txt), 32 values per thread:
-#   fp32 chunks  8192 / 16384:       32768: 85.8 / 89.4   65536: 87.0 / 90.0
-#   bf16 chunks  8192 / 16384 / 32768: 32768: 89.1 / 82.4 / 91.5   65536: 88.9 / 78.3 / 85.7
-# 16 values per thread (twice the warps) measured lower (fp32 8192: 88.3 / 88.9; bf16
-# 8192: 81.7 / 77.2), and so did requesting two rows ahead instead of one (fp32 16384:
-# 89.2 / 89.8; bf16: 55-63, the extra chunk costs bf16 its second program per SM).
+# fewest chunks of at most SPLIT_CHUNK_BYTES (odd rows, loaded element by element:
+# SPLIT_CHUNK_ODD elements). 65536-wide rows, 32 values per thread, plain loads/stores:
+#   fp32 chunks of 16 / 32 / 64 KiB: 89.8 / 89.0-89.1 / 86.8-87.5
+#   bf16 chunks of  8 / 16 / 32 KiB: 84.8 / 83.7 / 67.3
+# 16 values per thread (twice the warps) measured lower (fp32 32 KiB: 88.3-88.4). Held
+# as pairs (pairs.py), bf16 chunks measured 49-68%: `split` does not pair. Earlier,
+# with evict-first loads (benchmarks/h200_tuning_split_2026-11-21.txt), requesting two
+# rows ahead instead of one measured lower too (bf16: 55-63, the extra chunk costs bf16
+# its second program per SM).
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
-SPLIT_CHUNK_BYTES = {4: 64 * 1024, 2: 16 * 1024}
+SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
 SPLIT_CHUNK_ODD = 4096
-SPLIT_UNITS_PER_THREAD = 32
+SPLIT_VALUES_PER_THREAD = 32
 SPLIT_MAX_WARPS = 32
-# Register cap of paired `split` programs (None: ptxas's choice).
-SPLIT_PAIRS_MAX_REGISTERS = None
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1; the exchange then
 # reads back the program's own slot), on this many programs so that each loops over
@@ -329,63 +341,41 @@ def _pair_word(m, d):
 
 
 @triton.jit
-def _load_chunk(src, row, n_rows, n_units, row_stride, cols, other):
-    # This program's chunk of `row` (values, or words of two values); nothing (all
-    # `other`, no traffic) past the last row: the mask bound is then 0.
-    return tl.load(src + tl.cast(row, tl.int64) * row_stride + cols,
-                   mask=cols < tl.where(row < n_rows, n_units, 0), other=other)
+def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
+    # This program's chunk of `row`; nothing (all -inf, no traffic) past the last row:
+    # the mask bound is then 0 columns.
+    return tl.load(x_ptr + tl.cast(row, tl.int64) * x_row_stride + cols,
+                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"))
 
 
 @triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
-                          ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
-                          ASM: tl.constexpr):
+                          ALIGN: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
     # programs of its group on every row. slot_ptr: int64 [n_rows, SPLIT], all -1.
-    # Per row: each element read once and written once. PAIRS: 16-bit rows held two
-    # values per word (pairs.py), CHUNK counts words; BF16: which 16-bit type.
+    # Per row: each element read once and written once.
     pid = tl.program_id(0)
     n_groups = tl.num_programs(0) // SPLIT
     group = pid // SPLIT
     part = pid % SPLIT
     n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
-    if PAIRS:
-        src = x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True)
-        dst = y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True)
-        n_units = n_cols // 2
-        x_stride = x_row_stride // 2
-        y_stride = y_row_stride // 2
-        other = pairs.neg_inf_pair(BF16)
-    else:
-        src = x_ptr
-        dst = y_ptr
-        n_units = n_cols
-        x_stride = x_row_stride
-        y_stride = y_row_stride
-        other = -float("inf")
     cols = part * CHUNK + tl.arange(0, CHUNK)
-    col_mask = cols < n_units
+    col_mask = cols < n_cols
     parts = tl.arange(0, SPLIT)
-    x = _load_chunk(src, group, n_rows, n_units, x_stride, cols, other)
+    x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunk is requested before this row's exchange, so that this
         # program has loads in flight while it waits for its slowest partner.
-        x_next = _load_chunk(src, row + n_groups, n_rows, n_units, x_stride, cols, other)
+        x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
+        xf = x.to(tl.float32)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
-        if PAIRS:  # each pass widens the words in its own form (pairs.py)
-            m = tl.max(tl.maximum(pairs.low(x, BF16, 1, ASM), pairs.high(x, BF16, 1, ASM)), axis=0)
-            m_safe = tl.where(m == -float("inf"), 0.0, m)
-            d = tl.sum(tl.exp2((pairs.low(x, BF16, 0, ASM) - m_safe) * LOG2E)
-                       + tl.exp2((pairs.high(x, BF16, 0, ASM) - m_safe) * LOG2E), axis=0)
-        else:
-            xf = x.to(tl.float32)
-            m = tl.max(xf, axis=0)
-            e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
-            d = tl.sum(e, axis=0)
+        m = tl.max(xf, axis=0)
+        e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+        d = tl.sum(e, axis=0)
         row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
         tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
         # Wait until every chunk of the row has published (volatile: not from L1).
@@ -398,24 +388,13 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
         row_max = tl.max(part_max, axis=0)
         row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
-        out = dst + tl.cast(row, tl.int64) * y_stride + cols
-        if PAIRS:  # outputs from the row's pair, as in _fused_pairs_tile
-            if LOG_SOFTMAX:
-                ln_sum = tl.log2(row_sum) * LN2
-                y_lo = (pairs.low(x, BF16, 2, ASM) - row_max) - ln_sum
-                y_hi = (pairs.high(x, BF16, 2, ASM) - row_max) - ln_sum
-            else:
-                log2_sum = tl.log2(row_sum)
-                y_lo = tl.exp2((pairs.low(x, BF16, 2, ASM) - row_max) * LOG2E - log2_sum)
-                y_hi = tl.exp2((pairs.high(x, BF16, 2, ASM) - row_max) * LOG2E - log2_sum)
-            tl.store(out, pairs.pack(y_lo, y_hi, BF16, ASM), mask=col_mask)
+        if LOG_SOFTMAX:
+            y = (xf - row_max) - tl.log2(row_sum) * LN2
         else:
-            if LOG_SOFTMAX:
-                y = (xf - row_max) - tl.log2(row_sum) * LN2
-            else:
-                # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
-                y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
-            tl.store(out, y.to(y_ptr.dtype.element_ty), mask=col_mask)
+            # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
+            y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+        tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols, y.to(y_ptr.dtype.element_ty),
+                 mask=col_mask)
         x = x_next
 
 
@@ -429,9 +408,11 @@ def _row_align(x: torch.Tensor) -> int:
 
 
 def _paired(x: torch.Tensor, align: int) -> bool:
-    """Whether `x`'s rows are held as words of two 16-bit values (pairs.py): 16-bit
-    values, an even width and row stride (ALIGN >= 2) and a 4-byte aligned start."""
-    return x.element_size() == 2 and align >= 2 and x.data_ptr() % 4 == 0
+    """Whether `fused` holds `x`'s rows as words of two 16-bit values (pairs.py): 16-bit
+    rows of at least FUSED_PAIRS_MIN_COLS, an even width and row stride (ALIGN >= 2) and
+    a 4-byte aligned start."""
+    return (x.element_size() == 2 and x.shape[1] >= FUSED_PAIRS_MIN_COLS and align >= 2
+            and x.data_ptr() % 4 == 0)
 
 
 def _unit_bytes(elem: int, paired: bool) -> int:
@@ -453,7 +434,7 @@ def _auto_kernel(cols: int, elem: int, align: int, paired: bool, sm_count: int |
         limit = AUTO_FUSED_MAX_COLS["fp32" if elem == 4 else "pairs" if paired else "16-bit"]
     if cols <= limit:
         return "fused"
-    return "split" if _split_fits(cols, elem, align, paired, sm_count) else "online"
+    return "split" if _split_fits(cols, elem, align, sm_count) else "online"
 
 
 def _pow2_at_most(n: int) -> int:
@@ -477,36 +458,29 @@ def _fused_params(rows: int, cols: int, elem: int, paired: bool,
     return {"ROWS": tile_rows, "BLOCK": block, "PAIRS": paired}, warps, maxnreg
 
 
-def _split_chunks(units: int, unit: int, align: int, interpreted: bool) -> tuple[int, int]:
-    """(SPLIT, CHUNK) of `split` for rows of `units` `unit`-byte units: one chunk up to
+def _split_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
+    """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
     SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
     of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD)."""
-    whole = triton.next_power_of_2(units)
-    if interpreted or (align > 1 and whole * unit <= SPLIT_WHOLE_ROW_BYTES):
+    whole = triton.next_power_of_2(cols)
+    if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
         return 1, whole
-    cap = SPLIT_CHUNK_BYTES[unit] // unit if align > 1 else SPLIT_CHUNK_ODD
-    split = triton.next_power_of_2(triton.cdiv(units, cap))
-    return split, triton.next_power_of_2(triton.cdiv(units, split))
+    cap = SPLIT_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_CHUNK_ODD
+    split = triton.next_power_of_2(triton.cdiv(cols, cap))
+    return split, triton.next_power_of_2(triton.cdiv(cols, split))
 
 
-def _split_units(cols: int, elem: int, paired: bool) -> tuple[int, int]:
-    """(units per row, bytes per unit) of `split`."""
-    return (cols // 2, 2 * elem) if paired else (cols, elem)
-
-
-def _split_fits(cols: int, elem: int, align: int, paired: bool, sm_count: int | None) -> bool:
+def _split_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
     """Whether a group of `split` programs can all be resident: at most one per SM is
     assumed here (the plan then packs as many as the compiled kernel allows)."""
-    return sm_count is None or _split_chunks(*_split_units(cols, elem, paired), align, False)[0] <= sm_count
+    return sm_count is None or _split_chunks(cols, elem, align, False)[0] <= sm_count
 
 
-def _split_params(cols: int, elem: int, align: int, paired: bool,
-                  interpreted: bool) -> tuple[dict, int, int | None]:
-    """SPLIT, CHUNK (units), PAIRS, num_warps and the register cap of `split`."""
-    split, chunk = _split_chunks(*_split_units(cols, elem, paired), align, interpreted)
-    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_UNITS_PER_THREAD)))
-    maxnreg = SPLIT_PAIRS_MAX_REGISTERS if paired and not interpreted else None
-    return {"SPLIT": split, "CHUNK": chunk, "PAIRS": paired}, warps, maxnreg
+def _split_params(cols: int, elem: int, align: int, interpreted: bool) -> tuple[dict, int]:
+    """SPLIT, CHUNK and num_warps of `split`."""
+    split, chunk = _split_chunks(cols, elem, align, interpreted)
+    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
+    return {"SPLIT": split, "CHUNK": chunk}, warps
 
 
 def _online_params(cols: int, align: int, interpreted: bool) -> tuple[dict, int]:
@@ -581,14 +555,13 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
         constexprs, warps, maxnreg = _fused_params(rows, cols, x.element_size(), paired, sm_count)
         units = triton.cdiv(rows, constexprs["ROWS"])  # row blocks
     elif kernel == "split":
-        constexprs, warps, maxnreg = _split_params(cols, x.element_size(), align, paired,
-                                                   interpreted=not on_gpu)
+        constexprs, warps = _split_params(cols, x.element_size(), align, interpreted=not on_gpu)
         units = rows  # groups of SPLIT programs
     else:
         constexprs, warps = _online_params(cols, align, interpreted=not on_gpu)
         units = rows
     constexprs.update(ALIGN=align, LOG_SOFTMAX=op == "log_softmax")
-    if kernel != "online":  # pairs.py: inline PTX on the GPU, plain Triton when interpreted
+    if kernel == "fused":  # pairs.py: inline PTX on the GPU, plain Triton when interpreted
         constexprs.update(BF16=x.dtype == torch.bfloat16, ASM=on_gpu)
     out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": f"_softmax_{kernel}_kernel",
            "rows": rows, "cols": cols, "dtype": x.dtype, "constexprs": constexprs,
@@ -639,20 +612,19 @@ def _persistent_grid(kernel: str, units: int, row_bytes: int, resident_per_sm: i
 def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     """None when `variant` serves `x`; else why not. `online` and `auto` take any width."""
     cols, align = x.shape[1], _row_align(x)
-    paired = _paired(x, align)
     if variant == "split":
         if x.device.type != "cuda" or interpreting():
             return None
         sm_count = launch.device_limits(x.device.index).sm_count
-        if _split_fits(cols, x.element_size(), align, paired, sm_count):
+        if _split_fits(cols, x.element_size(), align, sm_count):
             return None
-        split, chunk = _split_chunks(*_split_units(cols, x.element_size(), paired), align, False)
-        chunk_cols = 2 * chunk if paired else chunk
-        return (f"triton variant 'split' holds a row in {split} programs of {chunk_cols} columns "
-                f"that must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
-                f"{sm_count * chunk_cols} columns; this row has {cols} (use 'online' or 'auto')")
+        split, chunk = _split_chunks(cols, x.element_size(), align, False)
+        return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
+                f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
+                f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
     if variant != "fused":
         return None
+    paired = _paired(x, align)
     limit = _fused_max_cols(align, paired)
     if cols <= limit:
         return None

@@ -104,6 +104,31 @@ def test_rows(op, variant, cols, dtype):
         run_and_check(op, make_rows(rows, cols, dtype, DEVICE, seed=rows), variant)
 
 
+@pytest.mark.parametrize("op", OPS)
+def test_fused_paired_rows(op, monkeypatch):
+    # 16-bit rows held two values per 32-bit word (pairs.py). `fused` pairs only rows of
+    # FUSED_PAIRS_MIN_COLS and more; lower that so the narrow CPU widths take the path:
+    # even widths with 1-2 words per row, masked word tails, multi-row tiles, special
+    # values, and the views that must not be paired.
+    module = _softmax_module()
+    monkeypatch.setattr(module, "FUSED_PAIRS_MIN_COLS", 2)
+    for cols in (2, 4, 32, 34, 128, 1000, 4098):
+        for rows in CPU_ROWS:
+            x = make_rows(rows, cols, torch.float16, DEVICE, seed=rows)
+            assert module.plan(x, op, "fused")["constexprs"]["PAIRS"]
+            run_and_check(op, x, "fused")
+    special = special_rows(130, torch.float16, DEVICE)
+    assert module.plan(special, op, "fused")["constexprs"]["PAIRS"]
+    run_and_check(op, special, "fused")
+    base = make_rows(6, 2 * 200, torch.float16, DEVICE)
+    for view, paired in [(base[:, 4:204], True),     # 8-byte offset, row stride 400
+                         (base[::2, 2:130], True),   # 4-byte offset, row stride 800
+                         (base[:, 1:201], False),    # 2-byte offset: not 4-byte aligned
+                         (base[:, 2:203], False)]:   # odd width
+        assert module.plan(view, op, "fused")["constexprs"]["PAIRS"] == paired
+        run_and_check(op, view, "fused")
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("op", OPS)
 def test_transposed_input(op, variant):
@@ -282,11 +307,12 @@ def test_plan_reports_the_launch():
     x = make_rows(7, 1000, torch.float16, DEVICE)
     fused, online = module.plan(x, "softmax", "fused"), module.plan(x, "log_softmax", "online")
     assert fused["kernel"] == "fused" and online["kernel"] == "online"
-    # fp16 rows of even width held as pairs: BLOCK counts 32-bit words of two values
-    assert fused["constexprs"]["PAIRS"] and fused["constexprs"]["BLOCK"] == 512
-    assert fused["constexprs"]["ALIGN"] == 8
-    unpaired = module.plan(make_rows(7, 1000, torch.float32, DEVICE), "softmax", "fused")
-    assert not unpaired["constexprs"]["PAIRS"] and unpaired["constexprs"]["BLOCK"] == 1024
+    assert fused["constexprs"]["BLOCK"] == 1024 and fused["constexprs"]["ALIGN"] == 8
+    assert not fused["constexprs"]["PAIRS"]  # narrower than FUSED_PAIRS_MIN_COLS
+    # wide 16-bit rows are held as pairs: BLOCK counts 32-bit words of two values
+    wide = module.plan(torch.empty(2, module.FUSED_PAIRS_MIN_COLS, dtype=torch.float16, device=DEVICE),
+                       "softmax", "fused")
+    assert wide["constexprs"]["PAIRS"] and wide["constexprs"]["BLOCK"] == module.FUSED_PAIRS_MIN_COLS // 2
     assert not fused["constexprs"]["LOG_SOFTMAX"] and online["constexprs"]["LOG_SOFTMAX"]
     assert module.plan(x, "softmax")["kernel"] == "fused"
     if DEVICE == "cpu":  # interpreter: one program per row block / row, small tiles
@@ -313,10 +339,10 @@ GPU_WIDTHS = [
     8192,           # online: exactly one tile (second tile of the pair empty)
     16384,          # fused 16 warps; online: one full pair of tiles
     16385,          # odd: widest odd fused row is 16384, so fused refuses; split: 4096 chunks
-    32768,          # FUSED_MAX_COLS: fused 32 warps; bf16 auto: split, one 64 KiB chunk
-    32769,          # first width past fused (refuses); auto: split, ALIGN 1 (4096 chunks)
-    65536,          # split: 4 (fp32) or 8 (16-bit) programs per row; online: one per SM
-    262144,         # split: 16-32 programs per row; online: rows in flight exceed L2
+    32768,          # FUSED_MAX_COLS: fused 32 warps (16-bit: 16 warps of pairs)
+    32769,          # first odd width past fused (refuses); auto: split, ALIGN 1 (4096 chunks)
+    65536,          # fused: paired 16-bit only; split: 16 (fp32) or 8 (16-bit) programs per row
+    262144,         # split: 32-64 programs per row; online: rows in flight exceed L2
 ]
 GPU_ROWS = [1, 2, 7, 1000]  # 1000: more rows than SMs, so persistent programs loop
 GPU_DTYPES = [torch.float32, torch.float16, torch.bfloat16]
@@ -336,7 +362,8 @@ def test_gpu_sweep(op, variant, cols, dtype):
         support = BACKEND.supports(x, op, variant)
         if not support:
             # Only fused refuses, and only past its register limit for the row's alignment.
-            assert variant == "fused" and cols > module._fused_max_cols(module._row_align(x))
+            align = module._row_align(x)
+            assert variant == "fused" and cols > module._fused_max_cols(align, module._paired(x, align))
             assert "'online'" in support.reason
             continue
         if variant == "split" and cols >= 65536:  # several programs per row do exchange
@@ -357,6 +384,9 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("fused", torch.empty(4, module.FUSED_MAX_COLS, dtype=dtype, device="cuda")),
         ("fused", shifted[:, 2:]),                                          # misaligned, ALIGN 2
         ("fused", torch.empty(4, module.FUSED_MAX_COLS_ODD - 1, dtype=dtype, device="cuda")),
+        ("fused", torch.empty(4, module.FUSED_PAIRS_MIN_COLS, dtype=dtype, device="cuda")),  # 16-bit: pairs
+        ("fused", torch.empty(4, module.FUSED_MAX_COLS_PAIRS if dtype != torch.float32
+                              else module.FUSED_MAX_COLS, dtype=dtype, device="cuda")),
         ("online", torch.empty(1000, 65536, dtype=dtype, device="cuda")),   # 8192 tiles
         ("online", torch.empty(1000, 65537, dtype=dtype, device="cuda")),   # odd: 4096 tiles
         ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
