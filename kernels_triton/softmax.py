@@ -91,9 +91,10 @@ FUSED_PAIRS_MAX_REGISTERS = 64
 # beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and
 # .cs stores used before); paired 16-bit 32768 97.9. 16-bit rows that are not paired go
 # to `split` past 16384 (widened 32768 at 32 warps: 73%). At 65536 a paired fused row
-# (32 warps, one program per SM) measured 84.2 against 83.7-84.8 for `split`: a tie,
-# and `split` keeps it.
-AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 32768, "16-bit": 16384}
+# (32 warps, one program per SM) ties with `split` for softmax (bf16 84.1 vs 83.9;
+# fp16 77.7 vs 84.8: `split` keeps it), but wins for log-softmax, whose output pass has
+# no exp (bf16 88.9 vs 72.0, fp16 90.5 vs 72.7): "pairs-log".
+AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 32768, "pairs-log": 65536, "16-bit": 16384}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -425,13 +426,17 @@ def _fused_max_cols(align: int, paired: bool = False) -> int:
     return FUSED_MAX_COLS_PAIRS if paired else FUSED_MAX_COLS
 
 
-def _auto_kernel(cols: int, elem: int, align: int, paired: bool, sm_count: int | None) -> str:
+def _auto_kernel(op: str, cols: int, elem: int, align: int, paired: bool, sm_count: int | None) -> str:
     """The kernel `auto` runs: `fused` while a row fits in registers, `split` beyond while
     the GPU holds a group's programs, `online` past that."""
     if align == 1:
         limit = FUSED_MAX_COLS_ODD
+    elif elem == 4:
+        limit = AUTO_FUSED_MAX_COLS["fp32"]
+    elif paired:
+        limit = AUTO_FUSED_MAX_COLS["pairs-log" if op == "log_softmax" else "pairs"]
     else:
-        limit = AUTO_FUSED_MAX_COLS["fp32" if elem == 4 else "pairs" if paired else "16-bit"]
+        limit = AUTO_FUSED_MAX_COLS["16-bit"]
     if cols <= limit:
         return "fused"
     return "split" if _split_fits(cols, elem, align, sm_count) else "online"
@@ -545,7 +550,7 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     on_gpu = x.device.type == "cuda" and not interpreting()
     limits = launch.device_limits(x.device.index) if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
-    kernel = (_auto_kernel(cols, x.element_size(), align, paired, sm_count) if variant == "auto"
+    kernel = (_auto_kernel(op, cols, x.element_size(), align, paired, sm_count) if variant == "auto"
               else variant)
     why = why_unsupported(x, op, kernel)
     if why is not None:
@@ -573,6 +578,13 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
         return out
     with torch.cuda.device(limits.index):
         res = _resources(kernel, x, constexprs, warps, maxnreg, limits)
+        if maxnreg and res.n_spills:
+            # The cap is a bet on ptxas fitting the tile in it, which depends on its
+            # version (Triton 3.6's spills fp16 32768 at 64): spilling is worse than the
+            # residency the cap buys, so such a configuration runs uncapped.
+            maxnreg = None
+            out["maxnreg"] = None
+            res = _resources(kernel, x, constexprs, warps, maxnreg, limits)
     grid, per_sm = _persistent_grid(kernel, units, cols * x.element_size(), res.programs_per_sm,
                                     limits, group=constexprs.get("SPLIT", 1))
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,

@@ -238,13 +238,15 @@ def test_auto_follows_the_thresholds():
         # even width and row stride, but a start 2 bytes past a 4-byte boundary
         return torch.empty(4, cols + 2, dtype=dtype, device=DEVICE)[:, 1:-1]
 
-    for key, dtype, paired in [("fp32", torch.float32, False), ("pairs", torch.bfloat16, True),
-                               ("16-bit", torch.float16, False)]:
+    for key, op, dtype, paired in [("fp32", "softmax", torch.float32, False),
+                                   ("pairs", "softmax", torch.bfloat16, True),
+                                   ("pairs-log", "log_softmax", torch.float16, True),
+                                   ("16-bit", "softmax", torch.float16, False)]:
         widest = module.AUTO_FUSED_MAX_COLS[key]
         for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
             x = rows_of(cols, dtype, paired or dtype == torch.float32)
             assert module._paired(x, module._row_align(x)) == paired
-            assert module.plan(x, "softmax")["kernel"] == kernel, (key, cols)
+            assert module.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = module.FUSED_MAX_COLS_ODD
     assert module.plan(torch.empty(4, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
     assert module.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
