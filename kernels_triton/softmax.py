@@ -74,8 +74,10 @@ FUSED_MAX_WARPS = 32
 # (and 16-bit rows that are not paired, which Triton widens to fp32), 65536 paired
 # 16-bit values. Rows whose width or row stride is odd (ALIGN 1 below) load element by
 # element, each value with its own address: fp32 spills at 32768 there, 16384 fits.
+# fp16 pairs stop at 32768: widening fp16 takes a cvt and a temporary where bf16 takes
+# a shift, and Triton 3.6's ptxas spills 8 registers at 65536 (bf16 fits).
 FUSED_MAX_COLS = 32768
-FUSED_MAX_COLS_PAIRS = 65536
+FUSED_MAX_COLS_PAIRS = {torch.bfloat16: 65536, torch.float16: 32768}
 FUSED_MAX_COLS_ODD = 16384
 # Pairs pay where registers bound the programs per SM: bf16 32768 paired (16 warps, 64
 # registers, two programs per SM) 97.9%, against 73% widened (32 warps, one per SM).
@@ -93,7 +95,8 @@ FUSED_PAIRS_MAX_REGISTERS = 64
 # to `split` past 16384 (widened 32768 at 32 warps: 73%). At 65536 a paired fused row
 # (32 warps, one program per SM) ties with `split` for softmax (bf16 84.1 vs 83.9;
 # fp16 77.7 vs 84.8: `split` keeps it), but wins for log-softmax, whose output pass has
-# no exp (bf16 88.9 vs 72.0, fp16 90.5 vs 72.7): "pairs-log".
+# no exp (bf16 88.9 vs 72.0, fp16 90.5 vs 72.7): "pairs-log", bf16 only, as fp16 pairs
+# stop at 32768 (FUSED_MAX_COLS_PAIRS).
 AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 32768, "pairs-log": 65536, "16-bit": 16384}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
@@ -420,21 +423,24 @@ def _unit_bytes(elem: int, paired: bool) -> int:
     return 2 * elem if paired else elem
 
 
-def _fused_max_cols(align: int, paired: bool = False) -> int:
+def _fused_max_cols(align: int, paired: bool = False, dtype: torch.dtype | None = None) -> int:
     if align == 1:
         return FUSED_MAX_COLS_ODD
-    return FUSED_MAX_COLS_PAIRS if paired else FUSED_MAX_COLS
+    return FUSED_MAX_COLS_PAIRS[dtype] if paired else FUSED_MAX_COLS
 
 
-def _auto_kernel(op: str, cols: int, elem: int, align: int, paired: bool, sm_count: int | None) -> str:
+def _auto_kernel(op: str, cols: int, dtype: torch.dtype, align: int, paired: bool,
+                 sm_count: int | None) -> str:
     """The kernel `auto` runs: `fused` while a row fits in registers, `split` beyond while
     the GPU holds a group's programs, `online` past that."""
+    elem = dtype.itemsize
     if align == 1:
         limit = FUSED_MAX_COLS_ODD
     elif elem == 4:
         limit = AUTO_FUSED_MAX_COLS["fp32"]
     elif paired:
-        limit = AUTO_FUSED_MAX_COLS["pairs-log" if op == "log_softmax" else "pairs"]
+        limit = min(AUTO_FUSED_MAX_COLS["pairs-log" if op == "log_softmax" else "pairs"],
+                    FUSED_MAX_COLS_PAIRS[dtype])
     else:
         limit = AUTO_FUSED_MAX_COLS["16-bit"]
     if cols <= limit:
@@ -550,7 +556,7 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     on_gpu = x.device.type == "cuda" and not interpreting()
     limits = launch.device_limits(x.device.index) if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
-    kernel = (_auto_kernel(op, cols, x.element_size(), align, paired, sm_count) if variant == "auto"
+    kernel = (_auto_kernel(op, cols, x.dtype, align, paired, sm_count) if variant == "auto"
               else variant)
     why = why_unsupported(x, op, kernel)
     if why is not None:
@@ -637,7 +643,7 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     if variant != "fused":
         return None
     paired = _paired(x, align)
-    limit = _fused_max_cols(align, paired)
+    limit = _fused_max_cols(align, paired, x.dtype)
     if cols <= limit:
         return None
     if align > 1:

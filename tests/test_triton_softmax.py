@@ -240,7 +240,7 @@ def test_auto_follows_the_thresholds():
 
     for key, op, dtype, paired in [("fp32", "softmax", torch.float32, False),
                                    ("pairs", "softmax", torch.bfloat16, True),
-                                   ("pairs-log", "log_softmax", torch.float16, True),
+                                   ("pairs-log", "log_softmax", torch.bfloat16, True),
                                    ("16-bit", "softmax", torch.float16, False)]:
         widest = module.AUTO_FUSED_MAX_COLS[key]
         for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
@@ -365,7 +365,7 @@ def test_gpu_sweep(op, variant, cols, dtype):
         if not support:
             # Only fused refuses, and only past its register limit for the row's alignment.
             align = module._row_align(x)
-            assert variant == "fused" and cols > module._fused_max_cols(align, module._paired(x, align))
+            assert variant == "fused" and cols > module._fused_max_cols(align, module._paired(x, align), dtype)
             assert "'online'" in support.reason
             continue
         if variant == "split" and cols >= 65536:  # several programs per row do exchange
@@ -387,8 +387,8 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("fused", shifted[:, 2:]),                                          # misaligned, ALIGN 2
         ("fused", torch.empty(4, module.FUSED_MAX_COLS_ODD - 1, dtype=dtype, device="cuda")),
         ("fused", torch.empty(4, module.FUSED_PAIRS_MIN_COLS, dtype=dtype, device="cuda")),  # 16-bit: pairs
-        ("fused", torch.empty(4, module.FUSED_MAX_COLS_PAIRS if dtype != torch.float32
-                              else module.FUSED_MAX_COLS, dtype=dtype, device="cuda")),
+        ("fused", torch.empty(4, module.FUSED_MAX_COLS_PAIRS.get(dtype, module.FUSED_MAX_COLS),
+                              dtype=dtype, device="cuda")),
         ("online", torch.empty(1000, 65536, dtype=dtype, device="cuda")),   # 8192 tiles
         ("online", torch.empty(1000, 65537, dtype=dtype, device="cuda")),   # odd: 4096 tiles
         ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
