@@ -208,7 +208,7 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
         cols = tl.arange(0, BLOCK)
         mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
         # Plain loads and stores: evict-first loads (.L1::evict_first) and streaming
-        # stores (.cs) both measured slower on an H200 (see FUSED_TILE_BYTES).
+        # stores (.cs) both measured slower on an H200 (see AUTO_FUSED_MAX_COLS).
         x = tl.load(x_ptr + rows[:, None] * x_row_stride + cols[None, :], mask=mask,
                     other=-float("inf")).to(tl.float32)
         # Padding is -inf: it never wins the max and its exp is 0. A row of -inf has
@@ -419,14 +419,12 @@ def _paired(x: torch.Tensor, align: int) -> bool:
             and x.data_ptr() % 4 == 0)
 
 
-def _unit_bytes(elem: int, paired: bool) -> int:
-    return 2 * elem if paired else elem
-
-
-def _fused_max_cols(align: int, paired: bool = False, dtype: torch.dtype | None = None) -> int:
+def _fused_max_cols(x: torch.Tensor) -> int:
+    """Widest row of `x`'s dtype and alignment that `fused` holds in registers."""
+    align = _row_align(x)
     if align == 1:
         return FUSED_MAX_COLS_ODD
-    return FUSED_MAX_COLS_PAIRS[dtype] if paired else FUSED_MAX_COLS
+    return FUSED_MAX_COLS_PAIRS[x.dtype] if _paired(x, align) else FUSED_MAX_COLS
 
 
 def _auto_kernel(op: str, cols: int, dtype: torch.dtype, align: int, paired: bool,
@@ -456,8 +454,9 @@ def _fused_params(rows: int, cols: int, elem: int, paired: bool,
                   sm_count: int | None) -> tuple[dict, int, int | None]:
     """ROWS, BLOCK (units), PAIRS, num_warps and the register cap of `fused` for a
     (rows, cols) input of `elem`-byte elements; `sm_count` None under the interpreter."""
-    unit = _unit_bytes(elem, paired)
-    block = triton.next_power_of_2(triton.cdiv(cols, unit // elem))
+    # Paired rows have an even width: half as many units, each twice the bytes.
+    units, unit = (cols // 2, 2 * elem) if paired else (cols, elem)
+    block = triton.next_power_of_2(units)
     tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * unit)))
     # Few rows: spread them over the SMs rather than packing them into a few programs.
     spread = triton.cdiv(rows, sm_count) if sm_count else rows
@@ -642,13 +641,12 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
                 f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
     if variant != "fused":
         return None
-    paired = _paired(x, align)
-    limit = _fused_max_cols(align, paired, x.dtype)
+    limit = _fused_max_cols(x)
     if cols <= limit:
         return None
     if align > 1:
         return (f"triton variant 'fused' keeps a whole row in registers, at most {limit} columns "
-                f"of {x.dtype}{' held in pairs' if paired else ''}; this row has {cols} "
+                f"of {x.dtype}{' held in pairs' if _paired(x, align) else ''}; this row has {cols} "
                 f"(use 'online' or 'auto')")
     return (f"triton variant 'fused' keeps a whole row in registers; rows with an odd width "
             f"or row stride load element by element and fit up to {FUSED_MAX_COLS_ODD} "

@@ -223,7 +223,7 @@ def test_fused_refuses_rows_past_its_register_limit():
             x = torch.empty(2, too_wide, device=DEVICE)
             assert module._row_align(x) == align
             support = BACKEND.supports(x, op, "fused")
-            limit = module._fused_max_cols(align)
+            limit = module._fused_max_cols(x)
             assert not support and "'online'" in support.reason and str(limit) in support.reason
             assert BACKEND.supports(x, op, "online") and BACKEND.supports(x, op, "auto")
             with pytest.raises(ValueError, match="online"):
@@ -364,8 +364,7 @@ def test_gpu_sweep(op, variant, cols, dtype):
         support = BACKEND.supports(x, op, variant)
         if not support:
             # Only fused refuses, and only past its register limit for the row's alignment.
-            align = module._row_align(x)
-            assert variant == "fused" and cols > module._fused_max_cols(align, module._paired(x, align), dtype)
+            assert variant == "fused" and cols > module._fused_max_cols(x)
             assert "'online'" in support.reason
             continue
         if variant == "split" and cols >= 65536:  # several programs per row do exchange
