@@ -96,3 +96,17 @@ def pack(lo, hi, BF16: tl.constexpr, ASM: tl.constexpr):
             lo16 = lo.to(tl.float16).to(tl.uint16, bitcast=True).to(tl.uint32)
             hi16 = hi.to(tl.float16).to(tl.uint16, bitcast=True).to(tl.uint32)
         return lo16 | (hi16 << 16)
+
+
+
+@triton.jit
+def max2(a, b, BF16: tl.constexpr):
+    """Words of the halfwise maxima of words `a` and `b`, without widening either: one
+    max.{bf16x2,f16x2} per word (inline PTX: GPU only). Where one half is NaN it may
+    give the other; callers get NaN rows from their sums instead."""
+    if BF16:
+        return tl.inline_asm_elementwise("max.bf16x2 $0, $1, $2;", "=r,r,r", [a, b],
+                                         dtype=tl.uint32, is_pure=True, pack=1)
+    else:
+        return tl.inline_asm_elementwise("max.f16x2 $0, $1, $2;", "=r,r,r", [a, b],
+                                         dtype=tl.uint32, is_pure=True, pack=1)

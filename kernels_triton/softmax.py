@@ -7,8 +7,10 @@ fp32 arithmetic; exp is ``exp2`` of arguments pre-scaled by log2(e):
   whole rows in registers. Reads each element once, writes it once: the minimum
   traffic, the same as a device-to-device copy. Narrow rows are packed many to a tile
   so every program moves enough bytes; wide 16-bit rows are held two values per 32-bit
-  word (pairs.py), half the registers of Triton's fp32 widening. Rows up to
-  FUSED_MAX_COLS wide (FUSED_MAX_COLS_PAIRS in pairs).
+  word (pairs.py), half the registers of Triton's fp32 widening; the widest of those
+  (one program per SM) are held as segments, reduced per thread first and stored
+  segment by segment (`_fused_pairs_segments`). Rows up to FUSED_MAX_COLS wide
+  (FUSED_MAX_COLS_PAIRS in pairs).
 * ``online`` (`_softmax_online_kernel`): a program walks one row in TILE-wide tiles.
   Pass 1 keeps a running max and a rescaled running sum per lane; pass 2 re-reads the
   row and writes the output. Reads twice, writes once, any width; the grid is sized so
@@ -89,15 +91,20 @@ FUSED_PAIRS_MIN_COLS = 16384
 # which halves the programs an SM holds (bf16 32768 at 16 warps: 97.2% capped, 73%
 # for the uncapped widened tile; run 2).
 FUSED_PAIRS_MAX_REGISTERS = 64
+# Paired rows at least this wide take the segmented tile (_fused_pairs_segments): at
+# 65536 (32 warps, one program per SM, nothing else to overlap its compute) it reached
+# 93.6% for bf16 softmax and 95.9% for log-softmax, against 84.1 / 89.0 for the
+# two-pass tile, whose stores all wait for all its exps; at 16384 and 32768 (two
+# programs per SM) the two tie (96.5 / 96.7, 97.5 / 97.4). fp16 pairs at 32768 spill in
+# it (the fp16 widening needs a temporary per value): they stay two-pass.
+FUSED_THREAD_SUMS_MIN_COLS = 65536
 # `auto` uses `fused` up to this width (odd rows: FUSED_MAX_COLS_ODD) and `split`
 # beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and
-# .cs stores used before); paired 16-bit 32768 97.9. 16-bit rows that are not paired go
-# to `split` past 16384 (widened 32768 at 32 warps: 73%). At 65536 a paired fused row
-# (32 warps, one program per SM) ties with `split` for softmax (bf16 84.1 vs 83.9;
-# fp16 77.7 vs 84.8: `split` keeps it), but wins for log-softmax, whose output pass has
-# no exp (bf16 88.9 vs 72.0, fp16 90.5 vs 72.7): "pairs-log", bf16 only, as fp16 pairs
-# stop at 32768 (FUSED_MAX_COLS_PAIRS).
-AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 32768, "pairs-log": 65536, "16-bit": 16384}
+# .cs stores used before); paired 16-bit 32768 97.9, and bf16 65536 93.6 (log-softmax
+# 95.9) since the segmented tile (SEGMENTS; session 5 tuning log, run 2), against 83.9
+# for `split` (fp16 pairs stop at 32768, FUSED_MAX_COLS_PAIRS). 16-bit rows that are
+# not paired go to `split` past 16384 (widened 32768 at 32 warps: 73%).
+AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 65536, "16-bit": 16384}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -191,17 +198,20 @@ def _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN: tl.constexpr):
 def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                           ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
-                          ASM: tl.constexpr):
+                          SEGMENTS: tl.constexpr, ASM: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, block y * grid_x + x (y > 1 only
     # past CUDA's 2^31 - 1 programs in x). No program loops: a program that looped would
     # wait on its own stores before loading its next block (see _persistent_grid).
     # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once. PAIRS: the
     # rows are 16-bit (BF16: bfloat16, else float16), held two values per word
-    # (pairs.py); BLOCK counts words.
+    # (pairs.py); BLOCK counts words; SEGMENTS > 0: as that many segments.
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
     n_cols, x_row_stride, y_row_stride = _aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
-    if PAIRS:
+    if PAIRS and SEGMENTS:
+        _fused_pairs_segments(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
+                              LOG_SOFTMAX, BLOCK, SEGMENTS, BF16, ASM)
+    elif PAIRS:
         _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
                           LOG_SOFTMAX, BLOCK, BF16, ASM)
     else:
@@ -227,6 +237,27 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
 
 
 @triton.jit
+def _max_bf16x2(a, b):
+    return pairs.max2(a, b, True)
+
+
+@triton.jit
+def _max_f16x2(a, b):
+    return pairs.max2(a, b, False)
+
+
+@triton.jit
+def _merge_max_sum(m1, d1, m2, d2):
+    # Two (max, sum of exp(x - max)) pairs into one, with one exp2: exp(-|m1 - m2|)
+    # rescales the sum of the smaller max (1 where the maxima are equal, which also
+    # covers two -inf maxima, whose sums are 0). A NaN sum stays NaN: a NaN or +inf
+    # element made its thread's sum NaN, as the two-pass sum.
+    p = tl.where(m1 == m2, 1.0, tl.exp2(-tl.abs(m1 - m2) * LOG2E))
+    d = tl.where(m1 > m2, d1 + d2 * p, d1 * p + d2)
+    return tl.maximum(m1, m2), d
+
+
+@triton.jit
 def _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_row_words,
                       LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, BF16: tl.constexpr,
                       ASM: tl.constexpr):
@@ -241,9 +272,16 @@ def _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_row_wo
     m = tl.max(tl.maximum(pairs.low(w, BF16, 1, ASM), pairs.high(w, BF16, 1, ASM)), axis=1)[:, None]
     d = tl.sum(tl.exp2((pairs.low(w, BF16, 0, ASM) - m) * LOG2E)
                + tl.exp2((pairs.high(w, BF16, 0, ASM) - m) * LOG2E), axis=1)[:, None]
-    # Softmax puts the normaliser inside the exponent, so that no exp can be computed
-    # before the sum's block reduction and kept live across it (adds under 1e-6 relative
-    # error: far below 16-bit precision).
+    y = _pairs_output(w, m, d, LOG_SOFTMAX, BF16, ASM)
+    tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows[:, None] * y_row_words
+             + words[None, :], y, mask=mask)
+
+
+@triton.jit
+def _pairs_output(w, m, d, LOG_SOFTMAX: tl.constexpr, BF16: tl.constexpr, ASM: tl.constexpr):
+    # Output words of words `w`, row max m and sum d. Softmax puts the normaliser inside
+    # the exponent, so that no exp can be computed before the sum's block reduction and
+    # kept live across it (adds under 1e-6 relative error: far below 16-bit precision).
     if LOG_SOFTMAX:
         ln_d = tl.log2(d) * LN2
         y_lo = (pairs.low(w, BF16, 2, ASM) - m) - ln_d
@@ -252,8 +290,52 @@ def _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_row_wo
         log2_d = tl.log2(d)
         y_lo = tl.exp2((pairs.low(w, BF16, 2, ASM) - m) * LOG2E - log2_d)
         y_hi = tl.exp2((pairs.high(w, BF16, 2, ASM) - m) * LOG2E - log2_d)
-    tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows[:, None] * y_row_words
-             + words[None, :], pairs.pack(y_lo, y_hi, BF16, ASM), mask=mask)
+    return pairs.pack(y_lo, y_hi, BF16, ASM)
+
+
+@triton.jit
+def _fused_pairs_segments(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_row_words,
+                          LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, SEGMENTS: tl.constexpr,
+                          BF16: tl.constexpr, ASM: tl.constexpr):
+    # The paired tile for the widest rows, where one program per SM is all that fits
+    # and nothing overlaps its compute: the row is SEGMENTS tensors of SEGMENT words (a
+    # tuple), each covered by the threads with one 16-byte load. Segment tensors share
+    # a layout, so a thread holds the same lanes of each and combining them is
+    # thread-local:
+    # * max and sum per lane first (packed 16-bit maxima on the GPU), then ONE block
+    #   reduction of the lanes' (max, sum) pairs (_merge_max_sum), not two;
+    # * the output goes out segment by segment, each store issued as soon as its
+    #   segment is computed, rather than all stores after all the exps.
+    SEGMENT: tl.constexpr = BLOCK // SEGMENTS
+    lanes = tl.arange(0, SEGMENT)[None, :]
+    rows = rows[:, None]
+    x_rows = x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * x_row_words
+    ws = ()
+    for s in tl.static_range(SEGMENTS):
+        ws = ws + (tl.load(x_rows + s * SEGMENT + lanes, mask=(rows < n_rows) & (lanes < n_words - s * SEGMENT),
+                           other=pairs.neg_inf_pair(BF16)),)
+    if ASM:
+        m_w = ws[0]
+        for s in tl.static_range(1, SEGMENTS):
+            m_w = pairs.max2(m_w, ws[s], BF16)
+        m_t = tl.maximum(pairs.low(m_w, BF16, 1, ASM), pairs.high(m_w, BF16, 1, ASM))
+    else:
+        m_t = tl.maximum(pairs.low(ws[0], BF16, 1, ASM), pairs.high(ws[0], BF16, 1, ASM))
+        for s in tl.static_range(1, SEGMENTS):
+            m_t = tl.maximum(m_t, tl.maximum(pairs.low(ws[s], BF16, 1, ASM), pairs.high(ws[s], BF16, 1, ASM)))
+    # A lane of only -inf (padding) takes exponents relative to 0: its sum is 0.
+    shift = tl.where(m_t == -float("inf"), 0.0, m_t)
+    d_t = tl.zeros_like(m_t)
+    for s in tl.static_range(SEGMENTS):
+        d_t += (tl.exp2((pairs.low(ws[s], BF16, 0, ASM) - shift) * LOG2E)
+                + tl.exp2((pairs.high(ws[s], BF16, 0, ASM) - shift) * LOG2E))
+    m, d = tl.reduce((m_t, d_t), 1, _merge_max_sum)
+    m = m[:, None]
+    d = d[:, None]
+    y_rows = y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * y_row_words
+    for s in tl.static_range(SEGMENTS):
+        tl.store(y_rows + s * SEGMENT + lanes, _pairs_output(ws[s], m, d, LOG_SOFTMAX, BF16, ASM),
+                 mask=(rows < n_rows) & (lanes < n_words - s * SEGMENT))
 
 
 @triton.jit
@@ -427,7 +509,7 @@ def _fused_max_cols(x: torch.Tensor) -> int:
     return FUSED_MAX_COLS_PAIRS[x.dtype] if _paired(x, align) else FUSED_MAX_COLS
 
 
-def _auto_kernel(op: str, cols: int, dtype: torch.dtype, align: int, paired: bool,
+def _auto_kernel(cols: int, dtype: torch.dtype, align: int, paired: bool,
                  sm_count: int | None) -> str:
     """The kernel `auto` runs: `fused` while a row fits in registers, `split` beyond while
     the GPU holds a group's programs, `online` past that."""
@@ -437,8 +519,7 @@ def _auto_kernel(op: str, cols: int, dtype: torch.dtype, align: int, paired: boo
     elif elem == 4:
         limit = AUTO_FUSED_MAX_COLS["fp32"]
     elif paired:
-        limit = min(AUTO_FUSED_MAX_COLS["pairs-log" if op == "log_softmax" else "pairs"],
-                    FUSED_MAX_COLS_PAIRS[dtype])
+        limit = min(AUTO_FUSED_MAX_COLS["pairs"], FUSED_MAX_COLS_PAIRS[dtype])
     else:
         limit = AUTO_FUSED_MAX_COLS["16-bit"]
     if cols <= limit:
@@ -466,6 +547,15 @@ def _fused_params(rows: int, cols: int, elem: int, paired: bool,
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if paired and sm_count is not None else None
     return {"ROWS": tile_rows, "BLOCK": block, "PAIRS": paired}, warps, maxnreg
+
+
+def _segments(constexprs: dict, cols: int) -> int:
+    """SEGMENTS of `fused`: where a paired tile reduces per thread first, the 16-byte
+    loads each thread makes (FUSED_UNITS_PER_THREAD words, four per load); else 0 (two
+    block reductions)."""
+    if not constexprs["PAIRS"] or cols < FUSED_THREAD_SUMS_MIN_COLS:
+        return 0
+    return max(1, min(FUSED_UNITS_PER_THREAD, constexprs["BLOCK"]) // 4)
 
 
 def _split_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
@@ -555,7 +645,7 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     on_gpu = x.device.type == "cuda" and not interpreting()
     limits = launch.device_limits(x.device.index) if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
-    kernel = (_auto_kernel(op, cols, x.dtype, align, paired, sm_count) if variant == "auto"
+    kernel = (_auto_kernel(cols, x.dtype, align, paired, sm_count) if variant == "auto"
               else variant)
     why = why_unsupported(x, op, kernel)
     if why is not None:
@@ -572,7 +662,8 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
         units = rows
     constexprs.update(ALIGN=align, LOG_SOFTMAX=op == "log_softmax")
     if kernel == "fused":  # pairs.py: inline PTX on the GPU, plain Triton when interpreted
-        constexprs.update(BF16=x.dtype == torch.bfloat16, ASM=on_gpu)
+        constexprs.update(BF16=x.dtype == torch.bfloat16, SEGMENTS=_segments(constexprs, cols),
+                          ASM=on_gpu)
     out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": f"_softmax_{kernel}_kernel",
            "rows": rows, "cols": cols, "dtype": x.dtype, "constexprs": constexprs,
            "num_warps": warps, "maxnreg": maxnreg}

@@ -104,22 +104,35 @@ def test_rows(op, variant, cols, dtype):
         run_and_check(op, make_rows(rows, cols, dtype, DEVICE, seed=rows), variant)
 
 
+@pytest.mark.parametrize("thread_sums", [False, True], ids=["two_pass", "thread_sums"])
 @pytest.mark.parametrize("op", OPS)
-def test_fused_paired_rows(op, monkeypatch):
+def test_fused_paired_rows(op, thread_sums, monkeypatch):
     # 16-bit rows held two values per 32-bit word (pairs.py). `fused` pairs only rows of
-    # FUSED_PAIRS_MIN_COLS and more; lower that so the narrow CPU widths take the path:
+    # FUSED_PAIRS_MIN_COLS and more (and reduces max and sum in one pass only from
+    # FUSED_THREAD_SUMS_MIN_COLS); lower that so the narrow CPU widths take the path:
     # even widths with 1-2 words per row, masked word tails, multi-row tiles, special
     # values, and the views that must not be paired.
     module = _softmax_module()
     monkeypatch.setattr(module, "FUSED_PAIRS_MIN_COLS", 2)
+    monkeypatch.setattr(module, "FUSED_THREAD_SUMS_MIN_COLS", 2 if thread_sums else 2 ** 40)
     for cols in (2, 4, 32, 34, 128, 1000, 4098):
         for rows in CPU_ROWS:
             x = make_rows(rows, cols, torch.float16, DEVICE, seed=rows)
-            assert module.plan(x, op, "fused")["constexprs"]["PAIRS"]
+            constexprs = module.plan(x, op, "fused")["constexprs"]
+            assert constexprs["PAIRS"] and (constexprs["SEGMENTS"] > 0) == thread_sums
             run_and_check(op, x, "fused")
     special = special_rows(130, torch.float16, DEVICE)
     assert module.plan(special, op, "fused")["constexprs"]["PAIRS"]
-    run_and_check(op, special, "fused")
+    out = run_and_check(op, special, "fused")
+    assert torch.isnan(out[[0, 3, 4, 5, 6, 8]]).all() and not torch.isnan(out[[1, 2, 7, 9]]).any()
+    # One finite value in a row of -inf: all lanes but one (here lane l holds words
+    # l + 512 * s of the 8 segments s) and most merges of their pairs see only -inf.
+    lone = torch.full((3, 4098), -math.inf, dtype=torch.float16, device=DEVICE)
+    lone[0, 0], lone[1, 42], lone[2, 3877] = 1.0, -3.0, 7.0  # lanes 0, 21, 402
+    run_and_check(op, lone, "fused")
+    # Values up to 6e4 apart: the max-sum merges rescale by exp(-huge) = 0.
+    big = make_rows(3, 130, torch.float32, DEVICE, seed=5)
+    run_and_check(op, (big * (6e4 / big.abs().max())).to(torch.float16), "fused")
     base = make_rows(6, 2 * 200, torch.float16, DEVICE)
     for view, paired in [(base[:, 4:204], True),     # 8-byte offset, row stride 400
                          (base[::2, 2:130], True),   # 4-byte offset, row stride 800
@@ -240,9 +253,12 @@ def test_auto_follows_the_thresholds():
 
     for key, op, dtype, paired in [("fp32", "softmax", torch.float32, False),
                                    ("pairs", "softmax", torch.bfloat16, True),
-                                   ("pairs-log", "log_softmax", torch.bfloat16, True),
+                                   ("pairs", "log_softmax", torch.bfloat16, True),
+                                   ("pairs", "softmax", torch.float16, True),
                                    ("16-bit", "softmax", torch.float16, False)]:
         widest = module.AUTO_FUSED_MAX_COLS[key]
+        if paired:  # and no wider than fused holds pairs of this dtype
+            widest = min(widest, module.FUSED_MAX_COLS_PAIRS[dtype])
         for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
             x = rows_of(cols, dtype, paired or dtype == torch.float32)
             assert module._paired(x, module._row_align(x)) == paired
