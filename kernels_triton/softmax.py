@@ -94,9 +94,9 @@ FUSED_PAIRS_MAX_REGISTERS = 64
 # Paired rows at least this wide take the segmented tile (_fused_pairs_segments): at
 # 65536 (32 warps, one program per SM, nothing else to overlap its compute) it reached
 # 93.6% for bf16 softmax and 95.9% for log-softmax, against 84.1 / 89.0 for the
-# two-pass tile, whose stores all wait for all its exps; at 16384 and 32768 (two
-# programs per SM) the two tie (96.5 / 96.7, 97.5 / 97.4). fp16 pairs at 32768 spill in
-# it (the fp16 widening needs a temporary per value): they stay two-pass.
+# two-pass tile, whose stores all wait for all its exps; at 16384 and 32768 (several
+# programs per SM) the two tie (96.5 / 96.7, 97.5 / 97.4). fp16 pairs stop at 32768
+# (FUSED_MAX_COLS_PAIRS), so only bf16 rows take it.
 FUSED_THREAD_SUMS_MIN_COLS = 65536
 # `auto` uses `fused` up to this width (odd rows: FUSED_MAX_COLS_ODD) and `split`
 # beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and
@@ -234,16 +234,6 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
             y = e * (1.0 / d)[:, None]
         tl.store(y_ptr + rows[:, None] * y_row_stride + cols[None, :], y.to(y_ptr.dtype.element_ty),
                  mask=mask)
-
-
-@triton.jit
-def _max_bf16x2(a, b):
-    return pairs.max2(a, b, True)
-
-
-@triton.jit
-def _max_f16x2(a, b):
-    return pairs.max2(a, b, False)
 
 
 @triton.jit
