@@ -1506,6 +1506,37 @@ Plan make_plan(const Problem& p, int64_t variant) {
     plan.f[kFieldBlocks] = std::max<int64_t>(1, std::min<int64_t>(work_blocks, kMaxGridBlocks));
   };
 
+  // cluster_smem, cluster_tma: the smallest cluster of first_k or more CTAs (powers of
+  // two) whose slices hold at most target_bytes of the row, or a larger one when that
+  // shape cannot be resident; each CTA keeps `stages` buffers of its slice, each
+  // rounded up to `align` bytes, in shared memory. Fills the kernel, cluster and
+  // occupancy fields; false (status: row too large, or shape not resident) if none fits.
+  auto place_in_cluster = [&](const void* fn, int64_t limit, int first_k, int64_t target_bytes, int stages,
+                              int64_t align) {
+    const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+    int k = first_k;
+    while (k < kMaxClusterSize && ceil_div(packs, k) * pack * kElem > target_bytes) k *= 2;
+    for (; k <= kMaxClusterSize; k *= 2) {
+      const int64_t smem = stages * round_up(ceil_div(packs, k) * pack * kElem, align);
+      plan.f[kFieldClusterSize] = k;
+      plan.f[kFieldSmemBytes] = smem;
+      if (smem > limit) continue;
+      const auto [threads, resident] = occupancy_block(fn, p.device, smem);
+      if (threads == 0) continue;
+      // One CTA is a plain block: as many as fit on every SM.
+      const int active = k > 1 ? clusters_resident(fn, threads, smem, k) : resident * dev.sm_count;
+      if (active == 0) continue;
+      plan.kernel = fn;
+      plan.f[kFieldThreads] = threads;
+      plan.f[kFieldResidentPerSm] = resident;
+      plan.f[kFieldActiveClusters] = active;
+      return true;
+    }
+    plan.f[kFieldStatus] =
+        plan.f[kFieldSmemBytes] > limit ? kStatusRowExceedsCluster : kStatusClusterNotResident;
+    return false;
+  };
+
   switch (variant) {
     case kNaive:
       finish(reinterpret_cast<const void*>(&softmax_naive_kernel<T>), kNaiveThreads,
@@ -1583,32 +1614,13 @@ Plan make_plan(const Problem& p, int64_t variant) {
       }
       const void* fn = kernel_for_pack<ClusterSmemFamily, T>(pack);
       const int64_t limit = opt_in_smem(fn, p.device, true);
-      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
       plan.f[kFieldPack] = pack;
       plan.f[kFieldSmemLimit] = limit;
-      // Smallest cluster whose slices meet the target size; a larger one if that shape
-      // cannot be resident (e.g. too few SMs free in a GPC for the slices' smem).
-      int k = kMinClusterSize;
-      while (k < kMaxClusterSize && ceil_div(packs, k) * pack * kElem > kClusterSliceTargetBytes) k *= 2;
-      for (; k <= kMaxClusterSize; k *= 2) {
-        const int64_t slice_packs = ceil_div(packs, k);
-        const int64_t smem = round_up(slice_packs * pack * kElem, 16);
-        plan.f[kFieldClusterSize] = k;
-        plan.f[kFieldSmemBytes] = smem;
-        if (smem > limit) continue;
-        const auto [threads, resident] = occupancy_block(fn, p.device, smem);
-        if (threads == 0) continue;
-        const int active = clusters_resident(fn, threads, smem, k);
-        if (active == 0) continue;
-        plan.kernel = fn;
-        plan.f[kFieldThreads] = threads;
-        plan.f[kFieldResidentPerSm] = resident;
-        plan.f[kFieldActiveClusters] = active;
+      // Each CTA keeps its slice in one shared-memory buffer.
+      if (place_in_cluster(fn, limit, kMinClusterSize, kClusterSliceTargetBytes, 1, 16)) {
+        const int64_t k = plan.f[kFieldClusterSize];
         plan.f[kFieldBlocks] = k * std::min<int64_t>(rows, kMaxGridBlocks / k);  // one-shot, as finish()
-        return plan;
       }
-      plan.f[kFieldStatus] =
-          plan.f[kFieldSmemBytes] > limit ? kStatusRowExceedsCluster : kStatusClusterNotResident;
       return plan;
     }
 
@@ -1681,34 +1693,14 @@ Plan make_plan(const Problem& p, int64_t variant) {
       }
       const void* fn = kernel_for_pack<ClusterTmaFamily, T>(pack);
       const int64_t limit = opt_in_smem(fn, p.device, true);
-      const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
       plan.f[kFieldPack] = pack;
       plan.f[kFieldSmemLimit] = limit;
-      // The smallest cluster (1 = a plain block) whose slices meet the target; a larger
-      // one when that shape cannot be resident.
-      int k = 1;
-      while (k < kMaxClusterSize && ceil_div(packs, k) * pack * kElem > kTmaSliceTargetBytes) k *= 2;
-      for (; k <= kMaxClusterSize; k *= 2) {
-        const int64_t slice_packs = ceil_div(packs, k);
-        const int64_t smem = kTmaStages * round_up(slice_packs * pack * kElem, kTmaBufferAlign);
-        plan.f[kFieldClusterSize] = k;
-        plan.f[kFieldSmemBytes] = smem;
-        if (smem > limit) continue;
-        const auto [threads, resident] = occupancy_block(fn, p.device, smem);
-        if (threads == 0) continue;
-        const int active = k > 1 ? clusters_resident(fn, threads, smem, k) : resident * dev.sm_count;
-        if (active == 0) continue;
-        plan.kernel = fn;
-        plan.f[kFieldThreads] = threads;
-        plan.f[kFieldResidentPerSm] = resident;
-        plan.f[kFieldActiveClusters] = active;
+      // From one CTA (a plain block) up; kTmaStages buffers of the slice per CTA.
+      if (place_in_cluster(fn, limit, 1, kTmaSliceTargetBytes, kTmaStages, kTmaBufferAlign)) {
         // Persistent: the resident clusters, but no more than there are rows (every CTA
         // must take a row, see the kernel).
-        plan.f[kFieldBlocks] = k * std::min<int64_t>(rows, active);
-        return plan;
+        plan.f[kFieldBlocks] = plan.f[kFieldClusterSize] * std::min<int64_t>(rows, plan.f[kFieldActiveClusters]);
       }
-      plan.f[kFieldStatus] =
-          plan.f[kFieldSmemBytes] > limit ? kStatusRowExceedsCluster : kStatusClusterNotResident;
       return plan;
     }
 
