@@ -3,7 +3,8 @@
 Importing this package touches no GPU, imports no Triton and builds nothing.
 """
 from .api import log_softmax, reduce_max, reduce_sum, softmax
-from .backend import OPS, Backend, BackendUnavailableError, Support, get_backend, list_backends
+from .backend import OPS, Backend, BackendUnavailableError, Support
+from .registry import get_backend, list_backends
 
 __all__ = [
     "softmax", "log_softmax", "reduce_sum", "reduce_max",

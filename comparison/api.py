@@ -7,58 +7,8 @@ from __future__ import annotations
 
 import torch
 
-from .backend import OPS, Backend, BackendUnavailableError, get_backend, list_backends
-
-
-def _normalize_dim(dim: int, ndim: int) -> int:
-    rank = max(ndim, 1)  # a 0-dim tensor accepts dim 0 and -1, like torch
-    if not isinstance(dim, int) or isinstance(dim, bool):
-        raise TypeError(f"dim must be an int, got {type(dim).__name__}")
-    if not -rank <= dim < rank:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
-    return dim % rank
-
-
-def _check_tensor(x) -> torch.Tensor:
-    if not isinstance(x, torch.Tensor):
-        raise TypeError(f"expected a torch.Tensor, got {type(x).__name__}")
-    return x
-
-
-def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Backend:
-    """The backend that will run `op` on `x`; explicit names are checked, "auto" searched."""
-    if not isinstance(backend, str):
-        raise TypeError(f"backend must be a string, got {type(backend).__name__}")
-    if backend != "auto":
-        chosen = get_backend(backend)
-        chosen.check_variant(op, variant)
-        return chosen
-    if variant != "auto":
-        raise ValueError(f"variant={variant!r} names one backend's kernel: pass backend= as well")
-    if x.device.type != "cuda":
-        # Off the GPU only torch is fast; Triton's CPU interpreter is for testing.
-        return get_backend("torch")
-    # Registry order is fastest first (see benchmarks/); torch serves whatever is left.
-    for name in list_backends():
-        candidate = get_backend(name)
-        if candidate.supports(x, op, "auto"):
-            return candidate
-    return get_backend("torch")
-
-
-def rows_view(x: torch.Tensor, dim: int) -> torch.Tensor:
-    """x as (rows, cols) along `dim`, a view when the layout allows (no copy), else a copy."""
-    cols = x.shape[dim] if x.dim() else 1
-    moved = x.movedim(dim, -1) if x.dim() else x.reshape(1)
-    rows2d = moved.reshape(-1, cols)
-    if rows2d.stride(-1) != 1 and cols > 1:
-        rows2d = rows2d.contiguous()
-    return rows2d
-
-
-def _run(backend: Backend, x2d: torch.Tensor, op: str, variant: str) -> torch.Tensor:
-    backend.supports(x2d, op, variant).raise_if_unsupported()
-    return backend.run(x2d, op, variant)
+from .backend import OPS, BackendUnavailableError
+from .dispatch import check_tensor, normalize_dim, resolve_backend, rows_view, run_canonical
 
 
 class _SoftmaxFunction(torch.autograd.Function):
@@ -66,7 +16,7 @@ class _SoftmaxFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x2d, backend, op, variant):
-        y = _run(backend, x2d, op, variant)
+        y = run_canonical(backend, x2d, op, variant)
         ctx.op = op
         ctx.save_for_backward(y)
         return y
@@ -90,8 +40,8 @@ def _compiling() -> bool:
 
 
 def _softmax_like(op, x, dim, dtype, backend, variant, track_grad=True):
-    x = _check_tensor(x)
-    dim = _normalize_dim(dim, x.dim())
+    x = check_tensor(x)
+    dim = normalize_dim(dim, x.dim())
     if dtype is not None:
         x = x.to(dtype)
     chosen = resolve_backend(backend, x, op, variant)
@@ -102,7 +52,7 @@ def _softmax_like(op, x, dim, dtype, backend, variant, track_grad=True):
     if track_grad and x2d.requires_grad and torch.is_grad_enabled():
         y2d = _SoftmaxFunction.apply(x2d, chosen, op, variant)
     else:
-        y2d = _run(chosen, x2d, op, variant)
+        y2d = run_canonical(chosen, x2d, op, variant)
     if x.dim() == 0:
         return y2d.reshape(())
     moved_shape = x.movedim(dim, -1).shape
@@ -159,9 +109,9 @@ class _ReduceFunction(torch.autograd.Function):
 
 
 def _reduce(op, x, dim, backend, variant, track_grad=True):
-    x = _check_tensor(x)
+    x = check_tensor(x)
     if dim is not None:
-        dim = _normalize_dim(dim, x.dim())
+        dim = normalize_dim(dim, x.dim())
     if track_grad and x.requires_grad and torch.is_grad_enabled():
         return _ReduceFunction.apply(x, op, dim, backend, variant)
     chosen = resolve_backend(backend, x, op, variant)
@@ -171,14 +121,14 @@ def _reduce(op, x, dim, backend, variant, track_grad=True):
             if op == "reduce_max":
                 raise RuntimeError("amax(): Expected reduction dim to be specified for input.numel() == 0.")
             return torch.zeros((), dtype=x.dtype, device=x.device)
-        return _run(chosen, x.reshape(-1).contiguous(), op, variant)
+        return run_canonical(chosen, x.reshape(-1).contiguous(), op, variant)
     out_shape = tuple(s for i, s in enumerate(x.shape) if i != dim)
     if x.numel() == 0:
         chosen.supports(x, op, variant).raise_if_unsupported()
         if op == "reduce_max" and x.dim() and x.shape[dim] == 0:
             raise IndexError(f"amax(): Expected reduction dim {dim} to have non-zero size.")
         return torch.zeros(out_shape, dtype=x.dtype, device=x.device)
-    return _run(chosen, rows_view(x, dim), op, variant).reshape(out_shape)
+    return run_canonical(chosen, rows_view(x, dim), op, variant).reshape(out_shape)
 
 
 def reduce_sum(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",

@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass
 
 import torch
 
-from .backend import OPS, SOFTMAX_OPS, get_backend, list_backends
+from .backend import OPS, SOFTMAX_OPS
+from .registry import get_backend, list_backends
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 FORMATS = ("table", "markdown", "csv", "json")

@@ -9,7 +9,8 @@ import math
 import torch
 
 from comparison.agreement import check
-from comparison.api import OP_FUNCTIONS, rows_view
+from comparison.api import OP_FUNCTIONS
+from comparison.dispatch import rows_view
 from comparison.inputs import make_rows
 
 OPS = ("reduce_sum", "reduce_max")

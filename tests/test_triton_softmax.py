@@ -17,7 +17,8 @@ import torch
 
 from comparison import get_backend, log_softmax, softmax
 from comparison.agreement import check
-from comparison.api import OP_FUNCTIONS, rows_view
+from comparison.api import OP_FUNCTIONS
+from comparison.dispatch import rows_view
 from comparison.inputs import make_rows
 
 BACKEND = get_backend("triton")

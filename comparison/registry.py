@@ -1,0 +1,36 @@
+"""The backends by name: which exist, and the one instance of each (created on first use).
+
+Backends are imported lazily, so importing `comparison` never imports Triton, builds
+CUDA code or touches a GPU.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .backend import Backend
+
+# Backend name -> "module:Class". Order is the `backend="auto"` preference on CUDA
+# tensors (fastest first, per benchmarks/); on other devices only "torch" applies.
+_REGISTRY: dict[str, str] = {
+    "cuda": "kernels_cuda.backend:CudaBackend",
+    "triton": "kernels_triton.backend:TritonBackend",
+    "torch": "comparison.torch_backend:TorchBackend",
+}
+_INSTANCES: dict[str, Backend] = {}
+
+
+def list_backends() -> list[str]:
+    """Every registered backend name, available here or not."""
+    return list(_REGISTRY)
+
+
+def get_backend(name: str) -> Backend:
+    """The backend called `name` (created on first use); ValueError for unknown names."""
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown backend {name!r}; valid backends: {', '.join(['auto', *_REGISTRY])}")
+    backend = _INSTANCES.get(name)
+    if backend is None:
+        module, cls = _REGISTRY[name].split(":")
+        backend = getattr(importlib.import_module(module), cls)()
+        _INSTANCES[name] = backend
+    return backend
