@@ -1,62 +1,32 @@
-"""Public operations with torch semantics, dispatched to a backend.
+"""The public operations, with torch semantics, on any backend.
 
-Three hops from the user to a launch: these functions (torch semantics: `dim`, `dtype`,
-views, empty tensors, autograd), a `Backend.run` on a canonical tensor, the launcher.
+From a call to a kernel: these functions (torch's argument rules, `dtype=`, autograd)
+-> `comparison.dispatch` (backend choice, canonical rows) -> `Backend.run` -> the
+backend's op module, whose `run` plans and launches (kernels_cuda/, kernels_triton/).
 """
 from __future__ import annotations
 
 import torch
 
-from .backend import OPS, BackendUnavailableError
-from .dispatch import check_tensor, normalize_dim, resolve_backend, rows_view, run_canonical
+from . import library
+from .autograd import ReduceFunction, SoftmaxFunction
+from .canonical import normalize_dim, normalize_dims
+from .dispatch import check_dtype_arg, check_gradient, check_tensor
 
 
-class _SoftmaxFunction(torch.autograd.Function):
-    """Forward through the chosen kernels; backward with the closed forms on torch ops."""
-
-    @staticmethod
-    def forward(ctx, x2d, backend, op, variant):
-        y = run_canonical(backend, x2d, op, variant)
-        ctx.op = op
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensors
-        return softmax_grad(y, dy, -1, ctx.op == "log_softmax"), None, None, None
+def _needs_grad(x: torch.Tensor) -> bool:
+    return x.requires_grad and torch.is_grad_enabled()
 
 
-def softmax_grad(y: torch.Tensor, dy: torch.Tensor, dim: int, log: bool) -> torch.Tensor:
-    """Input gradient from the output y: softmax dx = y * (dy - sum(dy * y));
-    log-softmax dx = dy - exp(y) * sum(dy), sums along `dim`."""
-    if log:
-        return dy - torch.exp(y) * dy.sum(dim, keepdim=True)
-    return y * (dy - (dy * y).sum(dim, keepdim=True))
-
-
-def _compiling() -> bool:
-    return torch.compiler.is_compiling()
-
-
-def _softmax_like(op, x, dim, dtype, backend, variant, track_grad=True):
-    x = check_tensor(x)
-    dim = normalize_dim(dim, x.dim())
+def _softmax(x, dim, dtype, log: bool, backend: str, variant: str) -> torch.Tensor:
+    check_tensor(x)
+    check_dtype_arg(dtype)
     if dtype is not None:
         x = x.to(dtype)
-    chosen = resolve_backend(backend, x, op, variant)
-    if x.numel() == 0:
-        chosen.supports(x, op, variant).raise_if_unsupported()
-        return torch.empty_like(x, memory_format=torch.contiguous_format)
-    x2d = rows_view(x, dim)
-    if track_grad and x2d.requires_grad and torch.is_grad_enabled():
-        y2d = _SoftmaxFunction.apply(x2d, chosen, op, variant)
-    else:
-        y2d = run_canonical(chosen, x2d, op, variant)
-    if x.dim() == 0:
-        return y2d.reshape(())
-    moved_shape = x.movedim(dim, -1).shape
-    return y2d.reshape(moved_shape).movedim(-1, dim).contiguous()
+    dim = normalize_dim(dim, x.dim())
+    if _needs_grad(x):
+        return SoftmaxFunction.apply(x, dim, log, backend, variant)
+    return library.softmax_rows(x, dim, log, backend, variant)
 
 
 def softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
@@ -65,95 +35,65 @@ def softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
 
     `backend="auto"` picks the fastest backend that serves the tensor's device and
     dtype; `"torch"`, `"triton"` and `"cuda"` select one, and then `variant` may name
-    one of its kernels (see `get_backend(name).variants("softmax")`).
+    one of its kernels (see `get_backend(name).variants("softmax")`). Gradients run the
+    backward kernels (`softmax_backward`).
     """
-    if _compiling():
-        from .ops import softmax_op
-        return softmax_op(x if dtype is None else x.to(dtype), dim, False, backend, variant)
-    return _softmax_like("softmax", x, dim, dtype, backend, variant)
+    return _softmax(x, dim, dtype, False, backend, variant)
 
 
 def log_softmax(x: torch.Tensor, dim: int = -1, *, dtype: torch.dtype | None = None,
                 backend: str = "auto", variant: str = "auto") -> torch.Tensor:
     """Log-softmax along `dim` with `torch.log_softmax` semantics (see `softmax`)."""
-    if _compiling():
-        from .ops import softmax_op
-        return softmax_op(x if dtype is None else x.to(dtype), dim, True, backend, variant)
-    return _softmax_like("log_softmax", x, dim, dtype, backend, variant)
+    return _softmax(x, dim, dtype, True, backend, variant)
 
 
-def reduce_grad(x: torch.Tensor, out: torch.Tensor, dy: torch.Tensor, dim, is_max: bool) -> torch.Tensor:
-    """Input gradient of a sum (dy broadcast) or max (dy shared evenly among the maxima,
-    as torch.amax does) along `dim` (None: the whole tensor)."""
-    if dim is not None and x.dim():
-        out, dy = out.unsqueeze(dim), dy.unsqueeze(dim)
-    if not is_max:
-        return dy.expand_as(x).clone()
-    hits = (x == out).to(dy.dtype)
-    count = hits.sum() if dim is None else hits.sum(dim, keepdim=True)
-    return hits * (dy / count)
+def _softmax_backward(y, dy, dim, log: bool, backend: str, variant: str) -> torch.Tensor:
+    check_gradient(y, dy)
+    return library.softmax_backward_rows(y, dy, normalize_dim(dim, y.dim()), log, backend, variant)
 
 
-class _ReduceFunction(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, op, dim, backend, variant):
-        out = _reduce(op, x, dim, backend, variant, track_grad=False)
-        ctx.dim, ctx.is_max = dim, op == "reduce_max"
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, dy):
-        x, out = ctx.saved_tensors
-        return reduce_grad(x, out, dy, ctx.dim, ctx.is_max), None, None, None, None
+def softmax_backward(y: torch.Tensor, dy: torch.Tensor, dim: int = -1, *, backend: str = "auto",
+                     variant: str = "auto") -> torch.Tensor:
+    """The gradient of softmax's input from its output `y` and the output's gradient `dy`:
+    ``dx = y * (dy - sum(dy * y, dim))``, like `torch._softmax_backward_data`. Sums
+    accumulate in fp32 for fp16/bf16. Not itself differentiable."""
+    return _softmax_backward(y, dy, dim, False, backend, variant)
 
 
-def _reduce(op, x, dim, backend, variant, track_grad=True):
-    x = check_tensor(x)
-    if dim is not None:
-        dim = normalize_dim(dim, x.dim())
-    if track_grad and x.requires_grad and torch.is_grad_enabled():
-        return _ReduceFunction.apply(x, op, dim, backend, variant)
-    chosen = resolve_backend(backend, x, op, variant)
-    if dim is None:
-        if x.numel() == 0:
-            chosen.supports(x, op, variant).raise_if_unsupported()
-            if op == "reduce_max":
-                raise RuntimeError("amax(): Expected reduction dim to be specified for input.numel() == 0.")
-            return torch.zeros((), dtype=x.dtype, device=x.device)
-        return run_canonical(chosen, x.reshape(-1).contiguous(), op, variant)
-    out_shape = tuple(s for i, s in enumerate(x.shape) if i != dim)
-    if x.numel() == 0:
-        chosen.supports(x, op, variant).raise_if_unsupported()
-        if op == "reduce_max" and x.dim() and x.shape[dim] == 0:
-            raise IndexError(f"amax(): Expected reduction dim {dim} to have non-zero size.")
-        return torch.zeros(out_shape, dtype=x.dtype, device=x.device)
-    return run_canonical(chosen, rows_view(x, dim), op, variant).reshape(out_shape)
+def log_softmax_backward(y: torch.Tensor, dy: torch.Tensor, dim: int = -1, *, backend: str = "auto",
+                         variant: str = "auto") -> torch.Tensor:
+    """The gradient of log-softmax's input from its output `y` and `dy`:
+    ``dx = dy - exp(y) * sum(dy, dim)`` (see `softmax_backward`)."""
+    return _softmax_backward(y, dy, dim, True, backend, variant)
 
 
-def reduce_sum(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",
-               variant: str = "auto") -> torch.Tensor:
-    """Sum along `dim` (or of the whole tensor for dim=None), like `torch.sum`.
-
-    fp16 and bf16 inputs accumulate in fp32 and return their own dtype.
-    """
-    if _compiling():
-        from .ops import reduce_op
-        return reduce_op(x, dim, False, backend, variant)
-    return _reduce("reduce_sum", x, dim, backend, variant)
+def _reduce(x, dim, keepdim, is_max: bool, backend: str, variant: str) -> torch.Tensor:
+    check_tensor(x)
+    if not isinstance(keepdim, bool):
+        raise TypeError(f"keepdim must be a bool, got {type(keepdim).__name__}")
+    dims = list(normalize_dims(dim, x.dim()))
+    if _needs_grad(x):
+        return ReduceFunction.apply(x, dims, keepdim, is_max, backend, variant)
+    return library.reduce(x, dims, keepdim, is_max, backend, variant)
 
 
-def reduce_max(x: torch.Tensor, dim: int | None = -1, *, backend: str = "auto",
-               variant: str = "auto") -> torch.Tensor:
-    """Maximum along `dim` (or of the whole tensor for dim=None), like `torch.amax`; NaN propagates."""
-    if _compiling():
-        from .ops import reduce_op
-        return reduce_op(x, dim, True, backend, variant)
-    return _reduce("reduce_max", x, dim, backend, variant)
+def reduce_sum(x: torch.Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+               backend: str = "auto", variant: str = "auto") -> torch.Tensor:
+    """Sum like `torch.sum`: over the whole tensor (`dim=None`, a 0-dim result), one
+    dimension or a tuple of them, `keepdim` as torch. fp16/bf16 accumulate in fp32 and
+    return their own dtype; integer and bool inputs are summed into int64 (by the torch
+    backend: the kernels take floating types)."""
+    return _reduce(x, dim, keepdim, False, backend, variant)
 
 
+def reduce_max(x: torch.Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False, *,
+               backend: str = "auto", variant: str = "auto") -> torch.Tensor:
+    """Maximum like `torch.amax` (over the whole tensor for `dim=None`); NaN propagates."""
+    return _reduce(x, dim, keepdim, True, backend, variant)
+
+
+# The forward ops and reductions by op name, all called as fn(x, dim, backend=, variant=).
 OP_FUNCTIONS = {"softmax": softmax, "log_softmax": log_softmax,
                 "reduce_sum": reduce_sum, "reduce_max": reduce_max}
-assert set(OP_FUNCTIONS) == set(OPS)
-
-__all__ = ["softmax", "log_softmax", "reduce_sum", "reduce_max", "BackendUnavailableError"]
+# The backward ops, called as fn(y, dy, dim, backend=, variant=).
+BACKWARD_FUNCTIONS = {"softmax_backward": softmax_backward, "log_softmax_backward": log_softmax_backward}

@@ -1,16 +1,19 @@
-"""The one interface every kernel family implements, and the registry that finds them.
+"""The one interface every kernel family implements.
 
-A backend works on *canonical* tensors; `comparison.api` turns any user tensor into one:
+A backend computes on *canonical* tensors (`comparison.canonical`); `comparison.api`
+turns any user tensor into one:
 
 * ``softmax`` / ``log_softmax``: a 2-D ``(rows, cols)`` tensor whose last dimension has
   stride 1; the row stride may be anything (offset and sliced views reach the kernels
   as they are). The result is a new contiguous ``(rows, cols)`` tensor.
-* ``reduce_sum`` / ``reduce_max`` along a dimension: the same 2-D form, result ``(rows,)``.
-* ``reduce_sum`` / ``reduce_max`` over the whole tensor: a contiguous 1-D tensor, result a
-  0-dim tensor.
-
-Backends are imported lazily by name, so importing `comparison` never imports Triton,
-builds CUDA code or touches a GPU.
+* ``softmax_backward`` / ``log_softmax_backward``: the forward's output ``y`` in that
+  2-D form, and the incoming gradient ``dy`` of the same shape, dtype and device (unit
+  column stride, any row stride); the result ``dx`` is a new contiguous tensor:
+  softmax ``dx = y * (dy - sum(dy * y))``, log-softmax ``dx = dy - exp(y) * sum(dy)``,
+  sums along each row.
+* ``reduce_sum`` / ``reduce_max`` along dimensions: the same 2-D form (the reduced
+  dimensions are the columns), result ``(rows,)``; over the whole tensor: a contiguous
+  1-D tensor, result a 0-dim tensor.
 """
 from __future__ import annotations
 
@@ -19,9 +22,16 @@ from dataclasses import dataclass
 
 import torch
 
-OPS = ("softmax", "log_softmax", "reduce_sum", "reduce_max")
+from .canonical import normalize_dim, normalize_dims, reduce_view, rows_view
+
 SOFTMAX_OPS = ("softmax", "log_softmax")
+BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
 REDUCE_OPS = ("reduce_sum", "reduce_max")
+OPS = (*SOFTMAX_OPS, *BACKWARD_OPS, *REDUCE_OPS)
+ROW_OPS = (*SOFTMAX_OPS, *BACKWARD_OPS)  # an output of the input's shape
+# The backward op of each forward op, and the reverse.
+BACKWARD_OF = dict(zip(SOFTMAX_OPS, BACKWARD_OPS))
+FORWARD_OF = dict(zip(BACKWARD_OPS, SOFTMAX_OPS))
 KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
@@ -69,6 +79,9 @@ class Backend(abc.ABC):
 
     name: str = ""
     dtypes: tuple[torch.dtype, ...] = KERNEL_DTYPES
+    # True for this package's own kernel families; False for peers (torch and the other
+    # libraries it is compared with), whose disagreements are findings, not failures.
+    own: bool = False
 
     # -- availability ---------------------------------------------------------------
     @abc.abstractmethod
@@ -109,9 +122,32 @@ class Backend(abc.ABC):
             return f"backend {self.name!r} needs a CUDA tensor, got a tensor on {x.device}"
         return None
 
-    def supports(self, x: torch.Tensor, op: str, variant: str = "auto") -> Support:
-        """Whether `op`/`variant` can serve `x` (viewed as rows along its last dimension)."""
+    def dtypes_for(self, op: str) -> tuple[torch.dtype, ...]:
+        """The input dtypes `op` serves (default: `dtypes` for every op)."""
+        return self.dtypes
+
+    def supports(self, x, op: str, variant: str = "auto", dim=-1) -> Support:
+        """Whether `op`/`variant` can serve `x`, viewed as rows along `dim` (a tuple of dims,
+        or None for the whole tensor, for reductions). Answers for any tensor, never raises
+        for one: a falsy answer carries the reason."""
         _check_op(op)
+        if not isinstance(x, torch.Tensor):
+            return no(f"expected a torch.Tensor, got {type(x).__name__}", TypeError)
+        basic = self._supports_basics(x, op, variant)
+        if not basic:
+            return basic
+        try:
+            canonical = _canonical_for_question(x, op, dim)
+        except (IndexError, TypeError, RuntimeError) as exc:
+            return no(f"dim {dim!r} does not fit a tensor of shape {tuple(x.shape)}: {exc}", IndexError)
+        return self._supports_canonical(canonical, op, variant)
+
+    def supports_canonical(self, x: torch.Tensor, op: str, variant: str = "auto") -> Support:
+        """`supports` for a tensor already in canonical form (the dispatch path: no view)."""
+        basic = self._supports_basics(x, op, variant)
+        return self._supports_canonical(x, op, variant) if basic else basic
+
+    def _supports_basics(self, x: torch.Tensor, op: str, variant: str) -> Support:
         why = self.unavailable_reason()
         if why is not None:
             return no(f"backend {self.name!r} is unavailable: {why}", BackendUnavailableError)
@@ -122,10 +158,12 @@ class Backend(abc.ABC):
         why = self.device_reason(x)
         if why is not None:
             return no(why)
-        if x.dtype not in self.dtypes:
-            valid = ", ".join(str(d).replace("torch.", "") for d in self.dtypes)
-            return no(f"backend {self.name!r} does not support dtype {x.dtype} (supported: {valid})", TypeError)
-        return self._supports_canonical(x, op, variant)
+        dtypes = self.dtypes_for(op)
+        if x.dtype not in dtypes:
+            valid = ", ".join(str(d).replace("torch.", "") for d in dtypes)
+            return no(f"backend {self.name!r} does not support dtype {x.dtype} for {op!r} "
+                      f"(supported: {valid})", TypeError)
+        return YES
 
     def _supports_canonical(self, x: torch.Tensor, op: str, variant: str) -> Support:
         """Shape-dependent limits of a variant (e.g. a row that does not fit); default: none."""
@@ -133,16 +171,19 @@ class Backend(abc.ABC):
 
     # -- the operation ----------------------------------------------------------------
     @abc.abstractmethod
-    def run(self, x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
-        """Compute `op` on a canonical tensor (see the module docstring)."""
+    def run(self, x: torch.Tensor, op: str, variant: str = "auto", *, dy: torch.Tensor | None = None
+            ) -> torch.Tensor:
+        """Compute `op` on a canonical tensor (see the module docstring); backward ops take
+        the forward output as `x` and the incoming gradient as `dy`."""
 
-    def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor) -> torch.Tensor:
+    def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor, *,
+                 dy: torch.Tensor | None = None) -> torch.Tensor:
         """`run`, writing into `out` (used by checks that poison the output first).
 
         Backends whose kernels take an output buffer override this so the check sees
         exactly what the kernel wrote; the default copies.
         """
-        return out.copy_(self.run(x, op, variant))
+        return out.copy_(self.run(x, op, variant, dy=dy))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -151,3 +192,10 @@ class Backend(abc.ABC):
 def _check_op(op: str) -> None:
     if op not in OPS:
         raise ValueError(f"unknown op {op!r}; valid ops: {', '.join(OPS)}")
+
+
+def _canonical_for_question(x: torch.Tensor, op: str, dim) -> torch.Tensor:
+    """The canonical tensor a call with `dim` would hand the backend (see `supports`)."""
+    if op in REDUCE_OPS:
+        return reduce_view(x, normalize_dims(dim, x.dim()))
+    return rows_view(x, normalize_dim(dim, x.dim()))

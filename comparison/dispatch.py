@@ -1,25 +1,17 @@
-"""From a user's tensor to a backend's canonical call: argument checks, the (rows, cols)
-view, and the choice of backend.
+"""From a user's tensors to a backend's canonical call and back, in eager mode.
 
-Every public operation in `comparison.api` goes through these steps; a backend then only
-ever sees canonical tensors (see `comparison.backend`).
+Every public operation in `comparison.api` goes through here (under `torch.compile`, from
+inside a registered custom op, see `comparison.library`): check the arguments, choose the
+backend, view the input as canonical rows (`comparison.canonical`), run, and give the
+result the layout torch would.
 """
 from __future__ import annotations
 
 import torch
 
-from .backend import Backend
-from .registry import get_backend, list_backends
-
-
-def normalize_dim(dim: int, ndim: int) -> int:
-    """`dim` in [0, rank), checked like torch (a 0-dim tensor accepts 0 and -1)."""
-    rank = max(ndim, 1)
-    if not isinstance(dim, int) or isinstance(dim, bool):
-        raise TypeError(f"dim must be an int, got {type(dim).__name__}")
-    if not -rank <= dim < rank:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
-    return dim % rank
+from .backend import REDUCE_OPS, Backend
+from .canonical import from_rows, normalize_dims, reduce_view, rows_view
+from .registry import AUTO_ORDER, get_backend
 
 
 def check_tensor(x, name: str = "input") -> torch.Tensor:
@@ -28,10 +20,29 @@ def check_tensor(x, name: str = "input") -> torch.Tensor:
     return x
 
 
+def check_dtype_arg(dtype) -> None:
+    if dtype is not None and not isinstance(dtype, torch.dtype):
+        raise TypeError(f"dtype must be a torch.dtype (e.g. torch.float16) or None, got {dtype!r}")
+
+
+def check_gradient(y: torch.Tensor, dy: torch.Tensor) -> None:
+    """The incoming gradient of a backward op matches the forward output it goes with."""
+    check_tensor(y, "y (the forward output)")
+    check_tensor(dy, "dy (the gradient of the output)")
+    if y.shape != dy.shape:
+        raise ValueError(f"dy has shape {tuple(dy.shape)} but y has shape {tuple(y.shape)}: they must match")
+    if y.dtype != dy.dtype:
+        raise TypeError(f"dy has dtype {dy.dtype} but y has dtype {y.dtype}: they must match")
+    if y.device != dy.device:
+        raise ValueError(f"dy is on {dy.device} but y is on {y.device}: they must be on one device")
+
+
 def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Backend:
     """The backend that will run `op` on `x`; explicit names are checked, "auto" searched."""
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a string, got {type(backend).__name__}")
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a string, got {type(variant).__name__}")
     if backend != "auto":
         chosen = get_backend(backend)
         chosen.check_variant(op, variant)
@@ -41,25 +52,65 @@ def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Bac
     if x.device.type != "cuda":
         # Off the GPU only torch is fast; Triton's CPU interpreter is for testing.
         return get_backend("torch")
-    # Registry order is fastest first (see benchmarks/); torch serves whatever is left.
-    for name in list_backends():
+    # AUTO_ORDER is fastest first (see benchmarks/); torch serves whatever is left.
+    for name in AUTO_ORDER:
         candidate = get_backend(name)
         if candidate.supports(x, op, "auto"):
             return candidate
     return get_backend("torch")
 
 
-def rows_view(x: torch.Tensor, dim: int) -> torch.Tensor:
-    """x as (rows, cols) along `dim`, a view when the layout allows (no copy), else a copy."""
-    cols = x.shape[dim] if x.dim() else 1
-    moved = x.movedim(dim, -1) if x.dim() else x.reshape(1)
-    rows2d = moved.reshape(-1, cols)
-    if rows2d.stride(-1) != 1 and cols > 1:
-        rows2d = rows2d.contiguous()
-    return rows2d
+def run_canonical(backend: Backend, x2d: torch.Tensor, op: str, variant: str,
+                  dy: torch.Tensor | None = None) -> torch.Tensor:
+    """`backend.run` after its `supports_canonical` answer, raising that answer's error if no."""
+    backend.supports_canonical(x2d, op, variant).raise_if_unsupported()
+    return backend.run(x2d, op, variant, dy=dy)
 
 
-def run_canonical(backend: Backend, x2d: torch.Tensor, op: str, variant: str) -> torch.Tensor:
-    """`backend.run` after its `supports` answer, raising that answer's error if it is no."""
-    backend.supports(x2d, op, variant).raise_if_unsupported()
-    return backend.run(x2d, op, variant)
+def run_rows(op: str, x: torch.Tensor, dim: int, backend: str, variant: str,
+             dy: torch.Tensor | None = None) -> torch.Tensor:
+    """A row op (softmax, log-softmax, or their backward with `x` = y and `dy`) along the
+    normalised `dim`; the result has x's shape, contiguous."""
+    chosen = resolve_backend(backend, x, op, variant)
+    x2d = rows_view(x, dim)
+    if x.numel() == 0:
+        chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
+        return torch.empty_like(x, memory_format=torch.contiguous_format)
+    dy2d = None if dy is None else rows_view(dy, dim)
+    return from_rows(run_canonical(chosen, x2d, op, variant, dy2d), x, dim)
+
+
+def reduced_shape(shape, dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:
+    if keepdim:
+        return tuple(1 if i in dims else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in dims)
+
+
+def run_reduce(op: str, x: torch.Tensor, dim, keepdim: bool, backend: str, variant: str) -> torch.Tensor:
+    """A sum or max over `dim` (None, an int or a tuple, as torch.sum takes it)."""
+    assert op in REDUCE_OPS
+    dims = normalize_dims(dim, x.dim())
+    out_shape = reduced_shape(x.shape, dims, keepdim)
+    chosen = resolve_backend(backend, x, op, variant)
+    canonical = reduce_view(x, dims)
+    if x.numel() == 0:
+        chosen.supports_canonical(canonical, op, variant).raise_if_unsupported()
+        return empty_reduction(op, x, dims, out_shape)
+    return run_canonical(chosen, canonical, op, variant).reshape(out_shape)
+
+
+def empty_reduction(op: str, x: torch.Tensor, dims: tuple[int, ...], out_shape) -> torch.Tensor:
+    """What torch.sum / torch.amax give for an empty input (amax: an error, as torch)."""
+    if op == "reduce_max":
+        if len(dims) == x.dim():
+            raise RuntimeError("amax(): Expected reduction dim to be specified for input.numel() == 0.")
+        for d in dims:
+            if x.shape[d] == 0:
+                raise IndexError(f"amax(): Expected reduction dim {d} to have non-zero size.")
+        return torch.empty(out_shape, dtype=x.dtype, device=x.device)
+    return torch.zeros(out_shape, dtype=sum_dtype(x.dtype), device=x.device)
+
+
+def sum_dtype(dtype: torch.dtype) -> torch.dtype:
+    """torch.sum's result dtype: integers and bool are summed into int64."""
+    return torch.int64 if not dtype.is_floating_point and not dtype.is_complex else dtype

@@ -35,3 +35,13 @@ def make_rows(rows: int, cols: int, dtype: torch.dtype, device="cpu", seed: int 
         if rows > 3:
             x[3] *= big / 400
     return x.to(dtype)
+
+
+def make_gradient(rows: int, cols: int, dtype: torch.dtype, device="cpu", seed: int = 0) -> torch.Tensor:
+    """A fresh incoming gradient dy: N(0, 1) plus a per-row offset in [-2, 2], so that the
+    row sums a backward kernel forms are far from zero and from each other."""
+    device = torch.device(device)
+    gen = torch.Generator(device=device).manual_seed(seed + 1_000_003)
+    dy = torch.randn(rows, cols, generator=gen, device=device, dtype=torch.float32)
+    dy += (torch.rand(rows, 1, generator=gen, device=device) - 0.5) * 4.0
+    return dy.to(dtype)

@@ -4,7 +4,7 @@ A kernel package lists its op modules (e.g. ``softmax``, ``reduce``); each modul
 
     VARIANTS: dict[str, tuple[str, ...]]      # op -> fixed variant names ("auto" implied)
     why_unsupported(x, op, variant) -> str | None
-    run(x, op, variant) -> torch.Tensor
+    run(x, op, variant, out=None[, dy=None]) -> torch.Tensor   # dy: backward ops only
 
 on canonical tensors (see `comparison.backend`), device and dtype already checked.
 Modules are imported on first use, so listing backends never compiles anything.
@@ -21,6 +21,7 @@ from .backend import YES, Backend, Support, no
 
 
 class ModuleBackend(Backend):
+    own = True
     package: str = ""
     modules: tuple[str, ...] = ()
 
@@ -49,13 +50,19 @@ class ModuleBackend(Backend):
         why = self._op_module[op].why_unsupported(x, op, variant)
         return YES if why is None else no(why)
 
-    def run(self, x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
+    def run(self, x: torch.Tensor, op: str, variant: str = "auto", *, dy: torch.Tensor | None = None
+            ) -> torch.Tensor:
         self._load()
-        return self._op_module[op].run(x, op, variant)
+        if dy is None:
+            return self._op_module[op].run(x, op, variant)
+        return self._op_module[op].run(x, op, variant, dy=dy)
 
-    def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor) -> torch.Tensor:
+    def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor, *,
+                 dy: torch.Tensor | None = None) -> torch.Tensor:
         self._load()
         module = self._op_module[op]
-        if "out" in inspect.signature(module.run).parameters:
+        if "out" not in inspect.signature(module.run).parameters:
+            return super().run_into(x, op, variant, out, dy=dy)
+        if dy is None:
             return module.run(x, op, variant, out=out)
-        return super().run_into(x, op, variant, out)
+        return module.run(x, op, variant, out=out, dy=dy)

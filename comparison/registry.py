@@ -9,13 +9,15 @@ import importlib
 
 from .backend import Backend
 
-# Backend name -> "module:Class". Order is the `backend="auto"` preference on CUDA
-# tensors (fastest first, per benchmarks/); on other devices only "torch" applies.
+# Backend name -> "module:Class", in the order `list_backends` reports them.
 _REGISTRY: dict[str, str] = {
     "cuda": "kernels_cuda.backend:CudaBackend",
     "triton": "kernels_triton.backend:TritonBackend",
     "torch": "comparison.torch_backend:TorchBackend",
 }
+# The backends `backend="auto"` tries on CUDA tensors, fastest first (benchmarks/);
+# torch serves whatever they do not.
+AUTO_ORDER = ("cuda", "triton", "torch")
 _INSTANCES: dict[str, Backend] = {}
 
 
@@ -27,7 +29,11 @@ def list_backends() -> list[str]:
 def get_backend(name: str) -> Backend:
     """The backend called `name` (created on first use); ValueError for unknown names."""
     if name not in _REGISTRY:
-        raise ValueError(f"unknown backend {name!r}; valid backends: {', '.join(['auto', *_REGISTRY])}")
+        valid = ", ".join(_REGISTRY)
+        if name == "auto":
+            raise ValueError(f"'auto' is not a backend: it lets the public functions choose one "
+                             f"(backend='auto'); valid backends: {valid}")
+        raise ValueError(f"unknown backend {name!r}; valid backends: {valid} (or 'auto' in the public functions)")
     backend = _INSTANCES.get(name)
     if backend is None:
         module, cls = _REGISTRY[name].split(":")

@@ -1,32 +1,43 @@
-"""The baseline: PyTorch's own kernels, on any device and any floating dtype."""
+"""The baseline: PyTorch's own kernels, on any device; reductions take any dtype torch's do."""
 from __future__ import annotations
 
 import torch
 
-from .backend import REDUCE_OPS, SOFTMAX_OPS, Backend
+from .backend import BACKWARD_OPS, REDUCE_OPS, SOFTMAX_OPS, Backend
+
+FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+# torch.sum / torch.amax take these too (sums of integers and bool come out as int64).
+REDUCE_DTYPES = (*FLOAT_DTYPES, torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64, torch.bool)
 
 
 class TorchBackend(Backend):
     name = "torch"
-    dtypes = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+    dtypes = FLOAT_DTYPES
 
     def unavailable_reason(self) -> str | None:
         return None
 
     def _variant_table(self) -> dict[str, tuple[str, ...]]:
-        return {op: () for op in (*SOFTMAX_OPS, *REDUCE_OPS)}
+        return {op: () for op in (*SOFTMAX_OPS, *BACKWARD_OPS, *REDUCE_OPS)}
+
+    def dtypes_for(self, op: str) -> tuple[torch.dtype, ...]:
+        return REDUCE_DTYPES if op in REDUCE_OPS else FLOAT_DTYPES
 
     def device_reason(self, x: torch.Tensor) -> str | None:
         return None
 
-    def run(self, x: torch.Tensor, op: str, variant: str = "auto") -> torch.Tensor:
+    def run(self, x: torch.Tensor, op: str, variant: str = "auto", *, dy: torch.Tensor | None = None
+            ) -> torch.Tensor:
         if op == "softmax":
             return torch.softmax(x, -1)
         if op == "log_softmax":
             return torch.log_softmax(x, -1)
-        dim = -1 if x.dim() == 2 else None
+        if op == "softmax_backward":
+            return torch._softmax_backward_data(dy, x, -1, x.dtype)
+        if op == "log_softmax_backward":
+            return torch._log_softmax_backward_data(dy, x, -1, x.dtype)
         if op == "reduce_sum":
-            return torch.sum(x, dim=dim)
+            return torch.sum(x, dim=-1) if x.dim() == 2 else torch.sum(x)
         if op == "reduce_max":
-            return torch.amax(x, dim=-1) if dim is not None else torch.amax(x)
+            return torch.amax(x, dim=-1) if x.dim() == 2 else torch.amax(x)
         raise ValueError(f"unknown op {op!r}")

@@ -102,3 +102,98 @@ def test_inputs_are_fresh_and_never_zero():
     assert not torch.equal(a, b)
     assert (a != 0).float().mean() > 0.99
     assert a[0, -1] == a[0].max() and a[1, 0] == a[1].max()
+
+
+# -- backward ops: the checker accepts an fp32-accumulating kernel and rejects broken ones --
+
+def _backward_inputs(dtype, log, rows=64, cols=512, seed=11):
+    from comparison.inputs import make_gradient
+    from comparison.reference import reference
+
+    x = make_rows(rows, cols, dtype, seed=seed)
+    y = reference("log_softmax" if log else "softmax", x).to(dtype)
+    return y, make_gradient(rows, cols, dtype, seed=seed)
+
+
+def _softmax_bwd32(y, dy):
+    y32, dy32 = y.float(), dy.float()
+    return (y32 * (dy32 - (dy32 * y32).sum(-1, keepdim=True))).to(y.dtype)
+
+
+def _log_softmax_bwd32(y, dy):
+    return (dy.float() - torch.exp(y.float()) * dy.float().sum(-1, keepdim=True)).to(y.dtype)
+
+
+def _softmax_bwd_low_precision(y, dy):  # the chain rule in the I/O dtype (what torch ops on fp16 do)
+    return y * (dy - (dy * y).sum(-1, keepdim=True))
+
+
+def _softmax_bwd_sum_misses_a_pack(y, dy):
+    pack = 16 // y.element_size()
+    y32, dy32 = y.float(), dy.float()
+    return (y32 * (dy32 - (dy32 * y32)[:, pack:].sum(-1, keepdim=True))).to(y.dtype)
+
+
+def _softmax_bwd_no_sum(y, dy):
+    return (y.float() * dy.float()).to(y.dtype)
+
+
+def _log_softmax_bwd_low_precision(y, dy):
+    return dy - torch.exp(y) * dy.sum(-1, keepdim=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("cols", [1, 7, 512, 4099])
+def test_correct_backward_passes(dtype, cols):
+    for log, fn in ((False, _softmax_bwd32), (True, _log_softmax_bwd32)):
+        y, dy = _backward_inputs(dtype, log, 16, cols)
+        op = "log_softmax_backward" if log else "softmax_backward"
+        result = check(op, y, fn(y, dy), dy=dy)
+        assert result.ok, result.summary()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("broken", [_softmax_bwd_sum_misses_a_pack, _softmax_bwd_no_sum])
+def test_broken_softmax_backward_is_rejected(dtype, broken):
+    y, dy = _backward_inputs(dtype, False)
+    assert not check("softmax_backward", y, broken(y, dy), dy=dy).ok
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_low_precision_chain_rule_is_rejected(dtype):
+    y, dy = _backward_inputs(dtype, False)
+    assert not check("softmax_backward", y, _softmax_bwd_low_precision(y, dy), dy=dy).ok
+    y, dy = _backward_inputs(dtype, True)
+    assert not check("log_softmax_backward", y, _log_softmax_bwd_low_precision(y, dy), dy=dy).ok
+
+
+def test_backward_needs_dy():
+    y, dy = _backward_inputs(torch.float32, False, 4, 8)
+    with pytest.raises(ValueError, match="dy must be given"):
+        check("softmax_backward", y, _softmax_bwd32(y, dy))
+    with pytest.raises(ValueError, match="dy must be given"):
+        check("softmax", y, y, dy=dy)
+
+
+def test_gradient_agreement_against_torch_autograd():
+    """Torch's own autograd passes; a gradient without the sum term fails; the chain rule
+    evaluated in fp16 (the unfused torch-op backward) fails on some short rows, where it
+    is up to ten times further from float64 than torch's own, and an fp32 one never does."""
+    from comparison.agreement import gradient_agreement
+    from comparison.inputs import make_gradient
+
+    x = make_rows(16, 70, torch.bfloat16, seed=2)
+    dy = make_gradient(16, 70, torch.bfloat16, seed=2)
+    xt = x.clone().requires_grad_()
+    (good,) = torch.autograd.grad(torch.softmax(xt, -1), xt, dy)
+    assert gradient_agreement("softmax", x, dy, good).ok
+    assert not gradient_agreement("softmax", x, dy, _softmax_bwd_no_sum(torch.softmax(x, -1), dy)).ok
+    rejected = 0
+    for seed in range(40):
+        gen = torch.Generator().manual_seed(seed)
+        x = (torch.randn(1, 5, generator=gen) * 3).half()
+        dy = torch.randn(1, 5, generator=gen).half()
+        y = torch.softmax(x, -1)
+        assert gradient_agreement("softmax", x, dy, _softmax_bwd32(y, dy)).ok
+        rejected += not gradient_agreement("softmax", x, dy, _softmax_bwd_low_precision(y, dy)).ok
+    assert rejected >= 3

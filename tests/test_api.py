@@ -8,7 +8,7 @@ from comparison.inputs import make_rows
 
 
 def test_registry_lists_every_backend():
-    assert list_backends() == ["cuda", "triton", "torch"]
+    assert list_backends()[:3] == ["cuda", "triton", "torch"]
     for name in list_backends():
         backend = get_backend(name)
         assert backend.name == name
@@ -23,6 +23,8 @@ def test_torch_backend_variants_contain_auto():
     torch_backend = get_backend("torch")
     for op in comparison.OPS:
         assert torch_backend.variants(op) == ["auto"]
+    assert comparison.OPS == ("softmax", "log_softmax", "softmax_backward", "log_softmax_backward",
+                              "reduce_sum", "reduce_max")
 
 
 @pytest.mark.parametrize("fn, ref", [(softmax, torch.softmax), (log_softmax, torch.log_softmax)])
@@ -65,7 +67,7 @@ def test_special_values_match_torch():
 
 def test_reductions_match_torch():
     x = make_rows(5, 37, torch.float32)
-    torch.testing.assert_close(reduce_sum(x, backend="torch"), x.sum(-1))
+    torch.testing.assert_close(reduce_sum(x, -1, backend="torch"), x.sum(-1))
     torch.testing.assert_close(reduce_max(x, 0, backend="torch"), x.amax(0))
     torch.testing.assert_close(reduce_sum(x, None, backend="torch"), x.sum())
     assert reduce_sum(torch.empty(0), None, backend="torch").item() == 0
@@ -77,11 +79,54 @@ def test_reductions_match_torch():
     assert torch.isnan(reduce_max(torch.tensor([1.0, float("nan"), 2.0]), None, backend="torch"))
 
 
+@pytest.mark.parametrize("fn, ref", [(reduce_sum, torch.sum), (reduce_max, torch.amax)])
+@pytest.mark.parametrize("dim", [None, 0, -1, 1, (0, 2), (2, 0), [1, 2], (0, 1, 2), ()])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_reductions_take_what_torch_takes(fn, ref, dim, keepdim):
+    x = make_rows(4 * 3, 5, torch.float32).reshape(4, 3, 5)
+    got = fn(x, dim, keepdim, backend="torch")
+    if dim is None:
+        expected = ref(x).reshape([1] * x.dim()) if keepdim else ref(x)
+    else:
+        expected = ref(x, dim, keepdim=keepdim)
+    assert got.shape == expected.shape
+    torch.testing.assert_close(got, expected)
+
+
+def test_reductions_without_dim_reduce_the_whole_tensor_like_torch():
+    x = make_rows(6, 7, torch.float32)
+    assert reduce_sum(x).shape == () and reduce_max(x).shape == ()
+    torch.testing.assert_close(reduce_sum(x), torch.sum(x))
+    torch.testing.assert_close(reduce_max(x), torch.amax(x))
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.uint8, torch.bool])
+def test_integer_and_bool_reductions_like_torch(dtype):
+    x = (torch.arange(24).reshape(4, 6) % 5).to(dtype)
+    for dim in (None, 1, (0, 1)):
+        s = reduce_sum(x, dim)
+        assert s.dtype == torch.sum(x, dim=dim).dtype == torch.int64
+        assert torch.equal(s, torch.sum(x, dim=dim))
+        m = reduce_max(x, dim)
+        assert m.dtype == dtype and torch.equal(m, torch.amax(x, dim=() if dim is None else dim))
+
+
+def test_reduction_argument_errors_like_torch():
+    x = torch.randn(3, 4)
+    with pytest.raises(RuntimeError, match="multiple times"):
+        reduce_sum(x, (1, -1))
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        reduce_sum(x, (0, 2))
+    with pytest.raises(TypeError, match="keepdim must be a bool"):
+        reduce_sum(x, 0, "yes")
+
+
 def test_gradients_flow_through_the_kernels():
     x = torch.randn(3, 11, requires_grad=True)
     y = torch.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 1.0]], requires_grad=True)  # a tie in row 0
     for fn, ref, args in [(reduce_sum, torch.sum, (-1,)), (reduce_max, torch.amax, (-1,)),
-                          (reduce_sum, torch.sum, (None,)), (reduce_max, torch.amax, (0,))]:
+                          (reduce_sum, torch.sum, (None,)), (reduce_max, torch.amax, (0,)),
+                          (reduce_sum, torch.sum, ((0, 1), True)), (reduce_max, torch.amax, (1, True))]:
         (g,) = torch.autograd.grad(fn(y, *args, backend="torch").sum(), y)
         (r,) = torch.autograd.grad((ref(y, *args) if args[0] is not None else ref(y)).sum(), y)
         torch.testing.assert_close(g, r)
@@ -90,6 +135,72 @@ def test_gradients_flow_through_the_kernels():
         (gx,) = torch.autograd.grad((fn(x, backend="torch") * w).sum(), x)
         (gr,) = torch.autograd.grad((ref(x, -1) * w).sum(), x)
         torch.testing.assert_close(gx, gr)
+
+
+@pytest.mark.parametrize("shape, dim", [((7, 33), -1), ((7, 33), 0), ((2, 3, 5), 1), ((5,), 0), ((), 0),
+                                        ((0, 4), 1), ((4, 0), 1)])
+@pytest.mark.parametrize("log", [False, True])
+def test_backward_ops_match_torch(shape, dim, log):
+    x = torch.randn(shape) * 3
+    y = (torch.log_softmax if log else torch.softmax)(x, dim)
+    dy = torch.randn(shape)
+    fn = comparison.log_softmax_backward if log else comparison.softmax_backward
+    ref = torch._log_softmax_backward_data if log else torch._softmax_backward_data
+    before = (y.clone(), dy.clone())
+    dx = fn(y, dy, dim, backend="torch")
+    assert dx.shape == y.shape and dx.is_contiguous()
+    torch.testing.assert_close(dx, ref(dy, y, dim % max(y.dim(), 1), y.dtype))
+    assert torch.equal(y, before[0]) and torch.equal(dy, before[1])
+
+
+def test_backward_ops_on_views():
+    base = torch.randn(6, 40)
+    y = torch.softmax(base, -1)[1:, 3:35]       # offset rows, row stride 40
+    dy = torch.randn(40, 5).t()[:, :32]          # column stride 5: not unit
+    expected = torch._softmax_backward_data(dy, y, -1, y.dtype)
+    torch.testing.assert_close(comparison.softmax_backward(y, dy, backend="torch"), expected)
+
+
+def test_backward_ops_check_their_arguments():
+    y, dy = torch.softmax(torch.randn(3, 4), -1), torch.randn(3, 4)
+    with pytest.raises(ValueError, match="dy has shape"):
+        comparison.softmax_backward(y, dy[:, :3])
+    with pytest.raises(TypeError, match="dy has dtype"):
+        comparison.softmax_backward(y, dy.double())
+    with pytest.raises(TypeError, match="expected a torch.Tensor"):
+        comparison.softmax_backward(y, [1.0])
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        comparison.log_softmax_backward(y, dy, 2)
+    with pytest.raises(ValueError, match="unknown variant"):
+        comparison.softmax_backward(y, dy, backend="torch", variant="fast")
+
+
+def test_supports_always_answers():
+    """For every backend, op and variant, and tensors of every kind: an answer, never an exception."""
+    tensors = [torch.randn(5), torch.tensor(1.0), torch.empty(0), torch.empty(0, 4), torch.empty(4, 0),
+               torch.randn(2, 3, 4), torch.randn(8, 6)[::2, 1:], torch.randn(6, 8).t(),
+               torch.arange(6).reshape(2, 3), torch.ones(2, 3, dtype=torch.bool), torch.randn(3, 3).double()]
+    for name in list_backends():
+        backend = get_backend(name)
+        for op in comparison.OPS:
+            for variant in backend.variants(op) or ["auto"]:
+                for x in tensors:
+                    for dim in ([-1, None, (0,)] if op.startswith("reduce") else [-1, 0]):
+                        answer = backend.supports(x, op, variant, dim=dim)
+                        assert bool(answer) or answer.reason, (name, op, variant, tuple(x.shape), dim)
+        assert not backend.supports(torch.randn(3), "softmax", "auto", dim=3)
+        assert not backend.supports("not a tensor", "softmax")
+
+
+def test_get_backend_auto_explains_itself():
+    with pytest.raises(ValueError, match="'auto' is not a backend") as info:
+        get_backend("auto")
+    assert "valid backends: auto" not in str(info.value)
+
+
+def test_dtype_must_be_a_torch_dtype():
+    with pytest.raises(TypeError, match="dtype must be a torch.dtype"):
+        softmax(torch.randn(2, 3), dtype="float16")
 
 
 def test_unknown_backend_lists_valid_names():
@@ -132,10 +243,14 @@ def test_auto_uses_torch_off_the_gpu():
     torch.testing.assert_close(softmax(x), torch.softmax(x, -1))
 
 
-def test_ops_compile_fullgraph_with_gradients():
-    """torch.compile sees each op as one registered custom op (torch.library)."""
+@pytest.mark.parametrize("backend", ["torch", "auto"])
+def test_ops_compile_fullgraph_with_gradients(backend):
+    """torch.compile sees each kernel call as one registered custom op (torch.library), and
+    the gradients (backward kernels included) without graph breaks."""
     def f(x):
-        return (softmax(x, backend="torch") * 2 + log_softmax(x, 0, backend="torch")).sum() + reduce_sum(x, None, backend="torch") + reduce_max(x, -1, backend="torch").sum()
+        return ((softmax(x, backend=backend) * 2 + log_softmax(x, 0, backend=backend)).sum()
+                + reduce_sum(x, None, backend=backend) + reduce_max(x, -1, backend=backend).sum()
+                + reduce_sum(x, (0, 1), True, backend=backend).sum())
 
     compiled = torch.compile(f, fullgraph=True, backend="aot_eager")
     x = torch.randn(4, 9, requires_grad=True)
@@ -143,3 +258,14 @@ def test_ops_compile_fullgraph_with_gradients():
     (g_compiled,) = torch.autograd.grad(compiled(x), x)
     (g_eager,) = torch.autograd.grad(f(x), x)
     torch.testing.assert_close(g_compiled, g_eager)
+    (g_torch,) = torch.autograd.grad((torch.softmax(x, -1) * 2 + torch.log_softmax(x, 0)).sum()
+                                     + x.sum() + x.amax(-1).sum() + x.sum(), x)
+    torch.testing.assert_close(g_compiled, g_torch)
+
+
+def test_backward_ops_compile_fullgraph():
+    def f(y, dy):
+        return comparison.softmax_backward(y, dy, backend="torch") + comparison.log_softmax_backward(y, dy, 0)
+
+    y, dy = torch.softmax(torch.randn(4, 9), -1), torch.randn(4, 9)
+    torch.testing.assert_close(torch.compile(f, fullgraph=True, backend="aot_eager")(y, dy), f(y, dy))

@@ -6,7 +6,8 @@ import sys
 import pytest
 import torch
 
-from comparison.cli import main
+from comparison import get_backend
+from comparison.harness.cli import main
 
 ON_GPU = torch.cuda.is_available()
 
@@ -20,7 +21,7 @@ def test_default_sweep_prints_one_table_per_op_and_dtype():
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "device:" in out and "torch " in out
-    assert "softmax fp32" in out and "softmax bf16" in out
+    assert "softmax fwd fp32" in out and "softmax fwd bf16" in out
     assert "torch/auto" in out
 
 
@@ -44,8 +45,8 @@ def test_json_output(tmp_path):
     assert code == 0
     doc = json.loads(path.read_text())
     assert {"device", "copy_gbps", "results"} <= set(doc)
-    keys = {"op", "dtype", "rows", "cols", "backend", "variant", "ms", "gbps", "pct_of_copy",
-            "speedup_vs_torch", "max_abs_err", "max_rel_err", "ok"}
+    keys = {"op", "pass", "dtype", "rows", "cols", "backend", "variant", "ms", "gbps", "pct_of_copy",
+            "speedup_vs_torch", "max_abs_err", "max_rel_err", "ok", "own", "note"}
     assert len(doc["results"]) == 4
     for r in doc["results"]:
         assert keys <= set(r)
@@ -57,16 +58,78 @@ def test_other_formats(fmt, capsys):
     assert main(["--cols", "16", "--backends", "torch", "--dtype", "fp32", "--op", "softmax",
                  "--format", fmt]) == 0
     out = capsys.readouterr().out
-    assert ("| rows" in out) if fmt == "markdown" else out.startswith("op,dtype,rows,cols")
+    assert ("| rows" in out) if fmt == "markdown" else out.startswith("op,pass,dtype,rows,cols")
 
 
-def test_failures_exit_1(monkeypatch):
+def _wrong_softmax(self, x, op, variant="auto", *, dy=None):
+    return torch.softmax(x, -1) * 1.01
+
+
+def _wrong_into(self, x, op, variant, out, *, dy=None):
+    return out.copy_(_wrong_softmax(self, x, op))
+
+
+def test_a_wrong_kernel_of_this_package_exits_1(monkeypatch, capsys):
+    from kernels_triton.backend import TritonBackend
+
+    monkeypatch.setattr(TritonBackend, "run", _wrong_softmax)
+    monkeypatch.setattr(TritonBackend, "run_into", _wrong_into)
+    assert main(["--cols", "16", "--backends", "triton,torch", "--dtype", "fp32", "--op", "softmax"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "1 fail" in out
+
+
+def test_a_peer_that_disagrees_is_a_finding_not_a_failure(monkeypatch, capsys):
     from comparison import torch_backend
 
-    def wrong(self, x, op, variant="auto"):
-        return torch.softmax(x, -1) * 1.01
-    monkeypatch.setattr(torch_backend.TorchBackend, "run", wrong)
-    assert main(["--cols", "16", "--backends", "torch", "--dtype", "fp32", "--op", "softmax"]) == 1
+    monkeypatch.setattr(torch_backend.TorchBackend, "run", _wrong_softmax)
+    assert main(["--cols", "16", "--backends", "torch", "--dtype", "fp32", "--op", "softmax"]) == 0
+    out = capsys.readouterr().out
+    assert "1 peer finding" in out and "torch" in out.splitlines()[-1]
+
+
+@pytest.mark.skipif(ON_GPU, reason="needs a machine without CUDA")
+def test_nothing_checked_is_not_success():
+    proc = run_cli("--cols", "64", "--backends", "cuda", "--op", "softmax", "--dtype", "fp32")
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "backend cuda unavailable" in proc.stdout and "nothing was checked" in proc.stdout
+
+
+def test_json_notes_carry_the_failure_reason(monkeypatch, tmp_path):
+    from kernels_triton.backend import TritonBackend
+
+    monkeypatch.setattr(TritonBackend, "run", _wrong_softmax)
+    monkeypatch.setattr(TritonBackend, "run_into", _wrong_into)
+    path = tmp_path / "r.json"
+    main(["--cols", "16", "--backends", "triton", "--dtype", "fp32", "--op", "softmax", "--format", "json",
+          "--output", str(path)])
+    (row,) = json.loads(path.read_text())["results"]
+    assert row["ok"] is False and "outside tolerance" in row["note"]
+
+
+def test_backward_passes(tmp_path):
+    path = tmp_path / "r.json"
+    code = main(["--cols", "33", "--backends", "torch", "--dtype", "fp32", "--op", "softmax,log_softmax,reduce_sum",
+                 "--pass", "fwd,bwd,fwd+bwd", "--format", "json", "--output", str(path)])
+    assert code == 0
+    results = json.loads(path.read_text())["results"]
+    passes = {(r["op"], r["pass"]) for r in results}
+    assert passes == {("softmax", "fwd"), ("softmax", "bwd"), ("softmax", "fwd+bwd"), ("log_softmax", "fwd"),
+                      ("log_softmax", "bwd"), ("log_softmax", "fwd+bwd"), ("reduce_sum", "fwd")}
+    assert all(r["ok"] for r in results)
+
+
+def test_long_layout_when_wide_does_not_fit():
+    from comparison.harness import report
+    from comparison.harness.sweep import Result
+
+    results = [Result("softmax", "fwd", "fp32", 4, c, "b", f"v{i}", True, ok=True, max_rel_err=1e-7)
+               for c in (16, 32) for i in range(12)]
+    assert report.choose_layout("auto", results, False, False, width=80) == "long"
+    assert report.choose_layout("auto", results[:1], False, False, width=80) == "wide"
+    assert report.choose_layout("wide", results, False, False, width=80) == "wide"
+    text = "\n".join(report.long_tables(results, False, False))
+    assert "b/v11" in text and max(len(line) for line in text.splitlines()) < 80
 
 
 @pytest.mark.parametrize("args, message", [
@@ -78,9 +141,28 @@ def test_failures_exit_1(monkeypatch):
     (["--cols", "8", "--variants", "nonsense"], "unknown variant"),
     (["--cols", "8", "--format", "xml"], "invalid choice"),
     (["--cols", "8", "--rows", "0"], "--rows"),
+    (["--cols", "512,,2048"], "empty items"),
+    (["--cols", "8", "--output", "/nonexistent/dir/x.txt"], "does not exist"),
+    (["--cols", "8", "--pass", "sideways"], "invalid choice"),
+    (["--cols", "8", "--variants", "bogus"], "unknown variant(s) bogus; valid: auto, all,"),
 ])
 def test_bad_arguments_exit_2_without_traceback(args, message):
     proc = run_cli(*args)
     assert proc.returncode == 2
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_variant_of_an_unavailable_backend_says_so():
+    if get_backend("cuda").is_available():
+        pytest.skip("cuda is available here")
+    proc = run_cli("--cols", "8", "--variants", "warp_per_row")
+    assert proc.returncode == 2
+    assert "'warp_per_row' belongs to cuda, which is not selected or is unavailable here" in proc.stderr
+
+
+def test_bogus_variant_lists_each_name_once_with_the_reduction_variants():
+    proc = run_cli("--cols", "8", "--variants", "bogus")
+    valid = proc.stderr.split("valid: ", 1)[1]
+    names = [v.strip() for v in valid.split(",")]
+    assert names.count("auto") == 1 and "two_stage" in names and "vectorized" in names

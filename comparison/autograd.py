@@ -1,0 +1,68 @@
+"""Gradients of the public operations, wired once for eager mode and `torch.compile`.
+
+Each forward saves what its backward needs (softmax: its output, never its input) and
+the backward is itself a kernel call through `comparison.library`, on the backend that
+ran the forward when it implements the backward op (else on `auto`'s choice).
+"""
+from __future__ import annotations
+
+import torch
+from torch.autograd.function import once_differentiable
+
+from . import library
+from .backend import BACKWARD_OF
+from .registry import get_backend
+
+
+def backward_backend(backend: str, forward_op: str) -> str:
+    """The backend for the backward of `forward_op` run on `backend`."""
+    if backend != "auto" and get_backend(backend).variants(BACKWARD_OF[forward_op]):
+        return backend
+    return "auto"
+
+
+class SoftmaxFunction(torch.autograd.Function):
+    """softmax / log-softmax along a normalised dim, with the backward kernels."""
+
+    @staticmethod
+    def forward(ctx, x, dim: int, log: bool, backend: str, variant: str):
+        y = library.softmax_rows(x, dim, log, backend, variant)
+        ctx.save_for_backward(y)
+        ctx.dim, ctx.log = dim, log
+        ctx.backend = backward_backend(backend, "log_softmax" if log else "softmax")
+        return y
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensors
+        dx = library.softmax_backward_rows(y, dy.to(y.dtype), ctx.dim, ctx.log, ctx.backend, "auto")
+        return dx, None, None, None, None
+
+
+class ReduceFunction(torch.autograd.Function):
+    """Sum (dy broadcast) or max (dy shared evenly among the maxima, as torch.amax does)."""
+
+    @staticmethod
+    def forward(ctx, x, dims: list[int], keepdim: bool, is_max: bool, backend: str, variant: str):
+        out = library.reduce(x, dims, keepdim, is_max, backend, variant)
+        ctx.dims, ctx.keepdim, ctx.is_max = tuple(dims), keepdim, is_max
+        ctx.shape = x.shape
+        if is_max:
+            ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, dy):
+        if not ctx.keepdim:
+            for d in ctx.dims:  # ascending: each unsqueeze lands where torch reduced
+                dy = dy.unsqueeze(d)
+        if not ctx.is_max:
+            return dy.expand(ctx.shape).clone(), None, None, None, None, None
+        x, out = ctx.saved_tensors
+        if not ctx.keepdim:
+            for d in ctx.dims:
+                out = out.unsqueeze(d)
+        hits = (x == out).to(dy.dtype)
+        count = hits.sum(dim=list(ctx.dims), keepdim=True) if ctx.dims else hits
+        return hits * (dy / count), None, None, None, None, None

@@ -1,0 +1,3 @@
+"""The benchmark harness behind `python -m comparison`: the sweep (`sweep`), CUDA-event
+timing against the copy ceiling (`timing`), the report (`report`) and the command line
+(`cli`). The library core (`comparison.api` and what it uses) never imports this."""

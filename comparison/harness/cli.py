@@ -1,0 +1,249 @@
+"""`python -m comparison`: agreement and throughput of every backend/variant, side by side.
+
+For each (op, pass, dtype, width) one input set is made, every selected backend/variant
+runs on it, the result is checked element by element against the float64 reference,
+and (on a GPU) timed against the device-to-device copy ceiling (see `sweep`).
+
+Exit status: 0 when this package's kernels agree (a peer's disagreement is reported as a
+finding), 1 when one of them fails, 2 for bad arguments, 3 when nothing could be checked.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import torch
+
+from ..backend import OPS, SOFTMAX_OPS
+from ..registry import get_backend, list_backends
+from . import report as reporting
+from .sweep import PASSES, pass_op, passes_for, run_sweep
+
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+# -- argument parsing -------------------------------------------------------------------
+
+def _items(text: str) -> list[str]:
+    items = [v.strip() for v in text.split(",")]
+    if not text.strip() or any(not v for v in items):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list without empty items, got {text!r}")
+    return items
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(v) for v in _items(text)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}")
+    if any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive integers, got {text!r}")
+    return values
+
+
+def _choice_list(choices):
+    def parse(text: str) -> list[str]:
+        values = _items(text)
+        bad = [v for v in values if v not in choices]
+        if bad:
+            raise argparse.ArgumentTypeError(
+                f"invalid choice(s) {', '.join(bad)}; choose from {', '.join(choices)}")
+        return values
+    return parse
+
+
+def _size(text: str) -> int:
+    units = {"": 1, "b": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30,
+             "kb": 10 ** 3, "mb": 10 ** 6, "gb": 10 ** 9}
+    t = text.strip().lower()
+    number = t.rstrip("kmgib")
+    unit = t[len(number):]
+    try:
+        value = float(number) * units[unit]
+    except (ValueError, KeyError):
+        raise argparse.ArgumentTypeError(f"expected a size such as 256MiB or 1GiB, got {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"size must be positive, got {text!r}")
+    return int(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m comparison",
+        description="Compare softmax-family kernels (this package's cuda and triton, and peers such as "
+                    "torch) for agreement with a float64 reference and for bandwidth against the "
+                    "device-to-device copy ceiling.",
+        epilog="Exit status: 0 when this package's kernels agree (peers' disagreements are findings), "
+               "1 when one of them fails, 2 for bad arguments, 3 when nothing could be checked.")
+    p.add_argument("--cols", type=_int_list, required=True, help="row widths, e.g. 512,2048,8192")
+    p.add_argument("--rows", type=_int_list, default=None,
+                   help="rows per input, or a list for a fixed-rows sweep (e.g. 1,4,16); default: enough "
+                        f"that each input is at least --min-bytes ({reporting_default_size()}); small on CPU")
+    p.add_argument("--min-bytes", type=_size, default=None,
+                   help="smallest input when --rows is not given, e.g. 1GiB (GPU runs only)")
+    p.add_argument("--dtype", type=_choice_list(tuple(DTYPES)), default=["fp32", "bf16"],
+                   help="fp32,bf16,fp16 (default: fp32,bf16)")
+    p.add_argument("--op", type=_choice_list(_user_ops()), default=list(SOFTMAX_OPS),
+                   help=f"{','.join(_user_ops())} (default: softmax,log_softmax)")
+    p.add_argument("--pass", dest="passes", type=_choice_list(PASSES), default=["fwd"],
+                   help="fwd (the op), bwd (its backward op: read y and dy, write dx), fwd+bwd (a "
+                        "training step through autograd); comma-separated; default: fwd")
+    p.add_argument("--backends", type=_choice_list(tuple(list_backends())), default=None,
+                   help=f"{','.join(list_backends())} (default: all; unavailable ones are listed with the reason)")
+    p.add_argument("--variants", default="auto",
+                   help="auto | all | comma-separated variant names (default: auto)")
+    p.add_argument("--format", choices=reporting.FORMATS, default="table",
+                   help="table (plain text), markdown, csv or json (every field; `pass` names the pass)")
+    p.add_argument("--layout", choices=reporting.LAYOUTS, default="auto",
+                   help="wide (a column group per implementation), long (a row per implementation and "
+                        "width), or auto: long when wide would not fit the terminal (default)")
+    p.add_argument("--output", default=None, help="write the report to FILE instead of stdout")
+    p.add_argument("--check-only", action="store_true", help="agreement checks only, no timing")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    p.add_argument("--device", default=None, help="e.g. cuda:1 (default: cuda if available, else cpu)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    return p
+
+
+def reporting_default_size() -> str:
+    from .sweep import L2_MULTIPLE, MEMORY_FRACTION
+
+    return f"{L2_MULTIPLE}x the GPU's L2 cache, at most 1/{round(1 / MEMORY_FRACTION)} of its memory"
+
+
+def _user_ops() -> tuple[str, ...]:
+    """The ops the CLI sweeps: forward ops and reductions (backward ops come with --pass)."""
+    return tuple(op for op in OPS if not op.endswith("_backward"))
+
+
+# -- choosing what runs -----------------------------------------------------------------------
+
+def _offered(backend, op: str) -> list[str]:
+    try:
+        return backend.variants(op)
+    except ImportError:
+        return []
+
+
+def select_variants(spec: str, backends, ops, passes) -> dict[tuple[str, str, str], list[str]]:
+    """(backend, op, pass) -> variants to run; ValueError for names that no backend has,
+    or that belong to a backend not selected or not available here (with which one)."""
+    chosen: dict[tuple[str, str, str], list[str]] = {}
+    names = [] if spec in ("auto", "all") else _items(spec)
+    for b in backends:
+        for op in ops:
+            for pass_ in passes_for(op, passes):
+                offered = _offered(b, op if pass_ == "fwd+bwd" else pass_op(op, pass_))
+                if spec == "auto":
+                    chosen[(b.name, op, pass_)] = ["auto"] if offered else []
+                elif spec == "all":
+                    chosen[(b.name, op, pass_)] = offered
+                else:
+                    chosen[(b.name, op, pass_)] = [v for v in names if v in offered]
+    if names:
+        selected = {v for vs in chosen.values() for v in vs}
+        missing = [v for v in names if v not in selected]
+        if missing:
+            raise ValueError(_explain_missing(missing, backends))
+    return chosen
+
+
+def _explain_missing(missing: list[str], backends) -> str:
+    owners: dict[str, set[str]] = {}
+    for name in list_backends():
+        for op in OPS:
+            for v in _offered(get_backend(name), op):
+                owners.setdefault(v, set()).add(name)
+    running = {b.name for b in backends}
+    parts = []
+    for v in missing:
+        if v not in owners:
+            continue
+        where = sorted(owners[v])
+        if not set(where) & running:
+            parts.append(f"{v!r} belongs to {', '.join(where)}, which is not selected or is unavailable here")
+        else:
+            parts.append(f"{v!r} is not a variant of the selected ops or passes")
+    unknown = [v for v in missing if v not in owners]
+    if unknown:
+        valid = sorted(v for v in owners if v != "auto")
+        parts.insert(0, f"unknown variant(s) {', '.join(unknown)}; valid: auto, all, {', '.join(valid)}")
+    return "; ".join(parts)
+
+
+# -- main ---------------------------------------------------------------------------------
+
+def _device(parser, arg: str | None) -> torch.device:
+    if arg is None:
+        return torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() else torch.device("cpu")
+    try:
+        device = torch.device(arg)
+    except RuntimeError as exc:
+        parser.error(f"--device: {exc}")
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            parser.error(f"--device {arg}: no CUDA GPU is visible")
+        index = torch.cuda.current_device() if device.index is None else device.index
+        if index >= torch.cuda.device_count():
+            parser.error(f"--device {arg}: only {torch.cuda.device_count()} CUDA device(s) are visible")
+        device = torch.device("cuda", index)
+    return device
+
+
+def _check_output(parser, path: str | None) -> None:
+    if path is None:
+        return
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        parser.error(f"--output {path}: the folder {parent} does not exist")
+    if target.is_dir():
+        parser.error(f"--output {path}: is a folder, not a file")
+    if not os.access(parent, os.W_OK):
+        parser.error(f"--output {path}: the folder {parent} is not writable")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    device = _device(parser, args.device)
+    _check_output(parser, args.output)
+    notes = []
+    if device.type != "cuda":
+        # Triton's CPU interpreter has to be chosen before Triton is first imported.
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+        if args.min_bytes is not None:
+            notes.append("--min-bytes sizes GPU inputs; on the CPU inputs stay small (agreement checks only)")
+    args.dtype_map = DTYPES
+
+    backends, unavailable = [], []
+    for name in args.backends or list_backends():
+        b = get_backend(name)
+        why = b.unavailable_reason() or b.device_reason(torch.empty(0, device=device))
+        (unavailable.append((name, why)) if why else backends.append(b))
+    try:
+        chosen = select_variants(args.variants, backends, args.op, args.passes)
+    except ValueError as exc:
+        parser.error(f"--variants: {exc}")
+
+    from tqdm import tqdm
+
+    timing = device.type == "cuda" and not args.check_only
+    total = sum(len(v) for v in chosen.values()) * len(args.dtype) * len(args.cols) * len(args.rows or [None])
+    with tqdm(total=total, desc="comparing", unit="run", file=sys.stderr, leave=False,
+              disable=True if args.quiet else None) as progress:
+        results, details = run_sweep(args, device, backends, chosen, progress)
+
+    command = "python -m comparison " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    rep = reporting.Report(device, command, timing, results, details, unavailable, notes)
+    to_terminal = args.output is None and sys.stdout.isatty()
+    text = reporting.render(rep, args.format, args.layout, reporting.output_width(to_terminal))
+    if args.output:
+        Path(args.output).write_text(text)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return rep.exit_status()
