@@ -9,14 +9,19 @@ import importlib
 
 from .backend import Backend
 
-# Backend name -> "module:Class", in the order `list_backends` reports them.
+# Backend name -> "module:Class", in the order `list_backends` reports them: this
+# package's kernels, torch, then the peers it is compared with (`comparison.peers`).
 _REGISTRY: dict[str, str] = {
     "cuda": "kernels_cuda.backend:CudaBackend",
     "triton": "kernels_triton.backend:TritonBackend",
     "torch": "comparison.torch_backend:TorchBackend",
+    "torch_compile": "comparison.peers.torch_compile:TorchCompileBackend",
+    "liger": "comparison.peers.liger:LigerBackend",
+    "quack": "comparison.peers.quack:QuackBackend",
 }
 # The backends `backend="auto"` tries on CUDA tensors, fastest first (benchmarks/);
-# torch serves whatever they do not.
+# torch serves whatever they do not. Peers are never chosen by "auto": they are what
+# this package is compared with, reachable only by name.
 AUTO_ORDER = ("cuda", "triton", "torch")
 _INSTANCES: dict[str, Backend] = {}
 

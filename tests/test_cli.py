@@ -166,3 +166,52 @@ def test_bogus_variant_lists_each_name_once_with_the_reduction_variants():
     valid = proc.stderr.split("valid: ", 1)[1]
     names = [v.strip() for v in valid.split(",")]
     assert names.count("auto") == 1 and "two_stage" in names and "vectorized" in names
+
+
+def test_help_names_every_format_and_the_subcommands():
+    proc = run_cli("--help")
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert "--format {table,markdown,csv,json}" in text
+    assert "table (plain text), markdown, csv or json" in text
+    assert "python -m comparison plot" in text and "python -m comparison record" in text
+    for sub in ("plot", "record"):
+        proc = run_cli(sub, "--help")
+        assert proc.returncode == 0 and f"python -m comparison {sub}" in proc.stdout
+
+
+@pytest.mark.skipif(ON_GPU, reason="checks the CPU note")
+def test_min_bytes_on_cpu_says_it_only_sizes_gpu_inputs():
+    proc = run_cli("--cols", "64", "--backends", "torch", "--op", "softmax", "--dtype", "fp32", "--min-bytes", "1GiB")
+    assert proc.returncode == 0, proc.stderr
+    assert "note: --min-bytes sizes GPU inputs; on the CPU inputs stay small" in proc.stdout
+
+
+def test_console_script_is_the_cli():
+    """`pip install` puts a softmax-comparison script next to the interpreter."""
+    import os
+    import shutil
+    from importlib.metadata import distributions
+
+    # Every install's metadata (a stale egg-info of an older install may sit in the tree too).
+    targets = {e.value: e for d in distributions() for e in d.entry_points
+               if e.group == "console_scripts" and e.name == "softmax-comparison"}
+    if not targets:
+        pytest.skip("the package is not installed here")
+    assert targets["comparison.harness.cli:main"].load() is main
+    script = shutil.which("softmax-comparison", path=os.path.dirname(sys.executable)) or shutil.which("softmax-comparison")
+    if script is None:
+        pytest.skip("the package is not installed with its scripts here")
+    proc = subprocess.run([script, "--cols", "16", "--backends", "torch", "--op", "softmax", "--dtype", "fp32"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 agree, 0 fail" in proc.stdout
+
+
+@pytest.mark.skipif(ON_GPU, reason="Triton's CPU interpreter runs only without a GPU")
+def test_a_correct_run_leaves_stderr_clean():
+    """No progress bar when stderr is not a terminal, and no numpy RuntimeWarnings from
+    Triton's CPU interpreter (fp16 sums overflowing to inf, as torch's do)."""
+    proc = run_cli("--cols", "512", "--backends", "triton,torch", "--op", "reduce_sum", "--dtype", "fp16")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""

@@ -13,6 +13,8 @@ import argparse
 import os
 import shlex
 import sys
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -77,7 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "torch) for agreement with a float64 reference and for bandwidth against the "
                     "device-to-device copy ceiling.",
         epilog="Exit status: 0 when this package's kernels agree (peers' disagreements are findings), "
-               "1 when one of them fails, 2 for bad arguments, 3 when nothing could be checked.")
+               "1 when one of them fails, 2 for bad arguments, 3 when nothing could be checked. "
+               "Subcommands: `python -m comparison plot RESULTS.json -o FIG.png` draws a saved JSON "
+               "report; `python -m comparison record` regenerates a GPU's record in benchmarks/ "
+               "(each takes --help).")
     p.add_argument("--cols", type=_int_list, required=True, help="row widths, e.g. 512,2048,8192")
     p.add_argument("--rows", type=_int_list, default=None,
                    help="rows per input, or a list for a fixed-rows sweep (e.g. 1,4,16); default: enough "
@@ -101,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="wide (a column group per implementation), long (a row per implementation and "
                         "width), or auto: long when wide would not fit the terminal (default)")
     p.add_argument("--output", default=None, help="write the report to FILE instead of stdout")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="also draw %% of copy against width, a panel per (op, dtype, pass), to FILE.png "
+                        "(needs matplotlib: pip install -e \".[plot]\"); see also `python -m comparison plot`")
     p.add_argument("--check-only", action="store_true", help="agreement checks only, no timing")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
     p.add_argument("--device", default=None, help="e.g. cuda:1 (default: cuda if available, else cpu)")
@@ -193,28 +201,56 @@ def _device(parser, arg: str | None) -> torch.device:
     return device
 
 
-def _check_output(parser, path: str | None) -> None:
+def check_output(parser, path: str | None, option: str = "--output") -> None:
     if path is None:
         return
     target = Path(path)
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
-        parser.error(f"--output {path}: the folder {parent} does not exist")
+        parser.error(f"{option} {path}: the folder {parent} does not exist")
     if target.is_dir():
-        parser.error(f"--output {path}: is a folder, not a file")
+        parser.error(f"{option} {path}: is a folder, not a file")
     if not os.access(parent, os.W_OK):
-        parser.error(f"--output {path}: the folder {parent} is not writable")
+        parser.error(f"{option} {path}: the folder {parent} is not writable")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def quiet_interpreter_warnings() -> None:
+    """Triton's CPU interpreter runs kernels through numpy, which warns (RuntimeWarning:
+    overflow or invalid value) on the -inf and NaN rows the agreement inputs carry on
+    purpose; the checker judges those results, so the warnings are noise on stderr."""
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"triton\.runtime\.interpreter")
+
+
+@dataclass
+class Plan:
+    """What a parsed command line will run."""
+
+    args: argparse.Namespace
+    device: torch.device
+    backends: list
+    unavailable: list[tuple[str, str]]
+    chosen: dict
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def timing(self) -> bool:
+        return self.device.type == "cuda" and not self.args.check_only
+
+    def total(self) -> int:
+        a = self.args
+        return sum(len(v) for v in self.chosen.values()) * len(a.dtype) * len(a.cols) * len(a.rows or [None])
+
+
+def plan(parser, args) -> Plan:
+    """Check the arguments against this machine (exit 2 through `parser.error`) and choose
+    the backends and variants; nothing runs yet."""
     device = _device(parser, args.device)
-    _check_output(parser, args.output)
+    check_output(parser, args.output)
     notes = []
     if device.type != "cuda":
         # Triton's CPU interpreter has to be chosen before Triton is first imported.
         os.environ.setdefault("TRITON_INTERPRET", "1")
+        quiet_interpreter_warnings()
         if args.min_bytes is not None:
             notes.append("--min-bytes sizes GPU inputs; on the CPU inputs stay small (agreement checks only)")
     args.dtype_map = DTYPES
@@ -228,17 +264,50 @@ def main(argv: list[str] | None = None) -> int:
         chosen = select_variants(args.variants, backends, args.op, args.passes)
     except ValueError as exc:
         parser.error(f"--variants: {exc}")
+    return Plan(args, device, backends, unavailable, chosen, notes)
 
+
+def execute(p: Plan, command: str, desc: str = "comparing") -> reporting.Report:
+    """Run the sweep of a plan, with a progress bar on stderr (only when stderr is a
+    terminal, and not with --quiet), and return its report."""
     from tqdm import tqdm
 
-    timing = device.type == "cuda" and not args.check_only
-    total = sum(len(v) for v in chosen.values()) * len(args.dtype) * len(args.cols) * len(args.rows or [None])
-    with tqdm(total=total, desc="comparing", unit="run", file=sys.stderr, leave=False,
-              disable=True if args.quiet else None) as progress:
-        results, details = run_sweep(args, device, backends, chosen, progress)
+    with tqdm(total=p.total(), desc=desc, unit="run", file=sys.stderr, leave=False,
+              disable=True if p.args.quiet else None) as progress:
+        results, details = run_sweep(p.args, p.device, p.backends, p.chosen, progress)
+    return reporting.Report(p.device, command, p.timing, results, details, p.unavailable, p.notes)
 
-    command = "python -m comparison " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
-    rep = reporting.Report(device, command, timing, results, details, unavailable, notes)
+
+def command_line(argv: list[str]) -> str:
+    return "python -m comparison " + " ".join(shlex.quote(a) for a in argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "plot":
+        from .plot import main as plot_main
+
+        return plot_main(argv[1:])
+    if argv and argv[0] == "record":
+        from .record import main as record_main
+
+        return record_main(argv[1:])
+    return compare(argv)
+
+
+def compare(argv: list[str]) -> int:
+    """`python -m comparison --cols ...`: one sweep, its report on stdout or --output."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.plot is not None:
+        check_output(parser, args.plot, "--plot")
+        from .plot import matplotlib_missing
+
+        why = matplotlib_missing()
+        if why:
+            parser.error(f"--plot: {why}")
+    p = plan(parser, args)
+    rep = execute(p, command_line(argv))
     to_terminal = args.output is None and sys.stdout.isatty()
     text = reporting.render(rep, args.format, args.layout, reporting.output_width(to_terminal))
     if args.output:
@@ -246,4 +315,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    if args.plot is not None:
+        from .plot import plot_results
+
+        plot_results(reporting.to_dict(rep), args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
     return rep.exit_status()

@@ -30,6 +30,8 @@ class Report:
     details: dict
     unavailable: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)   # more top-level JSON fields (e.g. a record's)
+    date: str = field(default_factory=lambda: datetime.datetime.now().isoformat(timespec="seconds"))
 
     @property
     def copy_gbps(self) -> float | None:
@@ -77,7 +79,7 @@ def header_lines(report: Report) -> list[str]:
     v = versions()
     lines = [f"device: {describe_device(report.device)}",
              f"torch {v['torch']} (CUDA {v['cuda']}), triton {v['triton']}, python {v['python']}",
-             f"date: {datetime.datetime.now().isoformat(timespec='seconds')}",
+             f"date: {report.date}",
              f"command: {report.command}"]
     if report.timing:
         lines.append(f"copy ceiling (device-to-device copy, read+write): {report.copy_gbps:.0f} GB/s")
@@ -191,14 +193,18 @@ def summary_lines(report: Report) -> list[str]:
     return lines
 
 
+def to_dict(report: Report) -> dict:
+    """Everything the report holds, as the JSON format writes it (and `plot` reads it)."""
+    return {"device": describe_device(report.device), **versions(), "date": report.date,
+            "command": report.command, "copy_gbps": report.copy_gbps, "timing": report.timing,
+            "unavailable": dict(report.unavailable), "notes": report.notes,
+            "summary": summary_lines(report), **report.extra,
+            "results": [r.to_dict() for r in report.results]}
+
+
 def render(report: Report, fmt: str, layout: str = "auto", width: int = FILE_WIDTH) -> str:
     if fmt == "json":
-        doc = {"device": describe_device(report.device), **versions(),
-               "date": datetime.datetime.now().isoformat(timespec="seconds"), "command": report.command,
-               "copy_gbps": report.copy_gbps, "timing": report.timing,
-               "unavailable": dict(report.unavailable), "notes": report.notes,
-               "results": [r.to_dict() for r in report.results]}
-        return json.dumps(doc, indent=2) + "\n"
+        return json.dumps(to_dict(report), indent=2) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=Result.fields())

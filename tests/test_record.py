@@ -1,0 +1,87 @@
+"""`python -m comparison record`: named sweeps written as tables, JSON, a plot and an index
+into benchmarks/<gpu>/ (here: agreement-only records on the CPU into a temporary folder)."""
+import json
+
+import pytest
+import torch
+
+from comparison.harness import record
+from comparison.harness.cli import main
+
+TINY = record.Sweep("a tiny sweep for the tests", ("--cols", "16,32", "--dtype", "fp32,bf16", "--op", "softmax",
+                                                   "--backends", "torch"))
+
+
+@pytest.mark.parametrize("name, slug", [
+    ("NVIDIA H100 80GB HBM3", "h100"),
+    ("NVIDIA H200", "h200"),
+    ("NVIDIA A100-SXM4-80GB", "a100"),
+    ("NVIDIA GeForce RTX 4090", "rtx4090"),
+    ("NVIDIA L40S", "l40s"),
+])
+def test_folder_named_after_the_gpu(name, slug):
+    assert record.device_slug(name) == slug
+
+
+def test_every_sweep_is_a_valid_command_line():
+    from comparison.harness.cli import build_parser
+
+    for name, sweep in record.SWEEPS.items():
+        args = build_parser().parse_args(list(sweep.argv))
+        assert args.cols, name
+    assert list(record.SWEEPS) == ["forward", "forward_wide", "backward", "step", "ladder", "reductions", "default"]
+
+
+def test_narrowing_a_sweep_names_its_files():
+    argv, stem = record.narrowed("forward", record.SWEEPS["forward"], ["fp32"], None)
+    assert stem == "forward-fp32" and argv[argv.index("--dtype") + 1] == "fp32"
+    argv, stem = record.narrowed("default", record.SWEEPS["default"], ["bf16"], ["log_softmax"])
+    assert stem == "default-log_softmax-bf16" and "--dtype" in argv and "--op" in argv
+    assert record.narrowed("ladder", record.SWEEPS["ladder"], None, None)[1] == "ladder"
+    with pytest.raises(ValueError, match="none of reduce_sum"):
+        record.narrowed("ladder", record.SWEEPS["ladder"], None, ["reduce_sum"])
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without a GPU")
+def test_without_a_gpu_record_refuses_unless_asked(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["record", "--out", str(tmp_path), "--sweeps", "default"])
+    assert exc.value.code == 2
+    assert "--allow-cpu" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+def test_record_writes_tables_json_plot_and_index(monkeypatch, tmp_path):
+    monkeypatch.setitem(record.SWEEPS, "tiny", TINY)
+    monkeypatch.setitem(record.SWEEPS, "tiny2", TINY)
+    assert main(["record", "--allow-cpu", "--quiet", "--out", str(tmp_path), "--sweeps", "tiny"]) == 0
+    assert main(["record", "--allow-cpu", "--quiet", "--out", str(tmp_path), "--sweeps", "tiny2", "--dtype", "fp32"]) == 0
+    folder = tmp_path / ("cpu" if not torch.cuda.is_available() else record.device_slug(torch.cuda.get_device_name()))
+    names = {p.name for p in folder.iterdir()}
+    expected = {"README.md", "tiny.md", "tiny.json", "tiny2-fp32.md", "tiny2-fp32.json"}
+    try:
+        import matplotlib  # noqa: F401
+
+        expected |= {"tiny.png", "tiny2-fp32.png"}
+    except ImportError:
+        pass
+    assert expected <= names
+    doc = json.loads((folder / "tiny.json").read_text())
+    assert doc["record"]["sweep"] == "tiny" and len(doc["results"]) == 4
+    assert doc["command"] == "python -m comparison " + " ".join(TINY.argv)
+    tables = (folder / "tiny.md").read_text()
+    assert "command: python -m comparison --cols 16,32" in tables and "recorded by `python -m comparison record" in tables
+    index = (folder / "README.md").read_text()
+    assert "[tables](tiny.md)" in index and "[tables](tiny2-fp32.md)" in index
+    assert "--sweeps tiny2 --dtype fp32" in index
+    fp32_only = json.loads((folder / "tiny2-fp32.json").read_text())["results"]
+    assert {r["dtype"] for r in fp32_only} == {"fp32"}
+
+
+def test_record_list_and_bad_names(capsys):
+    assert main(["record", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"{name}:" in out for name in record.SWEEPS)
+    with pytest.raises(SystemExit) as exc:
+        main(["record", "--sweeps", "forward,bogus"])
+    assert exc.value.code == 2 and "unknown sweep(s) bogus" in capsys.readouterr().err
