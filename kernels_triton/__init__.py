@@ -1,6 +1,24 @@
-"""Triton kernels for the `triton` backend: one op module per operation family.
+"""Triton kernels for the `triton` backend, one file per kernel family.
+
+Which file holds what:
+
+* ``backend.py``: the `TritonBackend` (availability, devices and dtypes it takes).
+* ``softmax.py``: the softmax / log-softmax op module the backend calls (`VARIANTS`,
+  `why_unsupported`, `plan`, `run`); ``softmax_policy.py``: which family `auto` runs.
+* ``softmax_fused.py``: `fused`, whole rows in registers (plain, paired and segmented
+  tiles), its launch parameters and thresholds.
+* ``softmax_online.py``: `online`, tiles with a running max and sum, then the output pass.
+* ``softmax_split.py``: `split`, a wide row's chunks in programs that exchange (max, sum).
+* ``softmax_rows.py``: what the softmax families share about a row (ALIGN, exp2 scaling).
+* ``pairs.py``: 16-bit values held two per 32-bit word (`fused` on wide 16-bit rows).
+* ``reduce.py``: the reduction op module; ``reductions.py``: the row (`block`, `tiled`)
+  and whole-tensor (`two_stage`) sum / max kernels with their launch parameters.
+* ``launch.py``: what every launch shares: device guard, device limits, compiled
+  resources and occupancy (one cache), persistent and 2-D grids.
+* ``downcast.py``: fp32 results stored as fp16/bf16, rounded to nearest even on every
+  device (Triton's interpreter truncates bf16 on its own).
 
 Import-light on purpose: nothing here imports Triton, queries a GPU or compiles; the
-backend (`kernels_triton.backend`) imports the op modules (`softmax`, `reduce`) on
-first use, and their kernels compile on their first launch.
+backend imports the op modules (`softmax`, `reduce`) on first use, and their kernels
+compile on their first launch.
 """

@@ -6,6 +6,7 @@ import os
 
 import torch
 
+from comparison.backend import KERNEL_DTYPES
 from comparison.kernel_backend import ModuleBackend
 
 
@@ -14,10 +15,31 @@ def interpreting() -> bool:
     return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
 
 
+def unsupported_device(x: torch.Tensor) -> str | None:
+    """None when Triton kernels can run on x's device; else why not."""
+    if x.device.type == "cuda":
+        return None
+    if x.device.type == "cpu" and interpreting():
+        return None
+    if x.device.type == "cpu":
+        return ("backend 'triton' needs a CUDA tensor; CPU tensors run only under Triton's "
+                "interpreter (set TRITON_INTERPRET=1 before importing Triton)")
+    return f"backend 'triton' cannot run on {x.device}"
+
+
+def unsupported_dtype(x: torch.Tensor) -> str | None:
+    """None when the kernels load and store x's dtype (fp32, fp16, bf16; fp32 arithmetic)."""
+    if x.dtype in KERNEL_DTYPES:
+        return None
+    valid = ", ".join(str(d).replace("torch.", "") for d in KERNEL_DTYPES)
+    return f"backend 'triton' does not support dtype {x.dtype} (supported: {valid})"
+
+
 class TritonBackend(ModuleBackend):
     name = "triton"
     package = "kernels_triton"
     modules = ("softmax", "reduce")
+    dtypes = KERNEL_DTYPES
 
     def unavailable_reason(self) -> str | None:
         if importlib.util.find_spec("triton") is None:
@@ -27,11 +49,10 @@ class TritonBackend(ModuleBackend):
         return "no CUDA GPU is visible and TRITON_INTERPRET=1 is not set (Triton's CPU interpreter)"
 
     def device_reason(self, x: torch.Tensor) -> str | None:
-        if x.device.type == "cuda":
-            return None
-        if x.device.type == "cpu" and interpreting():
-            return None
-        if x.device.type == "cpu":
-            return ("backend 'triton' needs a CUDA tensor; CPU tensors run only under Triton's "
-                    "interpreter (set TRITON_INTERPRET=1 before importing Triton)")
-        return f"backend 'triton' cannot run on {x.device}"
+        return unsupported_device(x)
+
+
+def refuse(x: torch.Tensor, reason: str):
+    """Raise `reason` as the backend's `supports` answer would: TypeError when x's dtype is
+    the problem, ValueError otherwise (device, shape, variant)."""
+    raise (TypeError if unsupported_dtype(x) else ValueError)(reason)

@@ -1,19 +1,33 @@
-"""Launch geometry for persistent Triton kernels: device limits and programs per SM.
+"""Launch helpers shared by every Triton kernel here: which device a launch goes to, the
+grid it gets, and how many programs of a compiled kernel stay resident on an SM.
 
-A persistent kernel launches only as many programs as the GPU keeps resident at once
-and lets each one loop over its share of the work. How many programs fit on one SM
-follows from the compiled kernel (registers per thread, shared memory per program,
-warps per program) and the SM's limits, the same arithmetic as CUDA's occupancy
-calculator. Device limits are read per device index on first use and cached; nothing
-here queries a GPU or compiles a kernel at import time.
+* Devices: `on_gpu` (compiled for a GPU, not Triton's CPU interpreter), `on_device` (the
+  guard every launch runs under: Triton launches on the *current* device, so it is made
+  the tensor's own), `device_limits` (per-SM limits, read once per device).
+* Arguments: `rows_view`, the ``(rows, cols)`` view with unit column stride that the row
+  kernels take; `stand_in`, an output argument for compiling without a launch.
+* Occupancy: `resources` compiles a kernel for the arguments it will be launched with (no
+  launch) and returns its registers, spills, shared memory and programs per SM, cached
+  once per process in one cache keyed by what Triton specialises a binary on
+  (`specialization`). `programs_per_sm` is CUDA's occupancy arithmetic; the driver's own
+  answer caps it where it can be had.
+* Grids: `persistent_grid` (as many programs as stay resident, each looping over its
+  share of the work, in whole groups where programs wait for each other) and
+  `grid_2d` (a one-shot grid laid out on a second dimension past CUDA's grid.x limit).
+
+Nothing here queries a GPU or compiles a kernel at import time.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
+import math
 from dataclasses import dataclass
 
 import torch
+
+from .backend import interpreting
 
 # Registers are allocated per warp in units of 256, i.e. 8 per thread: a kernel using
 # 57 registers per thread occupies 64.
@@ -24,6 +38,21 @@ SMEM_RESERVED_PER_PROGRAM = 1024
 # 16 is met everywhere since sm_50, and with 4 or more warps per program the warp limit
 # (64 or 48 warps per SM) binds first anyway.
 MAX_PROGRAMS_PER_SM = 16
+# CUDA's limit on grid.x; one-shot grids with more programs use a second dimension.
+MAX_GRID = 2 ** 31 - 1
+
+
+# -- devices ---------------------------------------------------------------------------------
+
+def on_gpu(x: torch.Tensor) -> bool:
+    """Whether kernels on `x` are compiled for its GPU (False: Triton's CPU interpreter)."""
+    return x.device.type == "cuda" and not interpreting()
+
+
+def on_device(x: torch.Tensor):
+    """The context every launch on `x` runs in: Triton launches on the current device (and
+    its current stream), so the current device is made x's own."""
+    return torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
 
 
 @dataclass(frozen=True)
@@ -61,6 +90,35 @@ def device_limits(index: int) -> DeviceLimits:
         l2_bytes=getattr(props, "L2_cache_size", 0),
     )
 
+
+# -- arguments ---------------------------------------------------------------------------------
+
+def rows_view(x: torch.Tensor) -> torch.Tensor | None:
+    """`x` as ``(rows, cols)`` rows along its last dimension (a 0-dim tensor: one row of
+    one) with unit column stride, as a view; None where the layout has no such view (a
+    copy would be needed). Never copies."""
+    if x.dim() == 2:
+        x2d = x
+    else:
+        cols = x.shape[-1] if x.dim() else 1
+        rows = math.prod(x.shape[:-1]) if x.dim() else 1
+        try:
+            x2d = x.view(rows, cols)
+        except RuntimeError:  # strides that no 2-D view can express
+            return None
+    if x2d.shape[1] > 1 and x2d.stride(1) != 1:
+        return None
+    return x2d
+
+
+def stand_in(dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A tensor standing in for an output (or scratch) argument when a kernel is compiled
+    for occupancy: only its dtype and 16-byte alignment matter (nothing is launched), and
+    the launches allocate theirs fresh, hence aligned."""
+    return torch.empty(16, dtype=dtype, device=device)
+
+
+# -- occupancy ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class CompiledResources:
@@ -130,3 +188,59 @@ def driver_programs_per_sm(compiled, threads: int, shared: int) -> int | None:
     status = lib.cuOccupancyMaxActiveBlocksPerMultiprocessor(
         ctypes.byref(n), ctypes.c_void_p(handle), ctypes.c_int(threads), ctypes.c_size_t(shared))
     return n.value if status == 0 else None
+
+
+def specialization(args: tuple) -> tuple:
+    """What Triton specialises a binary on in `args`, besides constexprs and launch
+    options: each tensor's dtype and 16-byte alignment; each integer's type (32 or 64
+    bit), divisibility by 16 and equality to 1. Unaligned rows, for one, compile to
+    scalar loads with more address registers: their occupancy differs."""
+    key = []
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            key.append((a.dtype, a.data_ptr() % 16 == 0))
+        elif isinstance(a, int) and not isinstance(a, bool):
+            key.append((-2 ** 31 <= a < 2 ** 31, a % 16 == 0, a == 1))
+        else:
+            key.append(a)
+    return tuple(key)
+
+
+# CompiledResources per compiled configuration (device, kernel, specialisation,
+# constexprs, warps, register cap): measured once per process.
+_RESOURCES: dict[tuple, CompiledResources] = {}
+
+
+def resources(kernel, args: tuple, constexprs: dict, *, num_warps: int, limits: DeviceLimits,
+              maxnreg: int | None = None) -> CompiledResources:
+    """`compiled_resources` of `kernel` for `args` on device `limits.index`, compiled once
+    per configuration. `args` are the launch's own, so that the binary measured is the one
+    the launch uses; stand-ins for outputs need only the outputs' dtype and alignment."""
+    key = (limits.index, kernel, specialization(args), tuple(sorted(constexprs.items())),
+           num_warps, maxnreg)
+    res = _RESOURCES.get(key)
+    if res is None:
+        with torch.cuda.device(limits.index):
+            res = compiled_resources(kernel, args, num_warps=num_warps, maxnreg=maxnreg,
+                                     limits=limits, **constexprs)
+        _RESOURCES[key] = res
+    return res
+
+
+# -- grids -------------------------------------------------------------------------------------
+
+def persistent_grid(units: int, programs_per_sm: int, sm_count: int, group: int = 1) -> int:
+    """Programs of a persistent grid over `units` of work: as many as stay resident
+    (`sm_count` x `programs_per_sm`), in whole groups of `group` programs (a group's
+    programs wait for each other, so every one must be resident), at most one group per
+    unit and at least one group."""
+    groups = max(1, min(units, sm_count * programs_per_sm // group))
+    return groups * group
+
+
+def grid_2d(programs: int) -> tuple[int, ...]:
+    """A one-shot grid of `programs`: (programs,), or (MAX_GRID, n) past CUDA's grid.x
+    limit, with program y * MAX_GRID + x past the last one doing nothing."""
+    if programs > MAX_GRID:
+        return (MAX_GRID, -(-programs // MAX_GRID))
+    return (programs,)

@@ -1,9 +1,11 @@
-"""Triton reductions (kernels_triton/reduce.py): every variant against the float64 reference.
+"""Triton reductions (kernels_triton/reduce.py, reductions.py): every variant against the
+float64 reference.
 
 Without a GPU the kernels run on CPU tensors under Triton's interpreter (tests/conftest.py
 sets TRITON_INTERPRET=1); with one, the same tests run compiled on it, and the `gpu`
-tests add the full width/dtype sweep, 2**28-element whole-tensor sums, misaligned views
-and side streams.
+tests add the full width sweep, 2**28-element whole-tensor sums, misaligned views and
+side streams. fp32, fp16 and bf16 run everywhere (bf16 results are rounded to nearest
+even under the interpreter too: kernels_triton/downcast.py).
 """
 from __future__ import annotations
 
@@ -29,16 +31,19 @@ pytestmark = [
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 ROW_VARIANTS = ["block", "tiled", "auto"]
 WHOLE_VARIANTS = ["two_stage", "auto"]
+DTYPES = [torch.float32, torch.float16, torch.bfloat16]
+DTYPE_IDS = ["fp32", "fp16", "bf16"]
 
 
-def _reduce_module():
-    import kernels_triton.reduce as module
-    return module
+def _modules():
+    """(op module, kernels and launch parameters); imports Triton: only after the skip check."""
+    from kernels_triton import reduce, reductions
+    return reduce, reductions
 
 
 # -- every device: compiled on a GPU, interpreted on CPU --------------------------------
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["fp32", "fp16"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("cols", CPU_WIDTHS)
 @pytest.mark.parametrize("variant", ROW_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
@@ -47,7 +52,7 @@ def test_rows(op, variant, cols, dtype):
         run_and_check(op, make_rows(rows, cols, dtype, DEVICE), -1, "triton", variant)
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=["fp32", "fp16"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("n", WHOLE_SIZES_CPU)
 @pytest.mark.parametrize("variant", WHOLE_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
@@ -62,18 +67,20 @@ def test_dim0_of_a_3d_tensor(op):
     run_and_check(op, x, 1, "triton", "tiled")
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("cols", [3, 1000, 4099])  # block / tiled tail only / tiled full tile + tail
 @pytest.mark.parametrize("variant", ROW_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
-def test_nan_and_inf_rows_like_torch(op, variant, cols):
-    x = special_rows(cols, torch.float32, DEVICE)
+def test_nan_and_inf_rows_like_torch(op, variant, cols, dtype):
+    x = special_rows(cols, dtype, DEVICE)
     out = OP_FUNCTIONS[op](x, -1, backend="triton", variant=variant)
     assert_like_torch(op, x, out, -1)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("op", OPS)
-def test_nan_and_inf_whole_tensor_like_torch(op):
-    for row in special_rows(5000, torch.float32, DEVICE):
+def test_nan_and_inf_whole_tensor_like_torch(op, dtype):
+    for row in special_rows(5000, dtype, DEVICE):
         out = OP_FUNCTIONS[op](row, None, backend="triton", variant="two_stage")
         assert_like_torch(op, row, out, None)
 
@@ -81,10 +88,11 @@ def test_nan_and_inf_whole_tensor_like_torch(op):
 @pytest.mark.parametrize("variant", ROW_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
 def test_sliced_and_misaligned_views(op, variant):
-    base = make_rows(9, 1030, torch.float16, DEVICE)
-    run_and_check(op, base[1:, 3:1003], -1, "triton", variant)  # offset, row stride 1030
-    run_and_check(op, base[::2, 1:], -1, "triton", variant)     # 2-byte offset, row stride 2060
-    run_and_check(op, base.t(), 0, "triton", variant)           # column reduction of a transpose
+    for dtype in (torch.float16, torch.bfloat16):
+        base = make_rows(9, 1030, dtype, DEVICE)
+        run_and_check(op, base[1:, 3:1003], -1, "triton", variant)  # offset, row stride 1030
+        run_and_check(op, base[::2, 1:], -1, "triton", variant)     # 2-byte offset, row stride 2060
+        run_and_check(op, base.t(), 0, "triton", variant)           # column reduction of a transpose
 
 
 def test_writes_into_the_given_output():
@@ -92,57 +100,167 @@ def test_writes_into_the_given_output():
     for op in OPS:
         for variant in ["block", "tiled"]:
             out = torch.full((7,), float("nan"), device=DEVICE)
-            BACKEND.run_into(x, op, variant, out)
+            assert BACKEND.run_into(x, op, variant, out) is out
             torch.testing.assert_close(out, x.sum(-1) if op == "reduce_sum" else x.amax(-1))
 
 
 def test_variants_name_the_form_they_need():
+    reduce, reductions = _modules()
     rows = torch.zeros(3, 5, device=DEVICE)
     whole = torch.zeros(15, device=DEVICE)
     for op in OPS:
         for variant in ["block", "tiled"]:
-            support = BACKEND.supports(whole, op, variant)
+            support = BACKEND.supports(whole, op, variant, dim=None)
             assert not support and "dim=None" in support.reason and "two_stage" in support.reason
-        support = BACKEND.supports(rows, op, "two_stage")
+        support = BACKEND.supports(rows, op, "two_stage", dim=-1)
         assert not support and "block" in support.reason
-    wide = torch.zeros(1, _reduce_module().BLOCK_MAX_COLS + 1, device=DEVICE)
-    support = BACKEND.supports(wide, "reduce_sum", "block")
+        assert "block" in reduce.why_unsupported(rows, op, "two_stage")  # the op module, asked directly
+    wide = torch.zeros(1, reductions.BLOCK_MAX_COLS + 1, device=DEVICE)
+    support = BACKEND.supports(wide, "reduce_sum", "block", dim=-1)
     assert not support and "tiled" in support.reason
     with pytest.raises(ValueError, match="two_stage"):
         reduce_sum(whole, None, backend="triton", variant="block")
 
 
 def test_auto_plan_follows_the_thresholds():
-    module = _reduce_module()
-    limit = module.AUTO_BLOCK_MAX_COLS
-    assert module.plan(torch.zeros(4, limit, device=DEVICE), "reduce_sum")["variant"] == "block"
-    assert module.plan(torch.zeros(4, limit + 1, device=DEVICE), "reduce_sum")["variant"] == "tiled"
-    whole = module.plan(torch.zeros(100_000, device=DEVICE), "reduce_max")
-    assert whole["variant"] == "two_stage" and whole["BLOCK_P"] >= whole["grid"]
-    narrow = module.plan(torch.zeros(1000, 3, device=DEVICE), "reduce_sum", "block")
-    assert narrow["BLOCK_N"] == 4 and narrow["BLOCK_M"] * 4 == module.BLOCK_TILE_ELEMENTS
+    reduce, reductions = _modules()
+    limit = reductions.AUTO_BLOCK_MAX_COLS
+    assert reduce.plan(torch.zeros(4, limit, device=DEVICE), "reduce_sum")["kernel"] == "block"
+    assert reduce.plan(torch.zeros(4, limit + 1, device=DEVICE), "reduce_sum")["kernel"] == "tiled"
+    whole = reduce.plan(torch.zeros(100_000, device=DEVICE), "reduce_max")
+    assert whole["kernel"] == "two_stage" and whole["finish_constexprs"]["BLOCK_P"] >= whole["grid"]
+    narrow = reduce.plan(torch.zeros(1000, 3, device=DEVICE), "reduce_sum", "block")
+    assert narrow["constexprs"]["BLOCK_N"] == 4
+    assert narrow["constexprs"]["BLOCK_M"] * 4 == reductions.BLOCK_TILE_ELEMENTS
+
+
+def test_tiled_takes_short_rows_several_at_a_time():
+    # Rows of at most half a stream tile go ROWS at a time (one whole tile per iteration);
+    # wider rows one at a time, the loop the GPU runs on wide rows.
+    reduce, reductions = _modules()
+    tile = reductions.STREAM_TILE
+    for cols, tile_n, rows_per_tile in [(3, 4, tile // 4), (1000, 1024, tile // 1024),
+                                        (tile // 2, tile // 2, 2), (tile // 2 + 1, tile, 1),
+                                        (3 * tile + 5, tile, 1)]:
+        p = reduce.plan(torch.zeros(10, cols, device=DEVICE), "reduce_sum", "tiled")
+        assert (p["constexprs"]["TILE_N"], p["constexprs"]["ROWS"]) == (tile_n, rows_per_tile), cols
+        assert p["num_warps"] == 8  # a whole tile's worth of warps either way
+    # 5000 rows of 3 (dim 0 of a 3 x 5000 tensor): took 19 s under the interpreter one row
+    # per iteration. The grid: a few programs looping over row tiles, masked last tile.
+    x = make_rows(3, 5000, torch.float32, DEVICE)
+    for op in OPS:
+        run_and_check(op, x, 0, "triton", "tiled")
+
+
+# -- any tensor: an answer, never an exception ----------------------------------------------
+
+def odd_tensors(device):
+    """(name, tensor) pairs the op module may be handed: canonical forms, empty in each
+    dimension, layouts that are not canonical, and dtypes the kernels do not take."""
+    base = make_rows(6, 10, torch.float32, device)
+    return [
+        ("1-D", base[0].clone()),
+        ("1-D strided", base[:, 0]),
+        ("0-dim", base[0, 0].clone()),
+        ("empty 1-D", torch.empty(0, device=device)),
+        ("0 rows", torch.empty(0, 5, device=device)),
+        ("0 cols", torch.empty(4, 0, device=device)),
+        ("0 x 0", torch.empty(0, 0, device=device)),
+        ("3-D", base.reshape(2, 3, 10)),
+        ("2-D transposed", base.t()),
+        ("2-D offset view", base[1:, 3:]),
+        ("bf16 rows", base.to(torch.bfloat16)),
+        ("int32", base.to(torch.int32)),
+        ("fp64", base.double()),
+        ("bool", base > 0),
+        ("0-dim int", torch.tensor(3, device=device)),
+    ]
+
+
+def expected_reduction(op, x):
+    """What torch gives for the op module's forms (2-D: along rows; 1-D or 0-dim: whole),
+    or the exception type it raises (the max of nothing)."""
+    try:
+        if op == "reduce_sum":
+            return x.float().sum(-1 if x.dim() == 2 else None).to(x.dtype)
+        return x.amax(-1) if x.dim() == 2 else x.amax()
+    except (IndexError, RuntimeError) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in odd_tensors("cpu")])
+def test_any_tensor_gets_an_answer(name):
+    reduce, _ = _modules()
+    x = dict(odd_tensors(DEVICE))[name]
+    for op in OPS:
+        for variant in ("auto", *reduce.VARIANTS[op]):
+            for dim in (-1, None):                                        # the backend's question
+                assert isinstance(bool(BACKEND.supports(x, op, variant, dim=dim)), bool)
+            why = reduce.why_unsupported(x, op, variant)                  # the op module's, as given
+            assert why is None or (isinstance(why, str) and why)
+            p = reduce.plan(x, op, variant)
+            assert p["unsupported"] == why
+            if why is not None:
+                assert p["kernel"] is None
+                error = TypeError if x.dtype not in DTYPES else ValueError
+                with pytest.raises(error) as raised:
+                    reduce.run(x, op, variant)
+                assert str(raised.value) == why
+                continue
+            assert (p["grid"] == 0) == (x.numel() == 0)
+            expected = expected_reduction(op, x)
+            if isinstance(expected, type):  # the max of an empty row or tensor: torch's error
+                with pytest.raises(expected, match="amax"):
+                    reduce.run(x, op, variant)
+                continue
+            out = reduce.run(x, op, variant)
+            assert out.shape == expected.shape and out.dtype == x.dtype
+            torch.testing.assert_close(out, expected, atol=1e-5, rtol=1e-2 if x.dtype == torch.bfloat16 else 1e-5)
+    if name == "3-D":
+        assert "3-D" in reduce.why_unsupported(x, "reduce_sum", "auto")
+    if name in ("int32", "fp64", "bool", "0-dim int"):
+        assert "dtype" in reduce.why_unsupported(x, "reduce_sum", "auto")
+
+
+def test_bf16_results_are_rounded_to_nearest_even():
+    # The bf16 result of a reduction is its fp32 result rounded to nearest even: the same
+    # kernel on the same values as fp32 input (the same tiles: they depend on the width
+    # only) gives that fp32 result, and torch rounds it. Truncation (the interpreter's own
+    # conversion) would differ on about half the rows.
+    x16 = make_rows(200, 300, torch.bfloat16, DEVICE, seed=4, extremes=False)
+    bits = torch.int16
+    for variant in ("block", "tiled"):
+        y16 = reduce_sum(x16, -1, backend="triton", variant=variant)
+        y32 = reduce_sum(x16.float(), -1, backend="triton", variant=variant)
+        truncated = (y32.view(torch.int32) >> 16).to(torch.int16)
+        assert (truncated != y32.to(torch.bfloat16).view(bits)).any()
+        assert torch.equal(y16.view(bits), y32.to(torch.bfloat16).view(bits)), variant
+    whole16 = x16.reshape(-1)
+    y16 = reduce_sum(whole16, None, backend="triton", variant="two_stage")
+    y32 = reduce_sum(whole16.float(), None, backend="triton", variant="two_stage")
+    assert torch.equal(y16.view(bits), y32.to(torch.bfloat16).view(bits))
 
 
 # -- GPU only -----------------------------------------------------------------------------
 
 @pytest.mark.gpu
 @pytest.mark.slow
-@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=["fp32", "fp16", "bf16"])
+@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("cols", GPU_WIDTHS)
 @pytest.mark.parametrize("variant", ROW_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
 def test_gpu_rows_sweep(op, variant, cols, dtype):
     for rows in GPU_ROWS:
         x = make_rows(rows, cols, dtype, "cuda")
-        support = BACKEND.supports(x, op, variant)
+        support = BACKEND.supports(x, op, variant, dim=-1)
         if not support:
-            assert variant == "block" and cols > _reduce_module().BLOCK_MAX_COLS, support.reason
+            assert variant == "block" and cols > _modules()[1].BLOCK_MAX_COLS, support.reason
             pytest.skip(support.reason)
         run_and_check(op, x, -1, "triton", variant)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=["fp32", "fp16", "bf16"])
+@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("n", WHOLE_SIZES_GPU)
 @pytest.mark.parametrize("variant", WHOLE_VARIANTS)
 @pytest.mark.parametrize("op", OPS)

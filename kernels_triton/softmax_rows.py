@@ -1,0 +1,53 @@
+"""What the softmax families share about a row: its alignment, base-2 exp/log, and the
+kernel arguments.
+
+Rows are loaded 16 bytes at a time where alignment allows: the launcher passes ALIGN
+(`row_align`: the power of two dividing both width and row stride), which the kernels
+restate (`aligned_sizes`) so that Triton's alignment analysis sees it (it only knows
+integer arguments divisible by 16). exp and log are ``exp2`` / ``log2`` of arguments
+scaled by LOG2E / LN2.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+# Largest ALIGN hint (elements): Triton already knows integers divisible by 16.
+MAX_ALIGN = 16
+
+LOG2E = tl.constexpr(1.4426950408889634)
+LN2 = tl.constexpr(0.6931471805599453)
+
+
+def row_align(x: torch.Tensor) -> int:
+    """ALIGN of a ``(rows, cols)`` tensor: the largest power of two (at most MAX_ALIGN)
+    dividing both the width and the row stride, so every row start and row end is a
+    multiple of it (in elements)."""
+    g = math.gcd(x.shape[1], x.stride(0))
+    return min(MAX_ALIGN, g & -g) if g else MAX_ALIGN
+
+
+def kernel_args(x: torch.Tensor, y: torch.Tensor, *scratch: torch.Tensor) -> tuple:
+    """The arguments of every softmax kernel, in order: input and output, any scratch
+    tensors (`split`'s exchange slots), rows, width, and both row strides (y: contiguous
+    (rows, cols), row stride cols)."""
+    rows, cols = x.shape
+    return (x, y, *scratch, rows, cols, x.stride(0), cols)
+
+
+@triton.jit
+def multiple_of(n, ALIGN: tl.constexpr):
+    # n is a multiple of ALIGN (the launcher checked). Triton's alignment analysis only
+    # knows integer arguments divisible by 16; written as (n // ALIGN) * ALIGN it sees
+    # the factor, so rows of e.g. 1000 fp32 (ALIGN 8) still load 16 bytes at a time.
+    return (n // ALIGN) * ALIGN
+
+
+@triton.jit
+def aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN: tl.constexpr):
+    # The width and both row strides, each restated as a multiple of ALIGN.
+    return (multiple_of(n_cols, ALIGN), multiple_of(x_row_stride, ALIGN),
+            multiple_of(y_row_stride, ALIGN))

@@ -1,0 +1,195 @@
+"""Softmax `split`: a row too wide for one program's registers, cut over programs that
+wait for each other.
+
+Each chunk of a row is held in one program's registers; the programs of a row publish
+their chunk's (max, sum) as one 64-bit word in global memory and wait for each other's,
+so each element is still read once and written once. That wait needs every program
+resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
+Each program loads its chunk of the next row before it waits. Rows up to one 16 KiB
+chunk per SM (540672 fp32 or 1081344 16-bit columns on a 132-SM GPU): `why_unsupported`
+says so past that.
+"""
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from . import downcast, launch, softmax_rows
+from .softmax_rows import LN2, LOG2E
+
+# Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
+
+# Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
+# of benchmarks/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
+
+# `split`: a row is cut into SPLIT chunks (SPLIT a power of two), each held in the
+# registers of its own program; the SPLIT programs of a group exchange their chunk's
+# (max, sum) through global memory and wait for each other, and each program requests
+# the next row's chunk before that wait. Rows up to SPLIT_WHOLE_ROW_BYTES are one chunk
+# (SPLIT 1: a persistent fused kernel with the next row in flight); wider rows take the
+# fewest chunks of at most SPLIT_CHUNK_BYTES (odd rows, loaded element by element:
+# SPLIT_CHUNK_ODD elements). 65536-wide rows, 32 values per thread, plain loads/stores:
+#   fp32 chunks of 16 / 32 / 64 KiB: 89.8 / 89.0-89.1 / 86.8-87.5
+#   bf16 chunks of  8 / 16 / 32 KiB: 84.8 / 83.7 / 67.3
+# 16 values per thread (twice the warps) measured lower (fp32 32 KiB: 88.3-88.4). Held
+# as pairs (pairs.py), bf16 chunks measured 49-68%: `split` does not pair. Earlier,
+# with evict-first loads (benchmarks/h200_tuning_split_2026-11-21.txt), requesting two
+# rows ahead instead of one measured lower too (bf16: 55-63, the extra chunk costs bf16
+# its second program per SM).
+SPLIT_WHOLE_ROW_BYTES = 64 * 1024
+SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
+SPLIT_CHUNK_ODD = 4096
+SPLIT_VALUES_PER_THREAD = 32
+SPLIT_MAX_WARPS = 32
+# Under the interpreter programs run one after another, so a program waiting for a later
+# one would wait forever: there every row is one chunk (SPLIT = 1; the exchange then
+# reads back the program's own slot), on this many programs so that each loops over
+# several rows and its next-row loads.
+INTERPRET_SPLIT_PROGRAMS = 2
+
+@triton.jit
+def _pair_word(m, d):
+    # (max, sum) of a chunk as one int64, so that one 64-bit store publishes both: d's
+    # bits high, m's low. |d| clears the sign of a NaN sum (d is otherwise >= +0), so a
+    # published word is never negative and the slots' initial -1 means "not yet".
+    d_bits = tl.abs(d).to(tl.int32, bitcast=True).to(tl.int64)
+    m_bits = m.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
+    return (d_bits << 32) | m_bits
+
+
+@triton.jit
+def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
+    # This program's chunk of `row`; nothing (all -inf, no traffic) past the last row:
+    # the mask bound is then 0 columns.
+    return tl.load(x_ptr + tl.cast(row, tl.int64) * x_row_stride + cols,
+                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"))
+
+
+@triton.jit
+def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                          LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
+                          ALIGN: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
+    # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
+    # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
+    # programs of its group on every row. slot_ptr: int64 [n_rows, SPLIT], all -1.
+    # Per row: each element read once and written once. INTERPRETER: Triton's CPU
+    # interpreter (bf16 rounded in the fp32 bits, downcast.py).
+    pid = tl.program_id(0)
+    n_groups = tl.num_programs(0) // SPLIT
+    group = pid // SPLIT
+    part = pid % SPLIT
+    n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    col_mask = cols < n_cols
+    parts = tl.arange(0, SPLIT)
+    x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
+    for row in tl.range(group, n_rows, n_groups):
+        # The next row's chunk is requested before this row's exchange, so that this
+        # program has loads in flight while it waits for its slowest partner.
+        x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
+        xf = x.to(tl.float32)
+        # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
+        # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
+        m = tl.max(xf, axis=0)
+        e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+        d = tl.sum(e, axis=0)
+        row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
+        tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
+        # Wait until every chunk of the row has published (volatile: not from L1).
+        words = tl.load(row_slots + parts, volatile=True)
+        while tl.min(words, axis=0) < 0:
+            words = tl.load(row_slots + parts, volatile=True)
+        part_max = (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
+        part_sum = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
+        # Merge: a chunk of only -inf adds 0 * exp(-inf) = 0; a row of only -inf gets
+        # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
+        row_max = tl.max(part_max, axis=0)
+        row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+        if LOG_SOFTMAX:
+            y = (xf - row_max) - tl.log2(row_sum) * LN2
+        else:
+            # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
+            y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+        tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols,
+                 downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
+        x = x_next
+
+
+
+# -- launch parameters -------------------------------------------------------------------------
+
+def chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
+    """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
+    SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
+    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD)."""
+    whole = triton.next_power_of_2(cols)
+    if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
+        return 1, whole
+    cap = SPLIT_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_CHUNK_ODD
+    split = triton.next_power_of_2(triton.cdiv(cols, cap))
+    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+
+
+def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
+    """Whether a group of `split` programs can all be resident: at most one per SM is
+    assumed here (the plan then packs as many as the compiled kernel allows)."""
+    return sm_count is None or chunks(cols, elem, align, False)[0] <= sm_count
+
+
+def why_unsupported(x: torch.Tensor) -> str | None:
+    """None when a group of `split` programs holding a row of `x` (2-D) can all be
+    resident on x's GPU (always under the interpreter); else why not."""
+    if not launch.on_gpu(x):
+        return None
+    cols, align = x.shape[1], softmax_rows.row_align(x)
+    sm_count = launch.device_limits(x.device.index).sm_count
+    if fits(cols, x.element_size(), align, sm_count):
+        return None
+    split, chunk = chunks(cols, x.element_size(), align, False)
+    return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
+            f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
+            f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
+
+
+def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+    """(constexprs, num_warps, register cap (none), rows) of `split` on the (rows, cols)
+    tensor `x`: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
+    rows, cols = x.shape
+    align = softmax_rows.row_align(x)
+    split, chunk = chunks(cols, x.element_size(), align, interpreted=sm_count is None)
+    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
+
+
+def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
+         programs_per_sm: int = 1) -> tuple[int, int]:
+    """(programs, programs per SM) of the persistent grid over `units` rows, in groups of
+    SPLIT programs; under the interpreter (`limits` None) INTERPRET_SPLIT_PROGRAMS."""
+    if limits is None:
+        return max(1, min(units, INTERPRET_SPLIT_PROGRAMS)), programs_per_sm
+    # Every program of the grid must be resident at once (a group's programs wait for
+    # each other): whole groups of SPLIT programs, as many as fit, at most one per row.
+    programs = launch.persistent_grid(units, programs_per_sm, limits.sm_count, group=constexprs["SPLIT"])
+    return programs, programs_per_sm
+
+
+# -- launch ------------------------------------------------------------------------------------
+
+KERNEL = _softmax_split_kernel
+
+
+def compile_args(x: torch.Tensor) -> tuple:
+    """The launch's arguments with stand-ins for the output and the exchange slots, for
+    `launch.resources`."""
+    return softmax_rows.kernel_args(x, launch.stand_in(x.dtype, x.device),
+                                    launch.stand_in(torch.int64, x.device))
+
+
+def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
+    """Launch `split` as planned (`p` from softmax.plan) from `x` into `y`."""
+    # The exchange words: int64 (rows, SPLIT), fresh per call, -1: not yet published.
+    slots = torch.full((x.shape[0], p["constexprs"]["SPLIT"]), -1, dtype=torch.int64, device=x.device)
+    _softmax_split_kernel[(p["grid"],)](*softmax_rows.kernel_args(x, y, slots), num_warps=p["num_warps"],
+                                        **p["constexprs"])
