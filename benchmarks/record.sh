@@ -1,37 +1,18 @@
 #!/usr/bin/env bash
-# Records the benchmark tables of benchmarks/ on the GPU machine, from the repo root:
-#   bash benchmarks/record.sh tests     # every GPU test, log to $OUT/gpu_tests.log
-#   bash benchmarks/record.sh softmax   # softmax ladder: every variant, 1 GiB inputs
-#   bash benchmarks/record.sh others    # log_softmax and the reductions, 1 GiB inputs
-#   bash benchmarks/record.sh auto      # softmax and log_softmax `auto` of every backend
-#   bash benchmarks/record.sh triton    # the Triton softmax ladder (fused, online, split)
-#   bash benchmarks/record.sh clusters  # the CUDA cluster rungs at the wide widths
-# Each table is the CLI's own markdown output (device, date and command in its header).
-set -uo pipefail
-out=${OUT:-benchmarks/out}; mkdir -p "$out"
-export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-WIDTHS=128,512,1024,2048,4096,8192,16384,32768,65536
-cli() { python3 -m comparison --min-bytes 1GiB --format markdown "$@"; }
-case "${1:?mode}" in
-  tests)
-    python3 -m pytest tests -q -rfEs -p no:cacheprovider 2>&1 | tee "$out/gpu_tests.log" | tail -40 ;;
-  softmax)
-    cli --cols $WIDTHS --dtype fp32,bf16 --op softmax --variants all --output "$out/softmax_ladder.md"
-    cli --cols 131072,262144 --dtype fp32,bf16 --op softmax --backends torch,triton,cuda --output "$out/softmax_wide.md"
-    tail -n 3 "$out"/softmax_*.md ;;
-  others)
-    cli --cols $WIDTHS --dtype fp32,bf16 --op log_softmax --output "$out/log_softmax.md"
-    cli --cols $WIDTHS --dtype fp32,bf16 --op reduce_sum,reduce_max --variants all --output "$out/reductions.md"
-    tail -n 3 "$out"/*.md ;;
-  auto)
-    cli --cols $WIDTHS,131072,262144 --dtype fp32,bf16 --op softmax --output "$out/softmax_auto.md"
-    cli --cols $WIDTHS --dtype fp32,bf16 --op log_softmax --output "$out/log_softmax.md"
-    tail -n 3 "$out"/*.md ;;
-  triton)
-    cli --cols $WIDTHS --dtype fp32,bf16 --op softmax --backends triton --variants all --output "$out/softmax_triton_ladder.md"
-    tail -n 3 "$out"/*.md ;;
-  clusters)
-    cli --cols 16384,32768,65536 --dtype fp32,bf16 --op softmax --backends cuda \
-      --variants auto,cluster_smem,cluster_regs,cluster_tma,block_hybrid --output "$out/softmax_cuda_clusters.md"
-    tail -n 3 "$out"/*.md ;;
-esac
+# Records this GPU's benchmarks on the GPU machine, from the repository root: a thin wrapper
+# of `python -m comparison record` (comparison/harness/record.py) that sets up what a bare
+# GPU machine lacks, then writes benchmarks/<gpu>/ (e.g. benchmarks/h100/):
+#   bash benchmarks/record.sh forward                   # one sweep (python -m comparison record --list)
+#   bash benchmarks/record.sh backward,step --dtype fp32 # more record options pass through
+#   bash benchmarks/record.sh                           # every sweep (longer than one 10-minute device call)
+# The peers Liger-Kernel and QuACK run when benchmarks/install_peers.sh installed them first
+# (its /tmp/site/peers.env is read here); otherwise their rows say why they did not run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+export TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
+peers=${PEER_SITE:-/tmp/site}/peers.env
+if [ -f "$peers" ]; then source "$peers"; fi
+sweeps=()
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then sweeps=(--sweeps "$1"); shift; fi
+exec python3 -m comparison record "${sweeps[@]}" "$@"

@@ -4,7 +4,7 @@ Not the benchmark of record (that is `python -m comparison`, which also checks e
 element): this times many configurations fast, to choose thresholds. Module constants
 can be overridden for an experiment, e.g.
 
-    python benchmarks/tune.py --cols 128,4096 --impl cuda/auto,triton/fused \
+    python benchmarks/tuning/tune.py --cols 128,4096 --impl cuda/auto,triton/fused \
         --set kernels_triton.softmax.FUSED_TILE_BYTES=32768
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import torch
 
 from comparison import get_backend
 from comparison.inputs import make_rows
-from comparison.timing import copy_bandwidth_gbps, gbps, time_ms
+from comparison.harness.timing import copy_bandwidth_gbps, gbps, time_ms
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 EXPECTED = {"softmax": lambda x: torch.softmax(x, -1), "log_softmax": lambda x: torch.log_softmax(x, -1),

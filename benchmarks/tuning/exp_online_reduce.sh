@@ -1,6 +1,8 @@
+# The experiments behind h200_tuning_online_reductions_2026-11-21.txt, kept as they ran (on
+# the GPU machine, from the repository root; the constants they override may have moved since).
 set -uo pipefail
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
-T=benchmarks/tune.py
+T=benchmarks/tuning/tune.py
 (
 for n in 33 66 99; do
 python3 $T --label "online$n" --cols 65536,131072 --impl triton/online --set "kernels_triton.softmax._persistent_grid=lambda k, u, rb, r, l: (min(u, $n), 1)"
