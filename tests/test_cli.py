@@ -215,3 +215,48 @@ def test_a_correct_run_leaves_stderr_clean():
     proc = run_cli("--cols", "512", "--backends", "triton,torch", "--op", "reduce_sum", "--dtype", "fp16")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
+
+
+# -- --latency (GPU only) -------------------------------------------------------------------
+
+@pytest.mark.skipif(ON_GPU, reason="checks the refusal without a GPU")
+def test_latency_needs_a_gpu():
+    proc = run_cli("--cols", "64", "--backends", "torch", "--latency")
+    assert proc.returncode == 2
+    assert "--latency measures kernel launches on a CUDA GPU" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("pass_", ["fwd", "bwd", "fwd+bwd"])
+def test_latency_times_the_public_call(pass_):
+    from comparison.harness.latency import public_call
+
+    x, dy = torch.randn(2, 8), torch.randn(2, 8)
+    out = public_call("softmax", pass_, "torch", "auto", x, dy)()
+    expected = torch.softmax(x, -1) if pass_ == "fwd" else torch._softmax_backward_data(dy, torch.softmax(x, -1), -1,
+                                                                                          x.dtype)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_latency_report_names_the_floor_and_each_method():
+    from comparison.harness.latency import Latency, render
+
+    floor = Latency("empty kernel", "", "", 0, 0, "torch.cuda._sleep(0)", "", 2.1, 4.0, 5.2, 1)
+    rows = [Latency("softmax", "fwd", "fp32", 1, 128, "cuda", "auto", 3.0, 5.5, 9.8, 1),
+            Latency("softmax", "fwd", "fp32", 1, 128, "torch_compile", "auto", None, 6.0, 30.1, 2,
+                    "graph: RuntimeError: capture failed")]
+    text = render(rows, floor, "table", ["device: test"])
+    assert "floor (an empty kernel, torch.cuda._sleep(0)): graph 2.1 us, bench 4.0 us, loop 5.2 us, launches 1" in text
+    assert "softmax fwd fp32 (latency)" in text and "graph: RuntimeError: capture failed" in text
+    doc = json.loads(render(rows, floor, "json", []))
+    assert doc["floor"]["launches"] == 1 and doc["results"][1]["graph_us"] is None
+
+
+@pytest.mark.skipif(not ON_GPU, reason="needs a CUDA GPU (none is visible to PyTorch)")
+def test_latency_on_the_gpu(tmp_path):
+    path = tmp_path / "lat.json"
+    assert main(["--cols", "128,4096", "--backends", "torch,triton,cuda", "--op", "softmax", "--dtype", "fp32",
+                 "--latency", "--format", "json", "--output", str(path)]) == 0
+    doc = json.loads(path.read_text())
+    assert doc["floor"]["launches"] == 1 and doc["floor"]["graph_us"] > 0
+    for r in doc["results"]:
+        assert r["graph_us"] and r["bench_us"] and r["loop_us"] and r["launches"] >= 1, r

@@ -1,8 +1,14 @@
 """`python -m comparison`: agreement and throughput of every backend/variant, side by side.
 
 For each (op, pass, dtype, width) one input set is made, every selected backend/variant
-runs on it, the result is checked element by element against the float64 reference,
-and (on a GPU) timed against the device-to-device copy ceiling (see `sweep`).
+(this package's kernels, torch, and the peers of `comparison.peers`) runs on it, the
+result is checked element by element against the float64 reference, and (on a GPU)
+timed against the device-to-device copy ceiling (see `sweep`). `--latency` times single
+calls of the public functions on small inputs instead (`latency`), `--plot` draws the
+result (`plot`).
+
+Subcommands: `python -m comparison plot R.json -o FIG.png` draws a saved JSON report;
+`python -m comparison record` regenerates a GPU's record in benchmarks/ (`record`).
 
 Exit status: 0 when this package's kernels agree (a peer's disagreement is reported as a
 finding), 1 when one of them fails, 2 for bad arguments, 3 when nothing could be checked.
@@ -112,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check-only", action="store_true", help="agreement checks only, no timing")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
     p.add_argument("--device", default=None, help="e.g. cuda:1 (default: cuda if available, else cpu)")
+    p.add_argument("--latency", action="store_true",
+                   help="GPU only: instead of bandwidth, microseconds per call of the public function (CUDA graph "
+                        "replay, triton's do_bench, a loop of eager calls) and kernel launches per call, beside an "
+                        "empty kernel's; rows default to 1 (--rows for more)")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     return p
 
@@ -295,6 +305,37 @@ def main(argv: list[str] | None = None) -> int:
     return compare(argv)
 
 
+def latency_view(parser, p: Plan, command: str) -> int:
+    """`--latency`: the latency table instead of the bandwidth sweep (see `latency`)."""
+    args = p.args
+    if p.device.type != "cuda":
+        parser.error("--latency measures kernel launches on a CUDA GPU, and none is in use here")
+    if args.plot is not None:
+        parser.error("--plot draws bandwidth; it does not combine with --latency")
+    from tqdm import tqdm
+
+    from . import latency
+
+    rows = len(args.rows or latency.LATENCY_ROWS)
+    total = sum(len(v) for v in p.chosen.values()) * len(args.dtype) * len(args.cols) * rows
+    with tqdm(total=total, desc="latency", unit="run", file=sys.stderr, leave=False,
+              disable=True if args.quiet else None) as progress:
+        results, floor = latency.run_latency(args, p.device, p.backends, p.chosen, progress)
+    v = reporting.versions()
+    header = [f"device: {reporting.describe_device(p.device)}",
+              f"torch {v['torch']} (CUDA {v['cuda']}), triton {v['triton']}, python {v['python']}",
+              f"command: {command}",
+              *(f"backend {name} unavailable: {why}" for name, why in p.unavailable)]
+    text = latency.render(results, floor, args.format, header)
+    if args.output:
+        Path(args.output).write_text(text)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    failed = [r for r in results if r.note.startswith("error") and get_backend(r.backend).own]
+    return 1 if failed else 0
+
+
 def compare(argv: list[str]) -> int:
     """`python -m comparison --cols ...`: one sweep, its report on stdout or --output."""
     parser = build_parser()
@@ -307,6 +348,8 @@ def compare(argv: list[str]) -> int:
         if why:
             parser.error(f"--plot: {why}")
     p = plan(parser, args)
+    if args.latency:
+        return latency_view(parser, p, command_line(argv))
     rep = execute(p, command_line(argv))
     to_terminal = args.output is None and sys.stdout.isatty()
     text = reporting.render(rep, args.format, args.layout, reporting.output_width(to_terminal))

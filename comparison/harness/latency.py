@@ -1,0 +1,232 @@
+"""`python -m comparison --latency`: what one call of the public function costs, small inputs.
+
+The bandwidth sweep times kernels on inputs far larger than L2; at a few rows the cost of a
+call is launch latency and host overhead instead. For each case this measures the public
+call (`comparison.softmax(x, backend=..., variant=...)`, or the op's function) three ways,
+in microseconds per call:
+
+* ``graph``: one call captured in a CUDA graph, replayed back to back: the GPU time of the
+  call's kernels with no host overhead between them;
+* ``bench``: `triton.testing.do_bench` (median; L2 flushed before each call): the GPU time
+  of one eager call on a cold cache;
+* ``loop``: N eager calls back to back and one synchronize, wall clock: what a Python
+  loop of calls costs, host overhead included (if it exceeds ``graph``, the host is the
+  bottleneck);
+
+and ``launches``: the kernels one eager call runs (torch.profiler). The same four are
+measured for an empty kernel (`torch.cuda._sleep(0)`) in the same run: the floor. GPU only.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+import torch
+
+from ..api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
+from ..backend import BACKWARD_OF
+from ..inputs import make_gradient, make_rows
+from ..reference import reference
+from .sweep import passes_for, pass_op
+
+LATENCY_ROWS = (1,)        # rows when --rows is not given: one row, the latency regime
+TARGET_SECONDS = 0.1       # per loop and replay measurement
+MAX_REPEATS = 10_000
+WARMUP_CALLS = 3
+
+
+@dataclass
+class Latency:
+    op: str
+    pass_: str
+    dtype: str
+    rows: int
+    cols: int
+    backend: str
+    variant: str
+    graph_us: float | None = None
+    bench_us: float | None = None
+    loop_us: float | None = None
+    launches: int | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["pass"] = d.pop("pass_")
+        return d
+
+
+def _repeats(estimate_s: float) -> int:
+    return int(min(MAX_REPEATS, max(10, TARGET_SECONDS / max(estimate_s, 1e-7))))
+
+
+def loop_us(fn: Callable[[], object], device: torch.device) -> float:
+    """Wall-clock microseconds per call of N back-to-back calls, one synchronize at the end."""
+    torch.cuda.synchronize(device)
+    start = time.perf_counter()
+    for _ in range(10):
+        fn()
+    torch.cuda.synchronize(device)
+    n = _repeats((time.perf_counter() - start) / 10)
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    torch.cuda.synchronize(device)
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def graph_us(fn: Callable[[], object], device: torch.device) -> float:
+    """Microseconds per replay of a CUDA graph holding one call (captured after warm-up on
+    a side stream, as CUDA graphs require)."""
+    side = torch.cuda.Stream(device)
+    side.wait_stream(torch.cuda.current_stream(device))
+    with torch.cuda.stream(side):
+        for _ in range(WARMUP_CALLS):
+            fn()
+    torch.cuda.current_stream(device).wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    graph.replay()
+    torch.cuda.synchronize(device)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(10):
+        graph.replay()
+    end.record()
+    end.synchronize()
+    n = _repeats(start.elapsed_time(end) / 10 * 1e-3)
+    start.record()
+    for _ in range(n):
+        graph.replay()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / n * 1e3
+
+
+def bench_us(fn: Callable[[], object]) -> float:
+    from triton.testing import do_bench
+
+    return do_bench(fn, return_mode="median") * 1e3
+
+
+def launches(fn: Callable[[], object], device: torch.device) -> int:
+    """Kernels one call runs (memory copies and sets not counted)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize(device)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize(device)
+    gpu = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return sum(not e.name.startswith(("Memcpy", "Memset")) for e in gpu)
+
+
+def measure(fn: Callable[[], object], device: torch.device, r: Latency) -> Latency:
+    """Fill r's four measurements; a method that fails leaves its field empty and says why."""
+    problems = []
+    for field, method in (("launches", lambda: launches(fn, device)), ("bench_us", lambda: bench_us(fn)),
+                          ("loop_us", lambda: loop_us(fn, device)), ("graph_us", lambda: graph_us(fn, device))):
+        try:
+            setattr(r, field, method())
+        except Exception as exc:  # e.g. a call that synchronizes cannot be captured in a graph
+            problems.append(f"{field.replace('_us', '')}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+            torch.cuda.synchronize(device)
+    r.note = "; ".join(problems)
+    return r
+
+
+def public_call(op: str, pass_: str, backend: str, variant: str, x: torch.Tensor, dy: torch.Tensor | None
+                ) -> Callable[[], object]:
+    """The closure of one public call of the case (built outside the timed region)."""
+    if pass_ == "fwd":
+        fn = OP_FUNCTIONS[op]
+        return lambda: fn(x, -1, backend=backend, variant=variant)
+    if pass_ == "bwd":
+        fn = BACKWARD_FUNCTIONS[BACKWARD_OF[op]]
+        y = reference(op, x).to(x.dtype)
+        return lambda: fn(y, dy, -1, backend=backend, variant=variant)
+    fn = OP_FUNCTIONS[op]
+    xg = x.detach().clone().requires_grad_()
+    return lambda: torch.autograd.grad(fn(xg, -1, backend=backend, variant=variant), xg, dy)[0]
+
+
+def run_latency(args, device: torch.device, backends, chosen, progress) -> tuple[list[Latency], Latency]:
+    """Every case of the run, and the empty-kernel floor measured first."""
+    with torch.cuda.device(device):
+        floor = measure(lambda: torch.cuda._sleep(0), device,
+                        Latency("empty kernel", "", "", 0, 0, "torch.cuda._sleep(0)", ""))
+        out: list[Latency] = []
+        for op in args.op:
+            for pass_ in passes_for(op, args.passes):
+                for dname in args.dtype:
+                    dtype = args.dtype_map[dname]
+                    for cols in args.cols:
+                        for rows in args.rows or LATENCY_ROWS:
+                            x = make_rows(rows, cols, dtype, device, seed=args.seed)
+                            dy = make_gradient(rows, cols, dtype, device, seed=args.seed) if pass_ != "fwd" else None
+                            for b in backends:
+                                for variant in chosen.get((b.name, op, pass_), []):
+                                    progress.set_postfix_str(f"{op} {pass_} {dname} {rows}x{cols} {b.name}/{variant}",
+                                                             refresh=False)
+                                    r = Latency(op, pass_, dname, rows, cols, b.name, variant)
+                                    out.append(r)
+                                    # (bwd: y has x's shape and dtype)
+                                    support = b.supports_canonical(x, pass_op(op, pass_), variant)
+                                    if not support:
+                                        r.note = f"skipped: {support.reason}"
+                                    else:
+                                        try:
+                                            fn = public_call(op, pass_, b.name, variant, x, dy)
+                                            fn()  # compile or build on this call, never in a measurement
+                                            measure(fn, device, r)
+                                        except Exception as exc:
+                                            r.note = f"error: {type(exc).__name__}: {exc}"
+                                    progress.update(1)
+    return out, floor
+
+
+def _fmt(v) -> str:
+    return "" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
+
+
+def render(results: list[Latency], floor: Latency, fmt: str, header: list[str]) -> str:
+    """The latency report: header, the floor, a table per (op, pass, dtype) (long layout)."""
+    import csv
+    import io
+    import json
+
+    if fmt == "json":
+        return json.dumps({"header": header, "floor": floor.to_dict(),
+                           "results": [r.to_dict() for r in results]}, indent=2) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        fields = list(floor.to_dict())
+        writer = csv.DictWriter(buf, fieldnames=fields)
+        writer.writeheader()
+        for r in [floor, *results]:
+            writer.writerow(r.to_dict())
+        return buf.getvalue()
+    from tabulate import tabulate
+
+    markdown = fmt == "markdown"
+    prefix = "    " if markdown else ""
+    text = "\n".join(prefix + line for line in header) + "\n"
+    text += (f"{prefix}floor (an empty kernel, torch.cuda._sleep(0)): graph {_fmt(floor.graph_us)} us, "
+             f"bench {_fmt(floor.bench_us)} us, loop {_fmt(floor.loop_us)} us, launches {_fmt(floor.launches)}"
+             + (f" ({floor.note})" if floor.note else "") + "\n")
+    text += (f"{prefix}us per call of the public function: graph = CUDA graph replay, bench = triton's do_bench "
+             f"(median, cold L2), loop = back-to-back eager calls with one synchronize (host included)\n")
+    groups: dict[tuple, list[Latency]] = {}
+    for r in results:
+        groups.setdefault((r.op, r.pass_, r.dtype), []).append(r)
+    for (op, pass_, dtype), subset in groups.items():
+        body = [[f"{r.backend}/{r.variant}", r.rows, r.cols, _fmt(r.graph_us), _fmt(r.bench_us), _fmt(r.loop_us),
+                 _fmt(r.launches), r.note] for r in subset]
+        text += f"\n{'### ' if markdown else ''}{op} {pass_} {dtype} (latency)\n\n"
+        text += tabulate(body, headers=["backend/variant", "rows", "cols", "graph us", "bench us", "loop us",
+                                        "launches", "note"],
+                         tablefmt="github" if markdown else "simple", disable_numparse=True) + "\n"
+    return text
