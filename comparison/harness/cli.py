@@ -172,8 +172,12 @@ def select_variants(spec: str, backends, ops, passes) -> dict[tuple[str, str, st
 def _explain_missing(missing: list[str], backends) -> str:
     owners: dict[str, set[str]] = {}
     for name in list_backends():
+        try:
+            backend = get_backend(name)
+        except ImportError:
+            continue
         for op in OPS:
-            for v in _offered(get_backend(name), op):
+            for v in _offered(backend, op):
                 owners.setdefault(v, set()).add(name)
     running = {b.name for b in backends}
     parts = []
@@ -267,7 +271,11 @@ def plan(parser, args) -> Plan:
 
     backends, unavailable = [], []
     for name in args.backends or list_backends():
-        b = get_backend(name)
+        try:
+            b = get_backend(name)
+        except ImportError as exc:  # its module is missing from this install
+            unavailable.append((name, f"cannot be imported: {type(exc).__name__}: {exc}"))
+            continue
         why = b.unavailable_reason() or b.device_reason(torch.empty(0, device=device))
         (unavailable.append((name, why)) if why else backends.append(b))
     try:
