@@ -76,6 +76,17 @@ def test_record_writes_tables_json_plot_and_index(monkeypatch, tmp_path):
     assert "--sweeps tiny2 --dtype fp32" in index
     fp32_only = json.loads((folder / "tiny2-fp32.json").read_text())["results"]
     assert {r["dtype"] for r in fp32_only} == {"fp32"}
+    # Gathered from two calls into one folder: --index rebuilds the README from the JSONs.
+    (folder / "README.md").unlink()
+    (folder / "tiny.md").rename(tmp_path / "elsewhere.md")
+    assert main(["record", "--index", str(folder)]) == 0
+    assert "[tables](tiny.md)" in (folder / "README.md").read_text()
+
+
+def test_index_of_a_folder_without_records_exits_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["record", "--index", str(tmp_path)])
+    assert exc.value.code == 2 and "no JSON file written by" in capsys.readouterr().err
 
 
 def test_record_list_and_bad_names(capsys):

@@ -10,7 +10,9 @@ At the end of each sweep its three files are written,
     <sweep>.png    % of the copy ceiling against width (needs matplotlib)
 
 and the folder's README.md is rewritten to index every sweep recorded there, so a record
-can be made in several calls (`--sweeps forward`, then `--sweeps backward,step`, ...).
+can be made in several calls (`--sweeps forward`, then `--sweeps backward,step`, ...);
+`--index FOLDER` rewrites that README alone, after files of several machines' calls were
+gathered in one folder.
 `--dtype` / `--op` narrow a sweep further (to keep one call short); the files of a
 narrowed sweep carry the narrowing in their name (`forward-fp32.md`).
 
@@ -132,6 +134,9 @@ def build_record_parser() -> argparse.ArgumentParser:
                    help="run only these of each sweep's dtypes (e.g. fp32), to split a long sweep over calls")
     p.add_argument("--op", default=None, help="run only these of each sweep's ops (e.g. softmax)")
     p.add_argument("--list", action="store_true", help="print the sweeps and their commands, run nothing")
+    p.add_argument("--index", metavar="FOLDER", default=None,
+                   help="only rewrite FOLDER/README.md from the sweeps' JSON files there (e.g. after copying the "
+                        "files of several device calls into benchmarks/h100/); runs nothing, needs no GPU")
     p.add_argument("--allow-cpu", action="store_true",
                    help="without a GPU, write an agreement-only record (small inputs, no timings) into OUT/cpu/ "
                         "to try the command; never a benchmark")
@@ -148,6 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.list:
         sys.stdout.write(_list_text())
+        return 0
+    if args.index is not None:
+        folder = Path(args.index)
+        if not folder.is_dir():
+            parser.error(f"--index {args.index}: not a folder")
+        if not _records(folder):
+            parser.error(f"--index {args.index}: no JSON file written by `python -m comparison record` there")
+        print(f"wrote {write_index(folder)}", file=sys.stderr)
         return 0
     names = _items(args.sweeps)
     unknown = [n for n in names if n not in SWEEPS]
