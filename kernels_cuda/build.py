@@ -3,13 +3,15 @@
 `extension()` compiles csrc/*.cu with nvcc for the GPUs present on first use in a process
 and returns the module; later calls return the same module. Builds are cached across
 processes in torch's extension directory (TORCH_EXTENSIONS_DIR when set). The
-extension's name carries a hash of every source file, the flags and the target
-architectures, so different versions of the sources never overwrite each other's
-builds; switching back and forth costs nothing after the first build of each.
+extension's name carries a hash of every file under csrc/ (the headers and .def tables
+in its subfolders included), the flags and the target architectures, so different
+versions of the sources never overwrite each other's builds; switching back and forth
+costs nothing after the first build of each.
 
-The .cu files are compiled as ONE translation unit (load_inline takes a single CUDA
-source, here a list of #includes), so each file keeps its internals in its own
-namespace; tests/test_cuda_compile.py compiles that unit the same way.
+The top-level .cu files (softmax.cu, reduce.cu: each includes its headers from
+csrc/softmax/, csrc/reduce/ and csrc/common/) are compiled as ONE translation unit
+(load_inline takes a single CUDA source, here a list of #includes), so each keeps its
+internals in its own namespace; tests/test_cuda_compile.py compiles that unit the same way.
 """
 from __future__ import annotations
 
@@ -22,15 +24,18 @@ import time
 from pathlib import Path
 
 CSRC = Path(__file__).resolve().parent / "csrc"
-SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp")
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".def")
 BINDINGS = "bindings.cpp"
 
-# Every launcher declared in csrc/bindings.cpp, with its Python docstring.
+# Every entry point declared in csrc/bindings.cpp, with its Python docstring.
 FUNCTIONS = {
-    "softmax_plan": "Launch plan (kernels_cuda.softmax.PLAN_FIELDS) of a softmax variant for an input",
-    "softmax_forward": "Softmax or log-softmax of each row into a contiguous output on the given stream",
-    "reduce_rows": "Sum or max of each row (plan from kernels_cuda.reduce.plan)",
-    "reduce_whole": "Sum or max of a contiguous tensor via fp32 per-block partials",
+    "softmax_constants": "The softmax planner's limits by name (NAIVE_MAX_COLS, WARP_PER_ROW_MAX_COLS, ...)",
+    "softmax_plan": "(fields in softmax/plan_fields.def order, kernel name, reason) of a softmax variant or auto",
+    "softmax_forward": "Softmax or log-softmax of each row into a contiguous output (plans, cached, then launches)",
+    "reduce_constants": "The reductions' launch limits by name, and WHOLE_MAX_GRID on the given device",
+    "reduce_plan": "Fields (reduce/plan_fields.def order) of the plan reduce_rows or reduce_whole would run",
+    "reduce_rows": "Sum or max of each row (plans, then launches)",
+    "reduce_whole": "Sum or max of a contiguous tensor via fp32 per-block partials (plans, then launches)",
 }
 
 CUDA_FLAGS = ["-O3", "-std=c++17", "-lineinfo"]
@@ -46,7 +51,14 @@ class CudaBuildError(RuntimeError):
 
 
 def cuda_sources() -> list[Path]:
+    """The translation units: the top-level csrc/*.cu (their headers live in subfolders)."""
     return sorted(CSRC.glob("*.cu"))
+
+
+def source_files() -> list[Path]:
+    """Every file the build reads: csrc/ and its subfolders, sorted by relative path."""
+    return sorted((p for p in CSRC.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES),
+                  key=lambda p: p.relative_to(CSRC).as_posix())
 
 
 def cuda_unit() -> str:
@@ -68,12 +80,14 @@ def _visible_capabilities() -> list[tuple[int, int]]:
     return [torch.cuda.get_device_capability(i) for i in range(torch.cuda.device_count())]
 
 
-def extension_name(cuda_flags: list[str], cpp_source: str, cuda_source: str) -> str:
-    """sk_kernels_<hash of sources, flags and architectures>."""
+def extension_name(cuda_flags: list[str], cpp_source: str, cuda_source: str, options: dict | None = None) -> str:
+    """sk_kernels_<hash of sources, flags, architectures, bound functions and load_inline options>."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in CSRC.iterdir() if p.suffix in SOURCE_SUFFIXES):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    for text in (*cuda_flags, "|", *CXX_FLAGS, "|", cpp_source, cuda_source):
+    for path in source_files():
+        digest.update(path.relative_to(CSRC).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    bound = [f"{name}={doc}" for name, doc in FUNCTIONS.items()]
+    settings = [f"{key}={value!r}" for key, value in sorted((options or {}).items())]
+    for text in (*cuda_flags, "|", *CXX_FLAGS, "|", cpp_source, cuda_source, "|", *bound, "|", *settings):
         digest.update(text.encode() + b"\0")
     return f"sk_kernels_{digest.hexdigest()[:12]}"
 
@@ -131,14 +145,20 @@ def _build():
     bindings = (CSRC / BINDINGS).read_text()
     cuda_source = cuda_unit()
     kwargs = {}
-    if "no_implicit_headers" in inspect.signature(load_inline).parameters:
+    parameters = inspect.signature(load_inline).parameters
+    if "with_pytorch_error_handling" in parameters:
+        # pybind11's own translation: a launcher's std::invalid_argument (a variant that
+        # cannot serve the input, an unknown code) is a ValueError in Python; torch's
+        # wrapper would make every std::exception a RuntimeError.
+        kwargs["with_pytorch_error_handling"] = False
+    if "no_implicit_headers" in parameters:
         # Keep torch's headers out of the nvcc unit (they add ~20 s to every cold build);
         # the C++ unit then includes torch/extension.h itself.
         kwargs["no_implicit_headers"] = True
         cpp_source = "#include <torch/extension.h>\n" + bindings
     else:
         cpp_source = bindings
-    name = extension_name(cuda_flags, cpp_source, cuda_source)
+    name = extension_name(cuda_flags, cpp_source, cuda_source, kwargs)
     label = f"building CUDA kernels {name} for {', '.join(a.rsplit('code=', 1)[1] for a in archs)}"
     cached = _is_cached(name)
     try:
@@ -149,7 +169,8 @@ def _build():
     except Exception as exc:  # torch raises RuntimeError with the ninja/nvcc output
         raise CudaBuildError(
             f"building the CUDA extension {name} failed.\n"
-            f"  sources: {CSRC} ({', '.join(p.name for p in cuda_sources())} + {BINDINGS})\n"
+            f"  sources: {CSRC} ({', '.join(p.name for p in cuda_sources())} + {BINDINGS}; headers in "
+            f"{', '.join(sorted(p.name + '/' for p in CSRC.iterdir() if p.is_dir()))})\n"
             f"  nvcc flags: {' '.join(cuda_flags)}\n"
             f"  TORCH_EXTENSIONS_DIR: {os.environ.get('TORCH_EXTENSIONS_DIR', '(torch default)')}\n"
             f"compiler output:\n{exc}"

@@ -1,11 +1,14 @@
 """The shipped CUDA sources compile with nvcc for sm_90 and keep their registers (no GPU).
 
-CI has nvcc and a CPU-only torch: each csrc/*.cu is compiled on its own (errors point
-at one file), and so is the single unit build.py hands to load_inline (the files
+CI has nvcc and a CPU-only torch: each top-level csrc/*.cu is compiled on its own
+(errors point at one file; each includes its headers from csrc/softmax/, csrc/reduce/
+and csrc/common/), and so is the single unit build.py hands to load_inline (the files
 together: catches names two files both define), with the flags torch adds to every
 nvcc call. ptxas's report (-Xptxas -v) is printed per kernel; kernels that keep rows
-in registers or shared memory must not spill. Also checked without compiling: the
-binding list, the Python/C++ code tables, and that no source includes torch headers.
+in registers or shared memory must not spill. Also checked: the binding list and the
+Python calls against bindings.cpp, the code tables (the .def files: what
+kernels_cuda/codes.py parses against what the C++ builds from them, compiled with the
+host compiler), the build hash, and that no source includes torch headers.
 
     python -m pytest tests/test_cuda_compile.py -q -s    # -s prints the register table
 """
@@ -20,7 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from kernels_cuda import build
+import torch
+
+from kernels_cuda import build, codes
+from kernels_cuda import reduce as cuda_reduce
 from kernels_cuda import softmax as cuda_softmax
 
 
@@ -137,38 +143,224 @@ def test_every_binding_is_listed_in_build_functions():
                                 f"listed but not declared: {sorted(listed - declared)}")
 
 
-def _enum(path: Path, name: str) -> dict[str, int]:
-    text = path.read_text()
-    body = re.search(rf"enum {name}\b[^{{]*\{{(.*?)\}};", text, flags=re.S)
-    assert body, f"enum {name} not found in {path.name}"
-    return {k: int(v) for k, v in re.findall(r"\bk(\w+)\s*=\s*(\d+)", body.group(1))}
+# -- the code tables: one .def file per table, read by the C++ and by kernels_cuda/codes.py --
+
+# Every table (file, macro) and what the C++ makes of an entry: an enum value ({} is the
+# entry's name), or a member of a plan whose fields() list the plan bindings return. A
+# host-only program prints, for each entry the preprocessor sees, its name and code and
+# the value (or list position) the C++ gives it; the tests compare that with codes.read.
+DEF_TABLES = {
+    ("common/dtypes.def", "SK_DTYPE"): "sk::DType::{}",
+    ("softmax/variants.def", "SK_SOFTMAX_VARIANT"): "sk::softmax::Variant::{}",
+    ("softmax/variants.def", "SK_SOFTMAX_AUTO"): "sk::softmax::Variant::kAuto",
+    ("softmax/plan_status.def", "SK_PLAN_STATUS"): "sk::softmax::PlanStatus::{}",
+    ("softmax/auto_reasons.def", "SK_AUTO_REASON"): "sk::softmax::AutoReason::{}",
+    ("softmax/plan_fields.def", "SK_PLAN_FIELD"): "sk::softmax::Plan",
+    ("reduce/variants.def", "SK_REDUCE_VARIANT"): "sk_reduce::Variant::{}",
+    ("reduce/variants.def", "SK_REDUCE_AUTO"): "sk_reduce::Variant::kAuto",
+    ("reduce/ops.def", "SK_REDUCE_OP"): "sk_reduce::ReduceOp::{}",
+    ("reduce/layouts.def", "SK_REDUCE_LAYOUT"): "sk_reduce::Layout::{}",
+    ("reduce/plan_fields.def", "SK_REDUCE_PLAN_FIELD"): "sk_reduce::Plan",
+}
 
 
-def _snake(camel: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", camel).lower()
+_CODES_PROGRAM_HEAD = r"""
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include "common/dtypes.cuh"
+#include "reduce/plan.cuh"
+#include "softmax/plan.cuh"
+#define SHOW(file, macro, name, code, value) \
+  std::printf("%s %s %s %lld %lld\n", file, macro, #name, (long long)(code), (long long)(value));
+// Where fields() puts field k (in .def line order) of a plan whose fields hold 1000 + k.
+template <typename P> long long position(const P& plan, int k) {
+  const std::vector<int64_t> f = plan.fields();
+  return std::find(f.begin(), f.end(), 1000 + k) - f.begin();
+}
+int main() {
+"""
 
 
-def test_softmax_codes_match_the_cuda_enums():
-    cu = CSRC / "softmax.cu"
-    assert {_snake(k): v for k, v in _enum(cu, "Variant").items()} == cuda_softmax.VARIANT_CODES
-    fields = {_snake(k.removeprefix("Field")): v for k, v in _enum(cu, "PlanField").items()}
-    assert fields.pop("count") == len(cuda_softmax.PLAN_FIELDS)
-    assert fields == {name: i for i, name in enumerate(cuda_softmax.PLAN_FIELDS)}
-    status = {_snake(k.removeprefix("Status")): v for k, v in _enum(cu, "PlanStatus").items()}
-    assert status == {name: i for i, name in enumerate(cuda_softmax.PLAN_STATUS)}
-    dtypes = _enum(CSRC / "common.cuh", "DType")
-    assert dtypes == {"Float32": 0, "Float16": 1, "BFloat16": 2}
-    assert sorted(cuda_softmax.DTYPE_CODES.values()) == sorted(dtypes.values())
-    per_thread = int(re.search(r"kWarpRowMaxColsPerThread = (\d+);", cu.read_text()).group(1))
-    assert 32 * per_thread == cuda_softmax.WARP_PER_ROW_MAX_COLS
+def _codes_program() -> str:
+    """A host-only C++ program printing `file macro name code value` per .def entry."""
+    macros_of: dict[str, list[str]] = {}
+    for path, macro in DEF_TABLES:
+        macros_of.setdefault(path, []).append(macro)
+    lines = [_CODES_PROGRAM_HEAD]
+    for (path, macro), cpp in DEF_TABLES.items():
+        others = [m for m in macros_of[path] if m != macro]  # the file's other tables: silent
+        if cpp.endswith("::Plan"):
+            lines += ["{", f"  {cpp} plan;", "  int k = 0;", f"#define {macro}(name, code, doc) plan.name = 1000 + k++;",
+                      f'#include "{path}"', f"#undef {macro}", "  k = 0;",
+                      f'#define {macro}(name, code, doc) SHOW("{path}", "{macro}", name, code, position(plan, k++))',
+                      f'#include "{path}"', f"#undef {macro}", "}"]
+        else:
+            lines += [f'#define {macro}(name, code, doc) SHOW("{path}", "{macro}", name, code, {cpp.format("name")})',
+                      *(f"#define {m}(name, code, doc)" for m in others), f'#include "{path}"',
+                      *(f"#undef {m}" for m in (macro, *others))]
+    lines.append("  return 0;\n}")
+    return "\n".join(lines) + "\n"
 
+
+def _compile_and_run_codes_program(csrc: Path, tmp: Path) -> list[tuple[str, str, str, int, int]]:
+    compiler = shutil.which("c++") or shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no host C++ compiler (c++ / g++) found")
+    source, program = tmp / "codes.cpp", tmp / "codes"
+    source.write_text(_codes_program())
+    built = subprocess.run([compiler, "-std=c++17", f"-I{csrc}", str(source), "-o", str(program)],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, f"the code tables do not compile as plain C++:\n{built.stderr}"
+    out = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout
+    return [(f, m, n, int(c), int(v)) for f, m, n, c, v in (line.split() for line in out.splitlines())]
+
+
+def _disagreements(rows, root: Path) -> list[str]:
+    """Where the C++ (rows) and kernels_cuda.codes (reading root) differ."""
+    problems = []
+    for path, macro in DEF_TABLES:
+        parsed = [(e.name, e.code) for e in codes.read(path, root).get(macro, ())]
+        seen = [(n, c) for f, m, n, c, _ in rows if (f, m) == (path, macro)]
+        if parsed != seen:
+            problems.append(f"{path} {macro}: codes.py reads {parsed}, the preprocessor sees {seen}")
+        for f, m, n, c, v in rows:
+            if (f, m) == (path, macro) and v != c:
+                problems.append(f"{path} {macro}: {n} is {c} in the .def but {v} in the C++")
+    return problems
+
+
+def test_cpp_and_python_read_the_same_codes(tmp_path):
+    """Each .def entry the preprocessor sees is what codes.py parses, and the C++ enum
+    value (or the position in the list a plan binding returns) is its code."""
+    rows = _compile_and_run_codes_program(CSRC, tmp_path)
+    assert {(f, m) for f, m, *_ in rows} == set(DEF_TABLES)
+    assert not _disagreements(rows, CSRC)
+
+
+def test_the_code_comparison_catches_a_disagreement(tmp_path):
+    """The comparison above fails when the C++ stops building its enum from the codes,
+    or lays plan fields out otherwise than by code."""
+    copy = tmp_path / "csrc"
+    shutil.copytree(CSRC, copy)
+    plan = copy / "softmax" / "plan.cuh"
+    text = plan.read_text()
+    text = text.replace("#define SK_PLAN_STATUS(name, code, doc) name = code,",
+                        "#define SK_PLAN_STATUS(name, code, doc) name = code + 1,")
+    text = text.replace("out.at(code) = name;", "out.at(kFieldCount - 1 - code) = name;")
+    plan.write_text(text)
+    problems = _disagreements(_compile_and_run_codes_program(copy, tmp_path), copy)
+    assert any("plan_status.def" in p for p in problems), problems
+    assert any("plan_fields.def" in p for p in problems), problems
+
+
+def test_parsed_tables():
+    assert cuda_softmax.LADDER == ("naive", "smem_tree", "coalesced", "warp_shuffle", "warp_per_row", "block_smem",
+                                   "block_uncached", "online", "cluster_smem", "cluster_regs", "cluster_tma",
+                                   "block_hybrid")
+    assert [cuda_softmax.VARIANT_CODES[v] for v in cuda_softmax.LADDER] == list(range(len(cuda_softmax.LADDER)))
+    assert cuda_softmax.VARIANT_CODES["auto"] not in range(len(cuda_softmax.LADDER))
+    assert cuda_softmax.VARIANTS == {"softmax": cuda_softmax.LADDER, "log_softmax": cuda_softmax.LADDER}
+    assert cuda_softmax.PLAN_STATUS[0] == "ok" and cuda_softmax.AUTO_REASONS[0] == "requested"
+    assert {"status", "pack", "threads", "blocks", "cluster_size", "smem_bytes", "cols_per_thread", "group_width",
+            "rows_per_access", "resident_per_sm", "active_clusters", "grid_y", "variant",
+            "reason_code"} <= set(cuda_softmax.PLAN_FIELDS)
+    assert codes.DTYPE_CODES == {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
+    assert cuda_reduce.VARIANTS == {op: ("warp_xor", "warp_down", "smem_tree", "vectorized")
+                                    for op in ("reduce_sum", "reduce_max")}
+    assert cuda_reduce.OP_CODES == {"reduce_sum": 0, "reduce_max": 1}
+    assert cuda_reduce.LAYOUTS == ("warp_per_row", "block_per_row", "grid_then_one_block")
+    assert cuda_reduce.VARIANT_CODES["auto"] not in range(4)
+
+
+def test_the_parser_refuses_what_it_cannot_read(tmp_path):
+    table = tmp_path / "t.def"
+    table.write_text('// a comment\n\nSK_T(a, 0, "first")\nSK_T(b, 1, "second, with a comma")\n')
+    assert codes.read("t.def", tmp_path) == {"SK_T": (codes.Entry("a", 0, "first"),
+                                                     codes.Entry("b", 1, "second, with a comma"))}
+    for bad in ('SK_T(a, 0, "x") // trailing', "#if 0", 'SK_T(a, 0, "x"); SK_T(b, 1, "y")', "SK_T(a, zero, \"x\")"):
+        table.write_text(bad + "\n")
+        with pytest.raises(ValueError, match="expected SK_<TABLE>"):
+            codes.read("t.def", tmp_path)
+    with pytest.raises(ValueError, match="codes must be 0..1"):
+        codes.names_by_code((codes.Entry("a", 0, ""), codes.Entry("b", 2, "")))
+
+
+def test_why_unsupported_answers_for_empty_inputs_without_a_gpu():
+    for shape in ((0, 5), (5, 0), (0, 0)):
+        x = torch.zeros(shape)
+        for variant in ("auto", *cuda_softmax.LADDER):
+            assert cuda_softmax.why_unsupported(x, "softmax", variant) is None
+        for variant in ("auto", *cuda_reduce.VARIANT_NAMES):
+            assert cuda_reduce.why_unsupported(x, "reduce_sum", variant) is None
+
+
+def _declared_parameters(function: str) -> list[str]:
+    text = (CSRC / build.BINDINGS).read_text()
+    params = re.search(rf"\b{function}\(([^)]*)\);", text).group(1)
+    return [p.split()[-1] for p in params.split(",")]
+
+
+class _Recorder:
+    """An extension stand-in that records each call and answers with what the Python
+    side needs to go on."""
+
+    def __init__(self, answers):
+        self.calls, self.answers = [], answers
+
+    def __getattr__(self, name):
+        def call(*args):
+            self.calls.append((name, args))
+            return self.answers.get(name)
+        return call
+
+
+@pytest.mark.parametrize("variant", ["auto", "naive", "cluster_regs"])
+def test_softmax_calls_match_the_bindings(monkeypatch, variant):
+    """plan and run pass each argument in the position bindings.cpp declares, in one call."""
+    fields = [0] * len(cuda_softmax.PLAN_FIELDS)
+    fields[cuda_softmax.PLAN_FIELDS.index("pack")] = 4
+    recorder = _Recorder({"softmax_plan": (fields, "kernel<...>", "why")})
+    monkeypatch.setattr(build, "extension", lambda: recorder)
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda device: type("S", (), {"cuda_stream": 1234})())
+    x = torch.zeros(6, 1032)[:, 8:]
+    p = cuda_softmax.plan(x, "log_softmax", variant)
+    assert (p["variant"], p["status"], p["reason_code"]) == ("naive", "ok", "requested")  # code 0 of each table
+    assert (p["kernel"], p["reason"], p["pack_bytes"]) == ("kernel<...>", "why", 16)
+    out = torch.empty(6, 1024)
+    cuda_softmax.run(x, "log_softmax", variant, out=out)
+    assert [name for name, _ in recorder.calls] == ["softmax_plan", "softmax_forward"]
+    for name, args in recorder.calls:
+        got = dict(zip(_declared_parameters(name), args, strict=True))
+        assert (got["x_ptr"], got["rows"], got["cols"], got["x_row_stride"]) == (x.data_ptr(), 6, 1024, 1032)
+        assert got["dtype"] == 0 and got["variant"] == cuda_softmax.VARIANT_CODES[variant]
+        assert got["device"] == x.device.index
+    forward = dict(zip(_declared_parameters("softmax_forward"), recorder.calls[1][1]))
+    assert forward["y_ptr"] == out.data_ptr() and forward["log"] is True and forward["stream"] == 1234
 
 def test_sources_include_no_torch_headers():
     # CI's CPU-only torch lacks the CUDA headers torch/ATen/c10 would pull in; the
     # launchers take plain integers instead.
-    for path in CSRC.iterdir():
-        if path.suffix not in (".cu", ".cuh"):
+    checked = []
+    for path in build.source_files():
+        if path.suffix not in (".cu", ".cuh", ".def"):
             continue
         includes = re.findall(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', path.read_text(), flags=re.M)
         bad = [inc for inc in includes if inc.split("/")[0] in ("torch", "ATen", "c10", "pybind11")]
-        assert not bad, f"{path.name} includes {bad}"
+        assert not bad, f"{path.relative_to(CSRC)} includes {bad}"
+        checked.append(path.relative_to(CSRC).as_posix())
+    assert any("/" in name for name in checked), f"no header in a subfolder was checked: {checked}"
+
+
+def test_build_hash_covers_the_subfolders(tmp_path, monkeypatch):
+    """A change to a header or .def table in a subfolder gives the extension a new name."""
+    copy = tmp_path / "csrc"
+    shutil.copytree(CSRC, copy)
+    monkeypatch.setattr(build, "CSRC", copy)
+    names = {p.relative_to(copy).as_posix() for p in build.source_files()}
+    assert {"softmax.cu", "bindings.cpp", "softmax/warp_per_row.cuh", "softmax/variants.def",
+            "common/packs.cuh", "reduce/rows.cuh"} <= names
+    before = build.extension_name(["-O3"], "cpp", "cu")
+    header = copy / "softmax" / "warp_per_row.cuh"
+    header.write_text(header.read_text() + "\n")
+    assert build.extension_name(["-O3"], "cpp", "cu") != before

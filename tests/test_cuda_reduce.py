@@ -1,8 +1,10 @@
-"""CUDA reductions (kernels_cuda/reduce.py, csrc/reduce.cu) against the float64 reference.
+"""CUDA reductions (kernels_cuda/reduce.py, csrc/reduce/) against the float64 reference.
 
-Without a GPU only the launch plan and the Python/C++ code tables are checked (the .cu
-itself is compiled by tests/test_cuda_compile.py); with one, every variant runs on the
-width/dtype table, the whole-tensor form on up to 2**28 elements twice (same bits),
+Without a GPU only the Python side is checked: the variant table, and that `run` passes
+each argument where bindings.cpp declares it (the .cu itself is compiled, and its code
+tables compared with Python's, by tests/test_cuda_compile.py). With one: the C++ plan
+(layouts, group, pack width, grid, the whole-tensor form's partials), every variant on
+the width/dtype table, the whole-tensor form on up to 2**28 elements twice (same bits),
 misaligned views, a side stream and a second device.
 """
 from __future__ import annotations
@@ -22,134 +24,63 @@ from reduce_cases import (GPU_DTYPES, GPU_ROWS, GPU_WIDTHS, OPS, WHOLE_SIZES_GPU
 
 BACKEND = get_backend("cuda")
 VARIANTS = ["warp_xor", "warp_down", "smem_tree", "vectorized", "auto"]
-SOURCE = pathlib.Path(cuda_reduce.__file__).parent / "csrc" / "reduce.cu"
-H100_SMS = 132
+BINDINGS = pathlib.Path(cuda_reduce.__file__).parent / "csrc" / "bindings.cpp"
 
 
-@pytest.fixture
-def sm_count(monkeypatch):
-    """Plans computed as for an H100 (132 SMs), on any machine."""
-    monkeypatch.setattr(cuda_reduce, "_sm_count", lambda index: H100_SMS)
-    return H100_SMS
-
-
-# -- no GPU needed: the plan and the code tables ------------------------------------------
+# -- no GPU needed: the variant table and the calls into the extension --------------------
 
 def test_variant_table_matches_the_backend():
     for op in OPS:
         assert list(cuda_reduce.VARIANTS[op]) == VARIANTS[:-1]
-        assert set(cuda_reduce.VARIANT_CODES) == set(cuda_reduce.VARIANTS[op])
-
-
-def test_codes_match_the_cuda_source():
-    text = SOURCE.read_text()
-
-    def enum(name):
-        body = re.search(rf"enum {name} : int64_t \{{([^}}]*)\}}", text).group(1)
-        return {k.strip(): int(v) for k, v in (item.split("=") for item in body.split(","))}
-
-    variants = enum("Variant")
-    assert {"kWarpXor": 0, "kWarpDown": 1, "kSmemTree": 2, "kVectorized": 3} == variants
-    assert [variants[k] for k in ("kWarpXor", "kWarpDown", "kSmemTree", "kVectorized")] == \
-        [cuda_reduce.VARIANT_CODES[v] for v in ("warp_xor", "warp_down", "smem_tree", "vectorized")]
-    assert enum("OpCode") == {"kSum": cuda_reduce.OP_CODES["reduce_sum"], "kMax": cuda_reduce.OP_CODES["reduce_max"]}
-    assert enum("Layout") == {"kWarpPerRow": cuda_reduce.LAYOUT_CODES["warp_per_row"],
-                              "kBlockPerRow": cuda_reduce.LAYOUT_CODES["block_per_row"]}
-    assert cuda_reduce.DTYPE_CODES == {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
-    assert "#include <torch" not in text and "ATen" not in text and "c10" not in text
-
-
-@pytest.mark.parametrize("cols, layout", [
-    (1, "warp_per_row"), (1024, "warp_per_row"),            # up to WARP_ROW_MAX_COLS
-    (1025, "block_per_row"), (65536, "block_per_row"),
-])
-def test_layout_switches_at_the_named_width(sm_count, cols, layout):
-    assert cuda_reduce.WARP_ROW_MAX_COLS == 1024
-    p = cuda_reduce.plan(torch.zeros(3, cols), "reduce_sum", "warp_xor")
-    assert p["layout"] == layout and p["form"] == "rows"
-    assert p["threads"] % 32 == 0 and 32 <= p["threads"] <= 1024
-    assert p["grid"] <= sm_count * cuda_reduce.MAX_THREADS_PER_SM // p["threads"]
-
-
-@pytest.mark.parametrize("cols, variant, group", [
-    (1, "warp_xor", 1), (3, "smem_tree", 4), (31, "warp_down", 32), (1000, "warp_xor", 32),
-    (64, "vectorized", 16),    # 16 packs of 4 fp32: 16 lanes per row, 2 rows per warp
-    (128, "vectorized", 32),
-])
-def test_narrow_rows_share_a_warp(sm_count, cols, variant, group):
-    p = cuda_reduce.plan(torch.zeros(1000, cols), "reduce_max", variant)
-    assert p["layout"] == "warp_per_row" and p["group"] == group
-    assert p["grid"] == min(-(-1000 // (p["threads"] // group)), sm_count * 2048 // p["threads"])
-
-
-def test_block_per_row_grows_with_the_width(sm_count):
-    threads = [cuda_reduce.plan(torch.zeros(2, c), "reduce_sum", "vectorized")["threads"]
-               for c in (2048, 8192, 65536)]
-    assert threads == sorted(threads) and threads[-1] == 1024 and threads[0] >= 128
-
-
-@pytest.mark.parametrize("dtype, full", [(torch.float32, 4), (torch.float16, 8), (torch.bfloat16, 8)])
-def test_pack_width_follows_alignment(sm_count, dtype, full):
-    base = torch.zeros(8, 1032, dtype=dtype)
-    plan = cuda_reduce.plan
-    assert plan(base, "reduce_sum", "vectorized")["pack"] == full            # aligned rows, width % 16 B
-    assert plan(base, "reduce_sum", "auto")["pack"] == full                   # auto is vectorized
-    assert plan(base, "reduce_sum", "warp_xor")["pack"] == 1                  # scalar variants
-    assert plan(base[:, 1:], "reduce_sum", "vectorized")["pack"] == 1         # one-element offset, odd width
-    assert plan(base[:, 2:1026], "reduce_sum", "vectorized")["pack"] == 2     # two-element offset
-    assert plan(base[:1, 4:], "reduce_sum", "vectorized")["pack"] == min(full, 4)  # one row: stride irrelevant
-    assert plan(torch.zeros(3, 1025, dtype=dtype), "reduce_max", "vectorized")["pack"] == 1
-    flat = torch.zeros(1001, dtype=dtype)
-    assert plan(flat, "reduce_sum", "vectorized")["pack"] == full             # 1-D: tail handled in-kernel
-    assert plan(flat[1:], "reduce_sum", "vectorized")["pack"] == 1
-
-
-def test_whole_tensor_plan_is_fixed_and_bounded(sm_count):
-    p = cuda_reduce.plan(torch.zeros(1 << 20), "reduce_sum", "smem_tree")
-    assert p["form"] == "whole" and p["pack"] == 1
-    assert p["grid"] == sm_count * cuda_reduce.MAX_THREADS_PER_SM // cuda_reduce.WHOLE_THREADS
-    assert p["finish_threads"] >= min(p["grid"], 1024) and p["finish_threads"] & (p["finish_threads"] - 1) == 0
-    small = cuda_reduce.plan(torch.zeros(5), "reduce_max", "warp_down")
-    assert small["grid"] == 1 and small["finish_threads"] == 32
+        assert set(cuda_reduce.VARIANT_CODES) == {*cuda_reduce.VARIANTS[op], "auto"}
+    assert [cuda_reduce.VARIANT_CODES[v] for v in VARIANTS[:-1]] == [0, 1, 2, 3]
 
 
 def _declared_parameters(function: str) -> list[str]:
-    text = (SOURCE.parent / "bindings.cpp").read_text()
-    params = re.search(rf"\b{function}\(([^)]*)\);", text).group(1)
+    params = re.search(rf"\b{function}\(([^)]*)\);", BINDINGS.read_text()).group(1)
     return [p.split()[-1] for p in params.split(",")]
 
 
 @pytest.mark.parametrize("x, function", [
-    (torch.zeros(6, 1032, dtype=torch.float16)[:, 8:], "reduce_rows"),   # block per row, pack 8
-    (torch.zeros(6, 48)[:, 2:], "reduce_rows"),                          # warp per row, pack 2
+    (torch.zeros(6, 1032, dtype=torch.float16)[:, 8:], "reduce_rows"),
+    (torch.zeros(6, 48)[:, 2:], "reduce_rows"),
     (torch.zeros(1001, dtype=torch.bfloat16), "reduce_whole"),
 ])
-def test_launcher_arguments_match_the_bindings(sm_count, monkeypatch, x, function):
-    """The Python call passes each argument in the position bindings.cpp declares."""
+@pytest.mark.parametrize("variant", ["vectorized", "auto"])
+def test_launcher_arguments_match_the_bindings(monkeypatch, x, function, variant):
+    """run is one call into the extension (plus, for the whole tensor, the constants that
+    size the partials), each argument in the position bindings.cpp declares."""
     calls = []
 
     class Recorder:
         def __getattr__(self, name):
-            return lambda *args: calls.append((name, args))
+            def call(*args):
+                calls.append((name, args))
+                return {"WHOLE_MAX_GRID": 7} if name == "reduce_constants" else None
+            return call
 
     import kernels_cuda.build as build
     monkeypatch.setattr(build, "extension", lambda: Recorder())
     monkeypatch.setattr(torch.cuda, "current_stream", lambda device: type("S", (), {"cuda_stream": 1234})())
-    p = cuda_reduce.plan(x, "reduce_max", "vectorized")
-    out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype)
-    cuda_reduce.run(x, "reduce_max", "vectorized", out=out)
-    (name, args), = [c for c in calls if c[0] == function]
+    cuda_reduce.constants.cache_clear()
+    try:
+        out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype)
+        assert cuda_reduce.run(x, "reduce_max", variant, out=out) is out
+    finally:
+        cuda_reduce.constants.cache_clear()
+    launches = [c for c in calls if c[0] != "reduce_constants"]
+    (name, args), = launches
+    assert name == function
     got = dict(zip(_declared_parameters(function), args, strict=True))
     assert got["x"] == x.data_ptr() and got["out"] == out.data_ptr()
     assert got["dtype"] == cuda_reduce.DTYPE_CODES[x.dtype] and got["op"] == cuda_reduce.OP_CODES["reduce_max"]
-    assert got["variant"] == cuda_reduce.VARIANT_CODES["vectorized"]
-    assert (got["pack"], got["threads"], got["grid"]) == (p["pack"], p["threads"], p["grid"])
+    assert got["variant"] == cuda_reduce.VARIANT_CODES[variant]
     assert got["device"] == x.device.index and got["stream"] == 1234
     if function == "reduce_rows":
         assert (got["rows"], got["cols"], got["row_stride"]) == (x.shape[0], x.shape[1], x.stride(0))
-        assert got["layout"] == cuda_reduce.LAYOUT_CODES[p["layout"]] and got["group"] == p["group"]
     else:
-        assert got["n"] == x.numel() and got["finish_threads"] == p["finish_threads"]
+        assert got["n"] == x.numel() and got["partials_size"] == 7
+        assert [c[0] for c in calls] == ["reduce_constants", "reduce_whole"]
 
 
 def test_every_variant_supports_both_forms():
@@ -158,12 +89,84 @@ def test_every_variant_supports_both_forms():
         assert cuda_reduce.why_unsupported(torch.zeros(15), "reduce_max", variant) is None
 
 
-# -- GPU ----------------------------------------------------------------------------------
+# -- GPU: the C++ plan ----------------------------------------------------------------------
 
 def _require_backend():
     if not BACKEND.is_available():
         pytest.skip(f"cuda backend unavailable: {BACKEND.unavailable_reason()}")
 
+
+@pytest.fixture
+def limits():
+    """The plan's constants on cuda:0 (from the extension), and the GPU's SM count."""
+    _require_backend()
+    values = dict(cuda_reduce.constants(0))
+    values["SMS"] = torch.cuda.get_device_properties(0).multi_processor_count
+    return values
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cols, layout", [
+    (1, "warp_per_row"), (1024, "warp_per_row"),            # up to WARP_ROW_MAX_COLS
+    (1025, "block_per_row"), (65536, "block_per_row"),
+])
+def test_layout_switches_at_the_named_width(limits, cols, layout):
+    assert limits["WARP_ROW_MAX_COLS"] == 1024
+    p = cuda_reduce.plan(torch.zeros(3, cols, device="cuda"), "reduce_sum", "warp_xor")
+    assert p["layout"] == layout and p["form"] == "rows" and p["variant"] == "warp_xor"
+    assert p["threads"] % 32 == 0 and 32 <= p["threads"] <= 1024
+    assert p["grid"] <= limits["SMS"] * limits["MAX_THREADS_PER_SM"] // p["threads"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cols, variant, group", [
+    (1, "warp_xor", 1), (3, "smem_tree", 4), (31, "warp_down", 32), (1000, "warp_xor", 32),
+    (64, "vectorized", 16),    # 16 packs of 4 fp32: 16 lanes per row, 2 rows per warp
+    (128, "vectorized", 32),
+])
+def test_narrow_rows_share_a_warp(limits, cols, variant, group):
+    p = cuda_reduce.plan(torch.zeros(1000, cols, device="cuda"), "reduce_max", variant)
+    assert p["layout"] == "warp_per_row" and p["group"] == group
+    assert p["grid"] == min(-(-1000 // (p["threads"] // group)), limits["SMS"] * 2048 // p["threads"])
+
+
+@pytest.mark.gpu
+def test_block_per_row_grows_with_the_width(limits):
+    threads = [cuda_reduce.plan(torch.zeros(2, c, device="cuda"), "reduce_sum", "vectorized")["threads"]
+               for c in (2048, 8192, 65536)]
+    assert threads == sorted(threads) and threads[-1] == 1024 and threads[0] >= limits["BLOCK_ROW_MIN_THREADS"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype, full", [(torch.float32, 4), (torch.float16, 8), (torch.bfloat16, 8)])
+def test_pack_width_follows_alignment(limits, dtype, full):
+    base = torch.zeros(8, 1032, dtype=dtype, device="cuda")
+    plan = cuda_reduce.plan
+    assert plan(base, "reduce_sum", "vectorized")["pack"] == full            # aligned rows, width % 16 B
+    assert plan(base, "reduce_sum", "auto")["pack"] == full                   # auto is vectorized
+    assert plan(base, "reduce_sum", "auto")["variant"] == "vectorized"
+    assert plan(base, "reduce_sum", "warp_xor")["pack"] == 1                  # scalar variants
+    assert plan(base[:, 1:], "reduce_sum", "vectorized")["pack"] == 1         # one-element offset, odd width
+    assert plan(base[:, 2:1026], "reduce_sum", "vectorized")["pack"] == 2     # two-element offset
+    assert plan(base[:1, 4:], "reduce_sum", "vectorized")["pack"] == min(full, 4)  # one row: stride irrelevant
+    assert plan(torch.zeros(3, 1025, dtype=dtype, device="cuda"), "reduce_max", "vectorized")["pack"] == 1
+    flat = torch.zeros(1001, dtype=dtype, device="cuda")
+    assert plan(flat, "reduce_sum", "vectorized")["pack"] == full             # 1-D: tail handled in-kernel
+    assert plan(flat[1:], "reduce_sum", "vectorized")["pack"] == 1
+
+
+@pytest.mark.gpu
+def test_whole_tensor_plan_is_fixed_and_bounded(limits):
+    p = cuda_reduce.plan(torch.zeros(1 << 20, device="cuda"), "reduce_sum", "smem_tree")
+    assert p["form"] == "whole" and p["layout"] == "grid_then_one_block" and p["pack"] == 1
+    assert p["grid"] == limits["SMS"] * limits["MAX_THREADS_PER_SM"] // limits["WHOLE_THREADS"]
+    assert p["grid"] == limits["WHOLE_MAX_GRID"], "the partials Python allocates are exactly enough"
+    assert p["finish_threads"] >= min(p["grid"], 1024) and p["finish_threads"] & (p["finish_threads"] - 1) == 0
+    small = cuda_reduce.plan(torch.zeros(5, device="cuda"), "reduce_max", "warp_down")
+    assert small["grid"] == 1 and small["finish_threads"] == 32
+
+
+# -- GPU: against the reference ----------------------------------------------------------
 
 @pytest.mark.gpu
 @pytest.mark.slow

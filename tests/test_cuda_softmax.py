@@ -1,6 +1,7 @@
-"""CUDA softmax / log-softmax (kernels_cuda/softmax.py, csrc/softmax.cu) against the
+"""CUDA softmax / log-softmax (kernels_cuda/softmax.py, csrc/softmax/) against the
 float64 reference: every variant x dtype x width x rows through the public API, plus
-views, special values, huge tensors, streams, devices and the auto plan. GPU only.
+views, special values, huge tensors, streams, devices, and the C++ planner's answers
+(plans, auto and its reasons, refusals, the plan cache). GPU only.
 
 Outputs are poisoned with NaN before each kernel writes them (directly via `out=`, or
 by freeing a NaN-filled block of the output's size just before the call, which torch's
@@ -40,15 +41,22 @@ TORCH_FN = {"softmax": torch.softmax, "log_softmax": torch.log_softmax}
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
 
+
+
+def limit(name: str) -> int:
+    """A planner constant (kernels_cuda.softmax.constants: from the C++, via the binding)."""
+    return cuda_softmax.constants()[name]
+
+
 # The variant table: which widths each variant may decline (None: serves every width).
-# Static limits are the Python thresholds; shared-memory limits come from the GPU.
+# Static limits are the planner's constants; shared-memory limits come from the GPU.
 VARIANT_LIMITS = {
     "auto": None,
-    "naive": lambda cols, plan: cols > cuda_softmax.NAIVE_MAX_COLS,
+    "naive": lambda cols, plan: cols > limit("NAIVE_MAX_COLS"),
     "smem_tree": None,
     "coalesced": None,
     "warp_shuffle": None,
-    "warp_per_row": lambda cols, plan: cols > cuda_softmax.WARP_PER_ROW_MAX_COLS,
+    "warp_per_row": lambda cols, plan: cols > limit("WARP_PER_ROW_MAX_COLS"),
     "block_smem": lambda cols, plan: plan["status"] == "row_exceeds_smem",
     "block_uncached": None,
     "online": None,
@@ -343,21 +351,28 @@ def test_second_device(variant):
 
 # -- the plan ---------------------------------------------------------------------------------
 
-def _expected_auto(x: torch.Tensor) -> str:
-    """choose_variant's rule, restated from its thresholds."""
-    if x.shape[1] <= cuda_softmax.WARP_PER_ROW_MAX_COLS:
-        return "warp_per_row"
+def _is_hopper(device) -> bool:
+    return torch.cuda.get_device_capability(device)[0] >= limit("CLUSTER_MIN_MAJOR")
+
+
+def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
+    """softmax/auto.cuh's rule, restated from the plans of the variants it tries, with
+    the name of the rule that applies (an aligned, contiguous x: the plans auto tries)."""
+    if x.shape[1] <= limit("WARP_PER_ROW_MAX_COLS"):
+        return "warp_per_row", "narrow_row"
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
     if regs["status"] == "ok" and regs["cluster_size"] == 1:
-        return "cluster_regs"
-    hopper = torch.cuda.get_device_capability(x.device) >= cuda_softmax.CLUSTER_MIN_CAPABILITY
+        return "cluster_regs", "one_cta_registers"
+    hopper = _is_hopper(x.device)
     if hopper and cuda_softmax.plan(x, "softmax", "block_hybrid")["status"] == "ok":
-        return "block_hybrid"
+        return "block_hybrid", "one_cta_hybrid"
     if regs["status"] == "ok":
-        return "cluster_regs"
+        return "cluster_regs", "cluster_registers"
     if hopper and cuda_softmax.plan(x, "softmax", "cluster_smem")["status"] == "ok":
-        return "cluster_smem"
-    return "block_smem" if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok" else "online"
+        return "cluster_smem", "cluster_smem"
+    if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok":
+        return "block_smem", "block_smem"
+    return "online", "fallback_online"
 
 
 # What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block).
@@ -381,7 +396,8 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
     x = make_rows(4, cols, dtype, "cuda", seed=cols)
     p = cuda_softmax.plan(x, "softmax", "auto")
     assert p["status"] == "ok", p
-    assert p["variant"] == _expected_auto(x), p["reason"]
+    assert (p["variant"], p["reason_code"]) == _expected_auto(x), p["reason"]
+    assert p["reason"] not in ("", "requested"), p
     props = torch.cuda.get_device_properties(x.device)
     if (props.major, props.minor) == (9, 0) and (dtype, cols) in HOPPER_AUTO:
         assert p["variant"] == HOPPER_AUTO[dtype, cols], p
@@ -455,7 +471,7 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
     at most 512 threads, two or more resident per SM, or in one block of up to 1024 (rows
     of 64-128 KB); narrow rows share a block (8 KB or more per block); wider rows are
     split over a cluster (sm_90)."""
-    if torch.cuda.get_device_capability() < cuda_softmax.CLUSTER_MIN_CAPABILITY:
+    if not _is_hopper(torch.device("cuda")):
         pytest.skip("without clusters a row must fit one block's registers")
     x = make_rows(64, cols, dtype, "cuda", seed=cols)
     p = cuda_softmax.plan(x, "softmax", "cluster_regs")
@@ -469,3 +485,63 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
     assert p["rows_per_access"] * cols * x.element_size() >= 8192 or p["threads"] == 512, p
     for op in OPS:
         check_result(op, x, poisoned_call(op, x, "cluster_regs"), f"{p['kernel']}:")
+
+
+# -- the planner's answers: auto, refusals, the cache ---------------------------------------
+
+@pytest.mark.parametrize("cols", [128, 4096, 16384, 65536])
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+def test_alignment_never_changes_the_auto_choice(dtype, cols):
+    """auto decides on the width, dtype and GPU; a misaligned view only narrows the pack
+    inside the chosen kernel (the plan is cached per alignment class)."""
+    base = make_rows(9, cols + 8, dtype, "cuda", seed=cols)
+    aligned = cuda_softmax.plan(base[:, :cols], "softmax", "auto")
+    for view in (base[:, 1:cols + 1], base.view(-1)[3:3 + 8 * cols].view(8, cols)):
+        p = cuda_softmax.plan(view, "softmax", "auto")
+        assert (p["variant"], p["reason_code"], p["reason"]) == (aligned["variant"], aligned["reason_code"],
+                                                                   aligned["reason"])
+        assert p["pack"] <= aligned["pack"] and p["pack"] == _max_pack(view), p
+    assert cuda_softmax.plan(base[:, :cols], "softmax", "auto") == aligned, "a cached plan answers the same"
+
+
+def test_explicit_plans_say_requested():
+    x = make_rows(4, 2048, torch.float32, "cuda")
+    for variant in cuda_softmax.LADDER:
+        p = cuda_softmax.plan(x, "softmax", variant)
+        assert (p["variant"], p["reason_code"], p["reason"]) == (variant, "requested", "requested")
+
+
+@pytest.mark.parametrize(("variant", "cols", "kernel"), [
+    ("naive", 100, "softmax_naive_kernel<float>"),
+    ("coalesced", 100, "softmax_ladder_kernel<float, coalesced=true, shuffle=false>"),
+    ("warp_per_row", 512, "softmax_warp_per_row_kernel<float, pack=4, cols_per_thread=16, rows_per_access=1>"),
+    ("warp_per_row", 128, "softmax_warp_per_row_kernel<float, pack=4, cols_per_thread=4, rows_per_access=4>"),
+    ("block_smem", 4096, "softmax_block_smem_kernel<float, pack=4>"),
+    ("cluster_regs", 16384, "softmax_cluster_regs_kernel<float, pack=4, bytes_per_thread=128, max_threads=512>"),
+    ("cluster_regs", 32768, "softmax_cluster_regs_kernel<float, pack=4, bytes_per_thread=128, max_threads=1024>"),
+])
+def test_plan_names_the_kernel_instance(variant, cols, kernel):
+    assert cuda_softmax.plan(make_rows(4, cols, torch.float32, "cuda"), "softmax", variant)["kernel"] == kernel
+
+
+@pytest.mark.parametrize(("variant", "limit_name"), [("naive", "NAIVE_MAX_COLS"),
+                                                      ("warp_per_row", "WARP_PER_ROW_MAX_COLS")])
+def test_static_limits_are_the_planners(variant, limit_name):
+    """The planner refuses exactly past its constant; why_unsupported and run say why."""
+    cols = limit(limit_name)
+    assert cuda_softmax.plan(make_rows(2, cols, torch.float32, "cuda"), "softmax", variant)["status"] == "ok"
+    x = make_rows(2, cols + 1, torch.float32, "cuda")
+    p = cuda_softmax.plan(x, "softmax", variant)
+    assert p["status"] == {"naive": "too_wide_for_naive", "warp_per_row": "too_wide_for_warp"}[variant]
+    why = cuda_softmax.why_unsupported(x, "softmax", variant)
+    assert f"{limit_name} = {cols}" in why and str(cols + 1) in why
+    with pytest.raises(ValueError, match=re.escape(why)):
+        cuda_softmax.run(x, "softmax", variant)
+
+
+@pytest.mark.parametrize("shape", [(0, 7), (7, 0), (0, 0)])
+def test_empty_inputs(shape):
+    x = torch.empty(shape, device="cuda")
+    for variant in VARIANTS:
+        assert cuda_softmax.why_unsupported(x, "softmax", variant) is None
+        assert cuda_softmax.run(x, "softmax", variant).shape == shape

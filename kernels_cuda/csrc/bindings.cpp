@@ -1,31 +1,49 @@
-// Declarations of the host launchers defined in csrc/*.cu.
+// Declarations of the host entry points defined in csrc/softmax.cu and csrc/reduce.cu.
 //
 // build.py passes this file to load_inline as the C++ source: it lands after
 // `#include <torch/extension.h>` and before the PYBIND11_MODULE that binds every name in
-// build.FUNCTIONS. Add each new launcher both here and to build.FUNCTIONS
+// build.FUNCTIONS. Add each new entry point both here and to build.FUNCTIONS
 // (tests/test_cuda_compile.py fails when the two disagree).
 //
 // Only plain types cross this boundary: pointers, sizes and strides (in elements), the
-// dtype code (0 fp32, 1 fp16, 2 bf16), variant codes, the device index and the
-// cudaStream_t travel as int64_t, so the .cu files need no torch headers at all.
+// codes of the .def files (dtype, variant, op), the device index and the cudaStream_t
+// travel as int64_t, so the .cu files need no torch headers at all. Answers are
+// standard containers, which pybind11 converts (lists, str, dicts, tuples). A launcher
+// plans for itself, so one call plans (cached) and launches; a variant that cannot serve
+// the input raises ValueError.
 #include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
 #include <vector>
 
-// softmax.cu: launch plan of a softmax variant, laid out as kernels_cuda.softmax.PLAN_FIELDS.
-std::vector<int64_t> softmax_plan(int64_t x_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
-                                  int64_t dtype, int64_t variant, int64_t device);
+// softmax.cu: the limits Python words its refusals with, by name.
+std::map<std::string, int64_t> softmax_constants();
 
-// softmax.cu: softmax (log-softmax with `log`) of each row into a contiguous output, on `stream`.
+// softmax.cu: the launch plan of a variant (or kAuto) for an input: its fields in
+// softmax/plan_fields.def order, the kernel instance, and why that variant.
+std::tuple<std::vector<int64_t>, std::string, std::string> softmax_plan(int64_t x_ptr, int64_t rows, int64_t cols,
+                                                                        int64_t x_row_stride, int64_t dtype,
+                                                                        int64_t variant, int64_t device);
+
+// softmax.cu: softmax (log-softmax with `log`) of each row into a contiguous output, on
+// `stream`; variant may be kAuto.
 void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
                      int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream);
 
-// reduce.cu: sum or max of each row into out[r]; layout, group, pack, threads and grid
-// come from kernels_cuda.reduce.plan.
-void reduce_rows(int64_t x, int64_t out, int64_t rows, int64_t cols, int64_t row_stride,
-                 int64_t dtype, int64_t op, int64_t variant, int64_t layout, int64_t group,
-                 int64_t pack, int64_t threads, int64_t grid, int64_t device, int64_t stream);
+// reduce.cu: the launch limits, and WHOLE_MAX_GRID (the partials reduce_whole needs) on `device`.
+std::map<std::string, int64_t> reduce_constants(int64_t device);
 
-// reduce.cu: sum or max of n contiguous elements into *out via fp32 per-block partials.
-void reduce_whole(int64_t x, int64_t partials, int64_t out, int64_t n, int64_t dtype, int64_t op,
-                  int64_t variant, int64_t pack, int64_t threads, int64_t grid, int64_t finish_threads,
-                  int64_t device, int64_t stream);
+// reduce.cu: the plan reduce_rows (whole false) or reduce_whole (whole true: one row of
+// all elements) would run, in reduce/plan_fields.def order.
+std::vector<int64_t> reduce_plan(int64_t x, int64_t rows, int64_t cols, int64_t row_stride, bool whole,
+                                 int64_t dtype, int64_t variant, int64_t device);
+
+// reduce.cu: sum or max of each row into out[r].
+void reduce_rows(int64_t x, int64_t out, int64_t rows, int64_t cols, int64_t row_stride, int64_t dtype,
+                 int64_t op, int64_t variant, int64_t device, int64_t stream);
+
+// reduce.cu: sum or max of n contiguous elements into *out via fp32 per-block partials
+// (partials_size of them, allocated by the caller).
+void reduce_whole(int64_t x, int64_t partials, int64_t partials_size, int64_t out, int64_t n, int64_t dtype,
+                  int64_t op, int64_t variant, int64_t device, int64_t stream);

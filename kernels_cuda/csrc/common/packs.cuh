@@ -1,0 +1,232 @@
+// Element types and packs: fp32 <-> fp16/bf16 conversions, the run-time dtype dispatch,
+// Pack<T, N> (N elements moved by one load or store of up to 16 bytes) with its
+// cache-hinted loads and stores, the widest pack an input's alignment allows, and the
+// word-level helpers that keep 16-bit values packed two per register.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "common/dtypes.cuh"
+
+namespace sk {
+
+// ---------------------------------------------------------------------------------
+// Element types. Arithmetic is always fp32; torch builds extensions with
+// __CUDA_NO_HALF_CONVERSIONS__, so conversions are explicit.
+// ---------------------------------------------------------------------------------
+
+__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename T> __device__ __forceinline__ T from_float(float v);
+template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
+
+// Calls f(TypeTag<T>{}) for the element type T of a run-time dtype code (see DType):
+// the one switch from codes to template instances.
+template <typename T> struct TypeTag { using type = T; };
+
+template <typename F>
+decltype(auto) with_dtype(int64_t dtype, F&& f) {
+  switch (dtype) {
+    case DType::float32: return f(TypeTag<float>{});
+    case DType::float16: return f(TypeTag<__half>{});
+    case DType::bfloat16: return f(TypeTag<__nv_bfloat16>{});
+    default: throw std::invalid_argument("unknown dtype code " + std::to_string(dtype));
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Packs: N consecutive elements moved with one load/store instruction of N*sizeof(T)
+// bytes (16 = ld.global.v4.u32, the widest). The address must be aligned to the pack.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Pack {
+  static_assert(N >= 1 && (N & (N - 1)) == 0, "pack length must be a power of two");
+  static_assert(sizeof(T) * N <= 16, "packs are at most 16 bytes");
+  T v[N];
+};
+
+// The integer type of each pack size, for the cache-hinted load/store intrinsics.
+template <int kBytes> struct PackWord;
+template <> struct PackWord<16> { using type = uint4; };
+template <> struct PackWord<8> { using type = uint2; };
+template <> struct PackWord<4> { using type = unsigned int; };
+template <> struct PackWord<2> { using type = unsigned short; };
+
+// How a pack is moved (PTX ld/st cache operators).
+//   kNormal    a plain access (ld / st.global, or shared memory): cached in L1 and L2.
+//              Loads stay one vector instruction; a plain 16-byte store may be split
+//              into four scalar stores when loads sit in between, so results that
+//              are not re-read are better stored with kStreaming.
+//   kGlobal    ld.global.cg / st.global.cg: L2 only. For a first read that a later
+//              pass of the same block re-reads: L1 could not hold it anyway.
+//   kStreaming ld.global.cs / st.global.cs: evict-first, always one instruction. For
+//              a last read and for outputs, so they do not push lines that are still
+//              to be re-read out of L2. Global memory only.
+enum class Cache { kNormal, kGlobal, kStreaming };
+
+template <Cache kCache, typename T, int N>
+__device__ __forceinline__ Pack<T, N> load_pack(const T* p) {
+  using W = typename PackWord<sizeof(T) * N>::type;
+  const W* w = reinterpret_cast<const W*>(p);
+  W raw;
+  if constexpr (kCache == Cache::kGlobal) {
+    raw = __ldcg(w);
+  } else if constexpr (kCache == Cache::kStreaming) {
+    raw = __ldcs(w);
+  } else {
+    raw = *w;
+  }
+  Pack<T, N> out;
+  *reinterpret_cast<W*>(&out) = raw;
+  return out;
+}
+
+template <Cache kCache, typename T, int N>
+__device__ __forceinline__ void store_pack(T* p, const Pack<T, N>& v) {
+  using W = typename PackWord<sizeof(T) * N>::type;
+  W* w = reinterpret_cast<W*>(p);
+  const W raw = *reinterpret_cast<const W*>(&v);
+  if constexpr (kCache == Cache::kGlobal) {
+    __stcg(w, raw);
+  } else if constexpr (kCache == Cache::kStreaming) {
+    __stcs(w, raw);
+  } else {
+    *w = raw;
+  }
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void unpack(const Pack<T, N>& p, float (&out)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) out[i] = to_float(p.v[i]);
+}
+
+template <typename T, int N>
+__device__ __forceinline__ Pack<T, N> pack_from_float(const float (&in)[N]) {
+  Pack<T, N> p;
+  if constexpr (sizeof(T) == 2 && N % 2 == 0) {
+    // Two values per conversion (cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32), low half first.
+    using T2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      T2 pair;
+      if constexpr (std::is_same_v<T, __half>) {
+        pair = __floats2half2_rn(in[i], in[i + 1]);
+      } else {
+        pair = __floats2bfloat162_rn(in[i], in[i + 1]);
+      }
+      memcpy(&p.v[i], &pair, sizeof(pair));
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) p.v[i] = from_float<T>(in[i]);
+  }
+  return p;
+}
+
+// Widest pack (in elements, a power of two, at most 16 bytes) usable for rows of `cols`
+// elements at `ptr` with `row_stride` elements between rows: every row start must be
+// aligned to the pack and the width must divide into whole packs (a partial pack at
+// the end of the tensor could read past its allocation). With a single row the stride
+// never applies. Pass every pointer the kernel will touch (e.g. input and output).
+inline int max_pack_elems(int elem_size, std::initializer_list<uint64_t> ptrs,
+                          std::initializer_list<int64_t> row_strides, int64_t rows, int64_t cols) {
+  for (int n = 16 / elem_size; n > 1; n >>= 1) {
+    const uint64_t bytes = static_cast<uint64_t>(n) * elem_size;
+    bool ok = cols % n == 0;
+    for (uint64_t p : ptrs) ok = ok && p % bytes == 0;
+    if (rows > 1) {
+      for (int64_t s : row_strides) ok = ok && s % n == 0;
+    }
+    if (ok) return n;
+  }
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------
+// 16-bit values kept packed: two per 32-bit word as loaded (RegSlice)
+// ---------------------------------------------------------------------------------
+
+// Packed fp16/bf16 values are kept as the 32-bit words they were loaded as, two values
+// per word (one for scalar packs), and converted with integer/half instructions on
+// each use. Reading them through Pack<T, N> elements instead lets the compiler split
+// the words into 16-bit pieces and hold each in a register of its own.
+template <typename W> struct Words;
+template <> struct Words<uint4> {
+  static constexpr int kCount = 4;
+  __device__ __forceinline__ static void split(const uint4& w, unsigned* out) {
+    out[0] = w.x; out[1] = w.y; out[2] = w.z; out[3] = w.w;
+  }
+};
+template <> struct Words<uint2> {
+  static constexpr int kCount = 2;
+  __device__ __forceinline__ static void split(const uint2& w, unsigned* out) { out[0] = w.x; out[1] = w.y; }
+};
+template <> struct Words<unsigned int> {
+  static constexpr int kCount = 1;
+  __device__ __forceinline__ static void split(unsigned w, unsigned* out) { out[0] = w; }
+};
+template <> struct Words<unsigned short> {
+  static constexpr int kCount = 1;
+  __device__ __forceinline__ static void split(unsigned short w, unsigned* out) { out[0] = w; }
+};
+
+// The 16-bit value in the low (hi = false) or high half of a word, as fp32. kAlt picks
+// a different instruction for the same result (bf16: a byte permute instead of a shift
+// or mask; fp16: the same conversion of the other half after a funnel shift): the
+// output pass uses it so that the compiler cannot keep the sum pass's conversions
+// alive until then (which would double the registers) but converts again.
+template <bool kAlt = false>
+__device__ __forceinline__ float half_word_to_float(unsigned w, bool hi, __nv_bfloat16*) {
+  if constexpr (kAlt) return __uint_as_float(__byte_perm(w, 0u, hi ? 0x3244u : 0x1044u));
+  return __uint_as_float(hi ? (w & 0xffff0000u) : (w << 16));
+}
+template <bool kAlt = false>
+__device__ __forceinline__ float half_word_to_float(unsigned w, bool hi, __half*) {
+  if constexpr (kAlt) return __half2float(__ushort_as_half(static_cast<unsigned short>(__funnelshift_r(w, w, hi ? 16 : 0))));
+  return __half2float(__ushort_as_half(static_cast<unsigned short>(hi ? w >> 16 : w)));
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Elementwise NaN-propagating max of two words of two 16-bit values (exact, so the row
+// maximum needs no conversions).
+__device__ __forceinline__ unsigned max2_nan(unsigned a, unsigned b, __nv_bfloat16*) {
+  unsigned r;
+  asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ __forceinline__ unsigned max2_nan(unsigned a, unsigned b, __half*) {
+  unsigned r;
+  asm("max.NaN.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+#endif
+
+// Two 16-bit -inf in one word.
+template <typename T>
+__device__ __forceinline__ unsigned neg_inf_word() {
+  static_assert(sizeof(T) == 2, "16-bit element types only");
+  const T ninf = from_float<T>(-INFINITY);
+  unsigned short bits;
+  memcpy(&bits, &ninf, sizeof(bits));
+  return bits | (static_cast<unsigned>(bits) << 16);
+}
+
+}  // namespace sk

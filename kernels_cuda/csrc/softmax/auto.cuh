@@ -1,0 +1,91 @@
+// `auto`: which variant runs when the caller does not name one, and why.
+//
+// The rule, in order, tuned on an H200 (2026-11-21, 1 GiB inputs, % of device-to-device
+// copy bandwidth; the tuning logs in benchmarks/ hold the runs):
+// 0. warp_per_row up to kWarpRowMaxCols (1024) columns: the row in one warp's registers,
+//    one read and one write, no shared memory, no barriers.
+// 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
+//    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
+//    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
+//    bf16 65536 95.2 (the same rows in 2-CTA clusters: 90.5 and 88.4).
+// 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
+//    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
+// 3. cluster_regs over a 2-16 CTA cluster (sm_90, rows up to 1 MB): each CTA waits for
+//    the slowest of its cluster, yet it beats cluster_smem at every width measured
+//    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
+//    81.1/68.0).
+// 4. cluster_smem (up to 16 x 227 KB per row), then block_smem (GPUs without clusters),
+//    then online (two reads, one write; the second read often hits L2) rather than
+//    block_uncached (three reads).
+// The trial plans are made for a 16-byte aligned input of the same width (two rows, row
+// stride = width): the choice depends on the GPU, the dtype and the width only, never
+// on alignment, which only narrows the pack inside the chosen kernel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "common/cluster.cuh"
+#include "common/device.cuh"
+#include "softmax/block_hybrid.cuh"
+#include "softmax/block_smem.cuh"
+#include "softmax/block_uncached.cuh"
+#include "softmax/cluster_regs.cuh"
+#include "softmax/cluster_smem.cuh"
+#include "softmax/geometry.cuh"
+#include "softmax/warp_per_row.cuh"
+
+namespace sk {
+namespace softmax {
+
+// The plan of the variant `auto` picks for p, with its rule and the rule in words.
+template <typename T>
+Plan plan_auto(const Problem& p) {
+  auto chosen = [](Plan plan, int64_t rule, std::string why) {
+    plan.reason_code = rule;
+    plan.reason = std::move(why);
+    return plan;
+  };
+  const auto n = [](int64_t v) { return std::to_string(v); };
+  if (p.cols <= kWarpRowMaxCols) {
+    return chosen(plan_warp_per_row<T>(p), AutoReason::narrow_row,
+                  "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) + ": row in registers");
+  }
+  const Problem aligned{0, 0, 2, p.cols, p.cols, p.device};
+  const Plan regs = plan_cluster_regs<T>(aligned);
+  if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
+    return chosen(plan_cluster_regs<T>(p), AutoReason::one_cta_registers,
+                  "row in the registers of one CTA of " + n(regs.threads) + " threads");
+  }
+  const bool hopper = device_properties(p.device).major >= kClusterMinMajor;
+  if (hopper) {
+    const Plan hybrid = plan_block_hybrid<T>(aligned);
+    if (hybrid.status == PlanStatus::ok) {
+      return chosen(plan_block_hybrid<T>(p), AutoReason::one_cta_hybrid,
+                    "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
+    }
+  }
+  if (regs.status == PlanStatus::ok) {
+    return chosen(plan_cluster_regs<T>(p), AutoReason::cluster_registers,
+                  "row in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
+  }
+  if (hopper) {
+    const Plan cluster = plan_cluster_smem<T>(aligned);
+    if (cluster.status == PlanStatus::ok) {
+      return chosen(plan_cluster_smem<T>(p), AutoReason::cluster_smem,
+                    "row too wide for registers; split over " + n(cluster.cluster_size) + " CTAs' shared memory (" +
+                        n(cluster.smem_bytes) + " B each)");
+    }
+  }
+  const Plan smem = plan_block_smem<T>(aligned);
+  if (smem.status == PlanStatus::ok) {
+    return chosen(plan_block_smem<T>(p), AutoReason::block_smem,
+                  "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
+  }
+  return chosen(plan_block_uncached<T>(p, Variant::online), AutoReason::fallback_online,
+                "row too wide for shared memory and registers on this GPU: two reads, one write");
+}
+
+}  // namespace softmax
+}  // namespace sk

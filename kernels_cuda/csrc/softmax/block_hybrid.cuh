@@ -1,0 +1,166 @@
+// block_hybrid (sm_90+): one CTA of kHybridThreads threads per row, for rows wider
+// than one CTA's registers: packs [0, R) of the row in registers (RegSlice,
+// hybrid_bytes() per thread: R = threads x that), packs [R, end) in dynamic shared
+// memory. Thread 0 requests the shared-memory part with kHybridPieces TMA bulk copies
+// (an mbarrier each counts its bytes; each piece is reduced as soon as it lands)
+// before any register load is issued, so the whole row (up to ~290 KB) is in flight at
+// once: one such CTA per SM moves as many bytes as several smaller ones would, and,
+// unlike a cluster, waits for no peer (the 1024-thread cluster_regs CTA measured the
+// same effect). block_smem, by contrast, stages its row through registers a few packs
+// at a time. 4- and 8-byte packs (misaligned views) use cp.async per pack, 2-byte packs
+// a synchronous copy; every thread then reads back only the packs it copied itself.
+// One read and one write of global memory.
+// Grid: one CTA per row (one-shot; the loop only runs past kMaxGridBlocks).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "common/async_copy.cuh"
+#include "common/block_reduce.cuh"
+#include "common/online.cuh"
+#include "common/packs.cuh"
+#include "common/reg_slice.cuh"
+#include "common/row_scan.cuh"
+#include "softmax/geometry.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Launch constants
+// ---------------------------------------------------------------------------------
+
+// block_hybrid: CTAs of kHybridThreads threads, each keeping hybrid_bytes() of the row
+// in registers (64 bytes in at most kRegsMaxLoads packs: 64 KB per CTA for 16-byte
+// packs); the rest of the row, up to the opt-in shared memory (227 KB on H100/H200),
+// in shared memory. Rows up to ~290 KB: fp32 65536 (256 KB), bf16 131072.
+constexpr int kHybridThreads = 1024;
+// The shared-memory part arrives as this many bulk copies, each on its own mbarrier, so
+// that the CTA reduces each piece as it lands instead of after the last one (with one
+// CTA per SM, compute after the last byte is time with nothing in flight).
+constexpr int kHybridPieces = 4;
+constexpr int hybrid_bytes(int pack_bytes) { return std::min(64, kRegsMaxLoads * pack_bytes); }
+
+// ---------------------------------------------------------------------------------
+// Forward kernel
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel(RowsArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  constexpr int B = hybrid_bytes(kPackBytes);
+  constexpr bool kBulk = kPackBytes == 16;
+  constexpr bool kAsync = !kBulk && kPackBytes >= 4;
+  extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
+  T* cache = reinterpret_cast<T*>(smem_raw);
+  __shared__ __align__(8) uint64_t full[kHybridPieces];
+  __shared__ OnlinePair warp_pairs[kHybridThreads / 32];
+  const int G = blockDim.x;
+  const int t = threadIdx.x;
+  const int packs = static_cast<int>(a.cols / N);
+  const int reg_packs = min(packs, G * (B / kPackBytes));
+  const int smem_packs = packs - reg_packs;
+  // Bulk copies: kHybridPieces pieces of piece_packs (the last shorter, maybe empty).
+  const int piece_packs = kBulk ? ceil_div(smem_packs, kHybridPieces) : smem_packs;
+  auto piece_count = [&](int c) { return max(0, min(piece_packs, smem_packs - c * piece_packs)); };
+  if constexpr (kBulk) {
+    if (t == 0) {
+#pragma unroll
+      for (int c = 0; c < kHybridPieces; ++c) mbarrier_init(&full[c], 1);
+      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+  }
+  int it = 0;
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
+    const T* xr = a.x + row * a.x_stride;
+    const T* xs = xr + static_cast<int64_t>(reg_packs) * N;
+    if constexpr (kBulk) {
+      if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
+      if (t == 0) {
+        // Order this CTA's earlier reads of the cache (generic proxy) before the copies.
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < kHybridPieces; ++c) {
+          const uint32_t bytes = static_cast<uint32_t>(piece_count(c)) * kPackBytes;
+          if (bytes == 0) continue;
+          mbarrier_arrive_expect_tx(&full[c], bytes);
+          bulk_copy_to_shared(cache + c * piece_packs * N, xs + c * piece_packs * N, bytes, &full[c]);
+        }
+      }
+    } else {
+      copy_own_packs_to_shared<T, N>(cache, xs, smem_packs);
+    }
+    RegSlice<T, N, B> s;
+    s.load(xr, t, G, reg_packs);
+    OnlinePair acc = s.reduce(a.log);
+    if constexpr (kBulk) {
+#pragma unroll
+      for (int c = 0; c < kHybridPieces; ++c) {
+        const int count = piece_count(c);
+        if (count == 0) continue;
+        mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
+        acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache + c * piece_packs * N,
+                                                                          static_cast<T*>(nullptr), count));
+      }
+    } else {
+      if constexpr (kAsync) asm volatile("cp.async.wait_all;\n" ::: "memory");
+      // Thread t scans (and later writes) cache packs t, t + G, ...: exactly the packs
+      // it copied itself.
+      acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache, static_cast<T*>(nullptr), smem_packs));
+    }
+    acc = slice_merge_pairs(acc, warp_pairs, 0, G);
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    T* yr = a.y + row * a.cols;
+    s.write(yr, t, G, reg_packs, n, a.log);
+    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, yr + static_cast<int64_t>(reg_packs) * N,
+                                                      smem_packs, n, a.log);
+  }
+#endif
+}
+
+// ---------------------------------------------------------------------------------
+// Forward plan
+// ---------------------------------------------------------------------------------
+
+struct BlockHybridFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N>);
+  }
+};
+
+template <typename T>
+Plan plan_block_hybrid(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::block_hybrid);
+  if (device_properties(p.device).major < kClusterMinMajor) {
+    plan.status = PlanStatus::needs_sm90;
+    return plan;
+  }
+  const int pack = widest_pack<T>(p);
+  const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack);
+  const int64_t limit = opt_in_smem(fn, p.device, false);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int bytes = hybrid_bytes(pack * kElem);
+  const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / (pack * kElem)));
+  const int64_t smem = round_up((packs - reg_packs) * pack * kElem, 16);
+  plan.pack = pack;
+  plan.cols_per_thread = bytes / kElem;
+  plan.smem_bytes = smem;
+  plan.smem_limit = limit;
+  plan.threads = kHybridThreads;
+  if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) {
+    plan.status = PlanStatus::row_exceeds_smem;
+    return plan;
+  }
+  one_shot_grid(plan, p.device, fn, kHybridThreads, plan_rows(p), smem);
+  return plan;
+}
+
+}  // namespace softmax
+}  // namespace sk

@@ -1,0 +1,74 @@
+// block_smem (OneFlow's shared-memory path). One block per row; while loading the row
+// into dynamic shared memory (raw dtype: an fp16 row of twice the width fits) each
+// thread keeps its online (max, sum); ONE block reduction of the pair; the output pass
+// reads shared memory. One read and one write of global memory.
+// Each thread reads back only the packs it stored, so no barrier guards the cache.
+// Block size: the largest of 128..1024 that keeps as many blocks resident as 128
+// threads do (occupancy_block). Grid: one block per row (one-shot).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "common/block_reduce.cuh"
+#include "common/online.cuh"
+#include "common/packs.cuh"
+#include "common/row_scan.cuh"
+#include "softmax/geometry.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Forward kernel
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_smem_kernel(RowsArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* cache = reinterpret_cast<T*>(smem_raw);
+  const int packs = static_cast<int>(a.cols / N);  // the row fits in shared memory
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* xr = a.x + row * a.x_stride;
+    OnlinePair acc = scan_packs<Cache::kNormal, true, T, N>(xr, cache, packs);
+    acc = block_allreduce(acc, OnlineMergeOp());
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, a.y + row * a.cols, packs, n, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Forward plan
+// ---------------------------------------------------------------------------------
+
+struct BlockSmemFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_block_smem_kernel<T, N>);
+  }
+};
+
+template <typename T>
+Plan plan_block_smem(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::block_smem);
+  const int pack = widest_pack<T>(p);
+  const void* fn = kernel_for_pack<BlockSmemFamily, T>(pack);
+  const int64_t limit = opt_in_smem(fn, p.device, false);
+  const int64_t smem = round_up(std::max<int64_t>(p.cols, 1) * kElem, 16);
+  plan.pack = pack;
+  plan.smem_bytes = smem;
+  plan.smem_limit = limit;
+  const int threads = smem <= limit ? occupancy_block(fn, p.device, smem).first : 0;
+  if (threads == 0) {
+    plan.status = PlanStatus::row_exceeds_smem;
+    return plan;
+  }
+  one_shot_grid(plan, p.device, fn, threads, plan_rows(p), smem);
+  return plan;
+}
+
+}  // namespace softmax
+}  // namespace sk

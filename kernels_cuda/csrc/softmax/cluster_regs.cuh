@@ -1,0 +1,267 @@
+// cluster_regs: a row split over K CTAs (K = 1: a plain block; K = 2..16: a
+// thread-block cluster, sm_90+), each of the G threads of a row slice keeping B bytes
+// of it in registers (B a compile-time 32, 64 or 128: 8-32 fp32 or 16-64 fp16/bf16
+// values, at most 32 registers of data), loaded as B/16 packs of 16 bytes (narrower
+// when alignment demands), all in flight at once; slots past the slice hold -inf.
+// Thread t of a slice holds packs t, t + G, ... (coalesced). Rows narrower than
+// kRegsMinBlockBytes share a CTA: R = blockDim / G rows, one per G threads.
+// Per thread one online pair (max m_t, sum of exp(x - m_t)); fp32 registers then take
+// exp(x - m_t) (softmax: the output is one multiply by exp(m_t - m) / d) or x - m_t
+// (log-softmax); fp16/bf16 stay packed, two values per register (their max is taken
+// packed), and the sum and output passes convert them on the fly (RegSlice). The pairs
+// of a slice are merged with ONE barrier (each warp's pair to shared memory, then every
+// warp merges its slice's warp pairs with shuffles; warp_merge_pairs: max, one
+// rescale, sum, cheaper than a merge per butterfly step). With K > 1 each CTA then
+// stores its pair into slot [rank] of every peer's shared memory (map_shared_rank),
+// one cluster.sync() publishes them, and every warp merges its K local slots. No CTA
+// touches a peer's shared memory after that barrier, so none waits for its peers at
+// exit. (Polling tagged 64-bit slots instead of the barrier measured the same on an
+// H200: fp32 32768/65536 89.7/85.4% vs 90.4/86.2%, bf16 65536 88.8% vs 88.6%.) The
+// exchange is what clusters cost: skipping it (wrong results, timing only) measured
+// 96.5/97.8% (fp32 32768/65536) and 97.6% (bf16 65536), so the loss is each CTA
+// waiting, registers held, for the slowest CTA of its cluster.
+// One read and one write of global memory, no shared-memory row cache.
+// Grid: one CTA (cluster) per R rows, one-shot, no loop in the kernel (a 2-D grid
+// past kMaxGridBlocks).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cooperative_groups.h>
+
+#include "common/block_reduce.cuh"
+#include "common/cluster.cuh"
+#include "common/online.cuh"
+#include "common/packs.cuh"
+#include "common/reg_slice.cuh"
+#include "softmax/geometry.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Launch constants
+// ---------------------------------------------------------------------------------
+
+// cluster_regs: each thread keeps kRegsMinBytes32 (fp32) or kRegsMinBytes16 (fp16/bf16)
+// bytes of its row in registers, or kRegsMaxBytes where that is what lets at most
+// kRegsMaxThreads threads hold the slice, in at most kRegsMaxLoads loads (so scalar fp32
+// packs hold 64 bytes, scalar fp16/bf16 packs 32). Measured on an H200 (1 GiB inputs, %
+// of copy bandwidth, 2026-11-21): 32 bytes per thread ties with 64 for fp32 but loses
+// for bf16 (2048/4096/8192: 84.3/84.6/80.2 vs 98.0/95.8/95.8: twice the threads, twice
+// the reduction work per byte); 128 bytes ties with 64 (bf16 4096/16384: 97.0/95.9 vs
+// 95.8/97.5). __launch_bounds__ keeps 2-4 blocks of kRegsMaxThreads resident per SM
+// (regs_min_blocks), so that the compiler re-derives cheap values (addresses,
+// conversions) instead of holding them. Rows past kRegsMaxThreads x kRegsMaxBytes (64 KB)
+// are split over the smallest cluster (2..16 CTAs, sm_90) whose slices fit (rows up to
+// 1 MB; 64 KB without clusters). Rows narrower than kRegsMinBlockBytes share a CTA (a
+// power of two of them) so that each CTA moves at least that much: 4 KB CTAs measured
+// slow (bf16 2048 with 4 KB per CTA: 84%); 16 KB measured no better than 8 KB.
+constexpr int kRegsMinBytes32 = 64;
+constexpr int kRegsMinBytes16 = 64;
+constexpr int kRegsMaxBytes = 128;
+constexpr int kRegsMaxThreads = 512;
+constexpr int64_t kRegsMinBlockBytes = 8 * 1024;
+// A row up to kRegsWideThreads x kRegsMaxBytes (128 KB) still goes to ONE CTA, of 1024
+// threads, rather than to a cluster: with the whole row's loads in flight, one such CTA
+// per SM keeps the memory pipe as busy as several smaller ones, and it waits for no
+// peer. Measured on an H200 (1 GiB, % of copy): fp32 32768 98.3 vs 90.5 for a 2-CTA
+// cluster of 512 threads; bf16 65536 95.2 vs 88.4. Clusters of 1024-thread CTAs lose
+// (fp32 65536: 84.4 vs 87.0 for 4 x 512), so clusters keep kRegsMaxThreads.
+constexpr int kRegsWideThreads = 1024;
+// Registers per thread that __launch_bounds__ holds the kernel to (32, 40 or 64: 4, 3 or
+// 2 blocks of 512 threads per SM) for B bytes per thread in packs of N elements of
+// `elem` bytes; fp16/bf16 need a few more registers (conversions), narrow packs more
+// still (an address per pack). The tightest bounds that ptxas meets without spilling.
+constexpr int regs_budget(int elem, int n, int bytes) {
+  return elem == 4 && n > 1 && bytes <= 32 ? 32 : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 40 : 64;
+}
+constexpr int regs_min_blocks(int elem, int n, int bytes, int threads) {
+  return std::max(1, 65536 / (regs_budget(elem, n, bytes) * threads));
+}
+
+// ---------------------------------------------------------------------------------
+// Forward kernel
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int B, int kThreads>
+__global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kThreads))
+    softmax_cluster_regs_kernel(RowsArgs<T> a) {
+  __shared__ OnlinePair warp_pairs[kThreads / 32];
+  int k_ctas = 1;
+  int rank = 0;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  k_ctas = static_cast<int>(cluster.num_blocks());  // 1 without a cluster launch
+  rank = static_cast<int>(cluster.block_rank());
+#endif
+  // One unit of R rows per CTA (per cluster): a 2-D grid when there are more units than
+  // one grid dimension takes; the CTAs of a cluster share the unit, so they return (or
+  // not) together.
+  const int G = a.group_width;   // threads per row slice, a multiple of 32
+  const int R = blockDim.x / G;  // rows per CTA (1 when K > 1)
+  const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
+  if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  // Slot [rank]: the pair of the cluster's CTA `rank`, stored there by that CTA.
+  __shared__ OnlinePair exchange[kMaxClusterSize];
+  // Peers store into our slots only after this barrier's wait, i.e. once we have started
+  // (a CTA's shared memory exists only while it runs). Arrived now, waited on just before
+  // the first store, long after every peer has arrived.
+  if (k_ctas > 1) cluster_arrive_release();
+#endif
+  const int g = threadIdx.x / G;
+  const int t = threadIdx.x - g * G;
+  const int packs = static_cast<int>(a.cols / N);  // rows of at most 1 MB
+  const int first = min(packs, rank * a.slice_packs);
+  const int64_t row = unit * R + g;
+  const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
+  RegSlice<T, N, B> s;
+  s.load(a.x + row * a.x_stride + static_cast<int64_t>(first) * N, t, G, local);
+  OnlinePair acc = slice_merge_pairs(s.reduce(a.log), warp_pairs, g, G);
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  if (k_ctas > 1) {  // the exchange of the K pairs
+    cluster_wait();
+    acc = cluster_merge_pairs(cluster, exchange, acc);
+    // Each CTA may exit as soon as its slice is written: no final cluster barrier,
+    // unlike cluster_smem, which reads its peers' slots.
+  }
+#endif
+  if (local == 0) return;
+  s.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
+          a.log);
+}
+
+// ---------------------------------------------------------------------------------
+// Forward plan
+// ---------------------------------------------------------------------------------
+
+// cluster_regs instantiates only the bytes per thread that plan_cluster_regs can pick: from
+// kRegsMinBytes32 / kRegsMinBytes16 up to what kRegsMaxLoads packs hold (at most
+// kRegsMaxBytes; scalar fp16/bf16 packs: 32 only), with __launch_bounds__ for
+// kRegsMaxThreads, plus kRegsMaxBytes with bounds for kRegsWideThreads (max_threads >
+// kRegsMaxThreads). 23 kernels in all.
+template <typename T, int N>
+const void* cluster_regs_kernel(int bytes_per_thread, int max_threads) {
+  constexpr int kMax = std::min(kRegsMaxBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
+  constexpr int kMin = std::min(sizeof(T) == 4 ? kRegsMinBytes32 : kRegsMinBytes16, kMax);
+  constexpr int R = kRegsMaxThreads;
+  if (max_threads > R) {  // the one wide shape: kRegsWideThreads threads of kRegsMaxBytes
+    if constexpr (kMax == kRegsMaxBytes) {
+      if (bytes_per_thread == kRegsMaxBytes) {
+        return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, kRegsMaxBytes, kRegsWideThreads>);
+      }
+    }
+  } else {
+    switch (bytes_per_thread) {
+      case 32:
+        if constexpr (kMin <= 32) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32, R>);
+        break;
+      case 64:
+        if constexpr (kMin <= 64 && kMax >= 64) {
+          return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64, R>);
+        }
+        break;
+      case 128:
+        if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128, R>);
+        break;
+      default:
+        break;
+    }
+  }
+  throw std::runtime_error("cluster_regs: no kernel for " + std::to_string(bytes_per_thread) +
+                           " bytes per thread and packs of " + std::to_string(N));
+}
+
+// The most bytes per thread in at most kRegsMaxLoads packs: scalar packs (each in a
+// register of its own, with its own address) would otherwise spill.
+inline int cluster_regs_max_bytes(int pack_bytes) {
+  int bytes = kRegsMaxBytes;
+  while (bytes > 32 && bytes > kRegsMaxLoads * pack_bytes) bytes /= 2;
+  return bytes;
+}
+
+struct ClusterRegsFamily {
+  template <typename T, int N> static const void* get(int bytes_per_thread, int max_threads) {
+    return cluster_regs_kernel<T, N>(bytes_per_thread, max_threads);
+  }
+};
+
+template <typename T>
+Plan plan_cluster_regs(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::cluster_regs);
+  // Shapes in order: one CTA of up to kRegsMaxThreads threads, one of up to
+  // kRegsWideThreads (kRegsMaxBytes each), then clusters of 2..16 CTAs (sm_90) of up
+  // to kRegsMaxThreads. The first whose slices fit, with the fewest bytes per thread
+  // that fit; the next when that shape cannot be resident.
+  const int max_k = device_properties(p.device).major >= kClusterMinMajor ? kMaxClusterSize : 1;
+  const int pack = widest_pack<T>(p);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int pack_bytes = pack * kElem;
+  const int max_bytes = cluster_regs_max_bytes(pack_bytes);
+  plan.pack = pack;
+  std::vector<std::pair<int, int>> shapes = {{1, kRegsMaxThreads}, {1, kRegsWideThreads}};
+  for (int k = 2; k <= max_k; k *= 2) shapes.emplace_back(k, kRegsMaxThreads);
+  bool fits = false;
+  for (const auto& [k, max_threads] : shapes) {
+    const bool wide = max_threads == kRegsWideThreads;
+    const int64_t slice = ceil_div(packs, k);
+    const int64_t slice_bytes = slice * pack_bytes;
+    int bytes = wide ? kRegsMaxBytes : std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
+    if (bytes > max_bytes) continue;
+    while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
+    if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
+    fits = true;
+    const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
+    int rows_per_block = 1;
+    while (k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
+           2 * rows_per_block * group <= max_threads) {
+      rows_per_block *= 2;
+    }
+    const int threads = rows_per_block * group;
+    const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads);
+    const int resident = resident_blocks(fn, p.device, threads, 0);
+    int active = 0;
+    if (k > 1) {
+      allow_large_clusters(fn, p.device);
+      active = clusters_resident(fn, p.device, threads, 0, k);
+    }
+    if (resident == 0 || (k > 1 && active == 0)) continue;
+    plan.kernel = fn;
+    plan.threads = threads;
+    plan.cluster_size = k;
+    plan.cols_per_thread = bytes / kElem;
+    plan.group_width = group;
+    plan.rows_per_access = rows_per_block;
+    plan.resident_per_sm = resident;
+    plan.active_clusters = active;
+    // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
+    // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
+    // to the grid's y dimension.
+    const int64_t units = ceil_div(rows, rows_per_block);
+    const int64_t units_x = std::min<int64_t>(units, kMaxGridBlocks / k);
+    plan.blocks = k * units_x;
+    plan.grid_y = ceil_div(units, units_x);
+    return plan;
+  }
+  // The largest shape tried, for why_unsupported.
+  plan.threads = kRegsMaxThreads;
+  plan.cluster_size = max_k;
+  plan.cols_per_thread = max_bytes / kElem;
+  plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_registers;
+  return plan;
+}
+
+}  // namespace softmax
+}  // namespace sk

@@ -1,0 +1,227 @@
+// warp_per_row (OneFlow's register path). A group of G lanes (G = 1..32, a power of
+// two, known at run time) owns R rows (R = kWarpRowRows where a lane holds one pack of
+// a row: that many rows' loads in flight at once); each lane keeps C values per row in
+// registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's
+// accesses are contiguous. Slots past the row end hold -inf (exp gives 0). One read and
+// one write of the row; reductions are log2(G) xor-shuffles, no shared memory, no
+// barriers. 16-bit rows of several packs per lane stay packed (RegSlice).
+// Grid: one-shot, blocks of 128 threads, a warp per row group; the row loop (taken only
+// past 2^30 blocks) is warp-uniform, so the full-mask shuffles never see a missing lane.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "common/math.cuh"
+#include "common/online.cuh"
+#include "common/packs.cuh"
+#include "common/reg_slice.cuh"
+#include "common/warp_reduce.cuh"
+#include "softmax/geometry.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Launch constants
+// ---------------------------------------------------------------------------------
+
+// 4 warps: small blocks keep every SM busy down to a few thousand rows and let the
+// occupancy calculator pack as many as registers allow.
+constexpr int kWarpRowThreads = 128;
+// A row in one warp's registers: 32 lanes x 32 values (no spills with 128 threads). Up
+// to this width a whole row is one read and one write with no shared memory and no
+// barriers, the cheapest path there is (OneFlow's limit too); `auto` takes it up to here.
+constexpr int kWarpRowMaxColsPerThread = 32;
+constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
+// Lanes that hold one pack of a row take kWarpRowRows rows at once (their loads all in
+// flight together), so that each warp keeps enough bytes in flight on narrow rows. (On
+// an H200, 4 beat 2: fp32/bf16 128 96.7/88.6% vs 91.9/81.5%; taking 2 or 4 rows on lanes
+// of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
+constexpr int kWarpRowRows = 4;
+
+// ---------------------------------------------------------------------------------
+// Forward kernel
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int C, int R>
+__global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
+  static_assert(C % N == 0, "cols_per_thread must be whole packs");
+  constexpr int P = C / N;
+  if constexpr (sizeof(T) == 2 && R == 1 && C > N) {
+    // 16-bit rows of more than one pack per lane (so G = 32, see plan_warp_per_row): the values
+    // stay packed two per register as loaded (RegSlice, as in cluster_regs), half the
+    // registers of fp32 copies, and the lane pairs merge with one butterfly.
+    const int lane = threadIdx.x & 31;
+    const int64_t warps_per_block = blockDim.x >> 5;
+    const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+    const int packs = static_cast<int>(a.cols / N);
+    for (int64_t row = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5); row < a.rows;
+         row += n_warps) {  // warp-uniform: the shuffles see every lane
+      RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
+      s.load(a.x + row * a.x_stride, lane, 32, packs);
+      const OnlinePair acc = warp_merge_pairs(s.reduce(a.log));
+      s.write(a.y + row * a.cols, lane, 32, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+    }
+    return;
+  }
+  const int G = a.group_width;
+  const int lane = threadIdx.x & 31;
+  const int group_lane = lane & (G - 1);
+  const int group = lane / G;
+  const int64_t rows_per_warp = static_cast<int64_t>(32 / G) * R;
+  const int64_t warps_per_block = blockDim.x >> 5;
+  const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
+  const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+  const int cols = static_cast<int>(a.cols);  // <= kWarpRowMaxCols
+
+  for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
+    const int64_t row0 = base + static_cast<int64_t>(group) * R;
+    float v[R][C];
+    float m[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const bool row_ok = row0 + r < a.rows;
+      const T* xr = a.x + (row0 + r) * a.x_stride;
+      m[r] = -INFINITY;
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const int col = (p * G + group_lane) * N;
+        if (row_ok && col < cols) {
+          float f[N];
+          unpack(load_pack<Cache::kNormal, T, N>(xr + col), f);
+#pragma unroll
+          for (int k = 0; k < N; ++k) v[r][p * N + k] = f[k];
+        } else {
+#pragma unroll
+          for (int k = 0; k < N; ++k) v[r][p * N + k] = -INFINITY;
+        }
+#pragma unroll
+        for (int k = 0; k < N; ++k) m[r] = nan_max(m[r], v[r][p * N + k]);
+      }
+    }
+    float d[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      m[r] = warp_allreduce(m[r], MaxOp(), G);
+      const float ms = scaled_max(m[r]);
+      d[r] = 0.0f;
+      if (a.log) {
+#pragma unroll
+        for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], ms);
+      } else {
+        // Keep exp(x - m) in the registers: the output is then one multiply.
+#pragma unroll
+        for (int k = 0; k < C; ++k) {
+          v[r][k] = exp_term(v[r][k], ms);
+          d[r] += v[r][k];
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      d[r] = warp_allreduce(d[r], SumOp(), G);
+      if (row0 + r >= a.rows) continue;
+      const RowNorm n = make_row_norm(m[r], d[r], a.log);
+      T* yr = a.y + (row0 + r) * a.cols;
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const int col = (p * G + group_lane) * N;
+        if (col < cols) {
+          float f[N];
+#pragma unroll
+          for (int k = 0; k < N; ++k) {
+            const float x = v[r][p * N + k];
+            f[k] = a.log ? (x - n.m) - n.c : x * n.c;
+          }
+          store_pack<Cache::kStreaming, T, N>(yr + col, pack_from_float<T, N>(f));
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Forward plan
+// ---------------------------------------------------------------------------------
+
+// warp_per_row instantiates cols_per_thread only from this list (multiples of the pack):
+// padding a row up to the next entry wastes at most a third of the lanes' arithmetic,
+// never memory traffic, and keeps the build small.
+template <int... Cs> struct IntList {};
+using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
+
+template <typename T, int N, int C>
+const void* warp_row_kernel(int rows_per_access) {
+  if constexpr (C == N) {
+    if (rows_per_access == kWarpRowRows) {
+      return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, kWarpRowRows>);
+    }
+  }
+  return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 1>);
+}
+
+// The first listed C >= needed that is a multiple of N; writes it to *chosen.
+template <typename T, int N, int C, int... Rest>
+const void* pick_warp_row(int needed, int rows_per_access, int* chosen) {
+  if constexpr (C % N == 0) {
+    if (needed <= C) {
+      *chosen = C;
+      return warp_row_kernel<T, N, C>(rows_per_access);
+    }
+  }
+  if constexpr (sizeof...(Rest) > 0) {
+    return pick_warp_row<T, N, Rest...>(needed, rows_per_access, chosen);
+  } else {
+    throw std::runtime_error("warp_per_row: no kernel for " + std::to_string(needed) + " values per thread");
+  }
+}
+
+template <typename T, int N, int... Cs>
+const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, int* chosen) {
+  return pick_warp_row<T, N, Cs...>(needed, rows_per_access, chosen);
+}
+
+struct WarpRowFamily {
+  template <typename T, int N> static const void* get(int needed, int rows_per_access, int* chosen) {
+    return pick_warp_row_list<T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
+  }
+};
+
+template <typename T>
+Plan plan_warp_per_row(const Problem& p) {
+  Plan plan = new_plan(Variant::warp_per_row);
+  if (p.cols > kWarpRowMaxCols) {
+    plan.status = PlanStatus::too_wide_for_warp;
+    return plan;
+  }
+  const int pack = widest_pack<T>(p);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  int group, needed;
+  if (packs <= 32) {
+    // Narrow rows: one pack per lane, a group just wide enough.
+    group = static_cast<int>(next_pow2(packs));
+    needed = pack;
+  } else {
+    group = 32;
+    needed = static_cast<int>(ceil_div(packs, 32)) * pack;
+  }
+  const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
+  int cols_per_thread = 0;
+  const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
+  plan.pack = pack;
+  plan.cols_per_thread = cols_per_thread;
+  plan.group_width = group;
+  plan.rows_per_access = rows_per_access;
+  const int64_t rows_per_block = (kWarpRowThreads / group) * rows_per_access;
+  one_shot_grid(plan, p.device, fn, kWarpRowThreads, ceil_div(rows, rows_per_block), 0);
+  return plan;
+}
+
+}  // namespace softmax
+}  // namespace sk
