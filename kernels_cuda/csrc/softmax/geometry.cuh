@@ -24,6 +24,8 @@ namespace softmax {
 // Launch limits
 // ---------------------------------------------------------------------------------
 
+// Block sizes the occupancy rule (occupancy_block) and block_uncached's sizing choose
+// from: whole warps, 4 to 32 of them.
 constexpr int kMinBlockThreads = 128;
 // Grid cap (gridDim.x allows 2^31 - 1); past it the kernels' grid-stride loops take over.
 constexpr int64_t kMaxGridBlocks = int64_t{1} << 30;
