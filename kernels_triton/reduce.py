@@ -72,8 +72,8 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     if x.numel() == 0:
         out["grid"] = 0
         return out
-    constexprs, warps, units = reductions.launch_params(x, kernel)
     gpu = launch.on_gpu(x)
+    constexprs, warps, units = reductions.launch_params(x, kernel, interpreted=not gpu)
     constexprs["IS_MAX"] = op == "reduce_max"
     if kernel != "two_stage":  # stage 1 stores fp32 partials: nothing to round
         constexprs["INTERPRETER"] = not gpu

@@ -12,7 +12,8 @@ Kernels, each reading the input once (N elements):
 * ``tiled``     (`_rows_tiled_kernel`, 2-D) a program walks one row in TILE_N-wide tiles,
                 adding (or max-ing) each tile into a TILE_N-wide fp32 accumulator, and
                 reduces across lanes once after the loop. Any width; registers do not
-                grow with it. Rows of at most half a tile are taken ROWS at a time.
+                grow with it. Rows of at most half a tile fit in one: there is nothing
+                to walk, and a program takes ROWS of them at a time, `block`'s tile.
 * ``two_stage`` (`_partials_kernel` + `_finish_kernel`, 1-D) stage 1: a fixed grid of P
                 programs strides over the tensor and writes P fp32 partials; stage 2: one
                 program reduces the partials in a fixed order. No atomics: the same bits
@@ -51,11 +52,12 @@ MAX_WARPS = 32
 # Narrow rows are packed until a `block` tile holds this many elements (then 8 warps).
 BLOCK_TILE_ELEMENTS = 4096
 # `tiled` and stage 1 of `two_stage` stream tiles of this many elements (8 warps).
-# `tiled` rows narrower than half of it (TILE_N, the width rounded up to a power of two,
+# `tiled` rows of at most half of it (TILE_N, the width rounded up to a power of two,
 # below STREAM_TILE) are taken STREAM_TILE // TILE_N at a time (ROWS), so that every
 # iteration still moves a whole tile: one row of 3 per iteration kept 4 lanes of one
 # warp busy (and took 19 s for 5000 such rows under the interpreter, against 0.4 s for
-# `block`). Rows wider than half a tile: one at a time, as before.
+# `block`). Such a row fits in one tile, so ROWS of them are one masked load, the
+# `block` tile. Rows wider than half a tile: one at a time, as before.
 STREAM_TILE = 4096
 # Stage 2 of `two_stage` reduces all partials in one tile; the grid never exceeds this.
 MAX_PARTIALS = 2048
@@ -64,6 +66,11 @@ MAX_PARTIALS = 2048
 # few programs: each one then walks several tiles, so CI runs the grid-stride loops
 # that the GPU's persistent grids rely on.
 INTERPRETER_PROGRAMS = 4
+# Under the interpreter a max reduces lane by lane in Python (tl.reduce with `_max_nan`
+# has no numpy shortcut), masked lanes included: there `block` and `tiled` tiles of short
+# rows hold at most this many elements, so that a 7-row test input is not reduced as a
+# 4096-lane tile. Rows wider than this are one row per tile either way.
+INTERPRETER_TILE_ELEMENTS = 512
 
 
 # -- kernels --------------------------------------------------------------------------
@@ -114,12 +121,16 @@ def _identity_vector(N: tl.constexpr, IS_MAX: tl.constexpr):
 
 
 @triton.jit
-def _identity_tile(M: tl.constexpr, N: tl.constexpr, IS_MAX: tl.constexpr):
-    if IS_MAX:
-        r = tl.full([M, N], float("-inf"), tl.float32)
-    else:
-        r = tl.zeros([M, N], tl.float32)
-    return r
+def _rows_tile(x_ptr, out_ptr, tile, n_rows, stride_row, cols, col_mask, BLOCK_M: tl.constexpr,
+               IS_MAX: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Row tile `tile` of BLOCK_M whole rows (columns `cols`, `col_mask`) with one masked
+    # load: read BLOCK_M rows (cols elements each), write BLOCK_M values.
+    rows = tl.cast(tile, tl.int64) * BLOCK_M + tl.arange(0, BLOCK_M)
+    row_mask = rows < n_rows
+    ptrs = x_ptr + rows[:, None] * stride_row + cols[None, :]
+    x = _load_f32(ptrs, row_mask[:, None] & col_mask[None, :], IS_MAX)
+    r = _reduce(x, 1, IS_MAX)
+    tl.store(out_ptr + rows, downcast.rounded(r, out_ptr.dtype.element_ty, INTERPRETER), mask=row_mask)
 
 
 @triton.jit
@@ -133,20 +144,16 @@ def _rows_block_kernel(x_ptr, out_ptr, n_rows, n_cols, stride_row,
     cols = tl.arange(0, BLOCK_N)
     col_mask = cols < n_cols
     for tile in range(pid, tl.cdiv(n_rows, BLOCK_M), nprog):
-        rows = tl.cast(tile, tl.int64) * BLOCK_M + tl.arange(0, BLOCK_M)
-        row_mask = rows < n_rows
-        ptrs = x_ptr + rows[:, None] * stride_row + cols[None, :]
-        x = _load_f32(ptrs, row_mask[:, None] & col_mask[None, :], IS_MAX)
-        r = _reduce(x, 1, IS_MAX)
-        tl.store(out_ptr + rows, downcast.rounded(r, out_ptr.dtype.element_ty, INTERPRETER), mask=row_mask)
+        _rows_tile(x_ptr, out_ptr, tile, n_rows, stride_row, cols, col_mask, BLOCK_M, IS_MAX, INTERPRETER)
 
 
 @triton.jit
 def _rows_tiled_kernel(x_ptr, out_ptr, n_rows, n_cols, stride_row,
                        TILE_N: tl.constexpr, IS_MAX: tl.constexpr, ROWS: tl.constexpr,
                        INTERPRETER: tl.constexpr):
-    # Grid: persistent, one row at a time per program (ROWS > 1: ROWS rows at a time).
-    # Per row: read cols elements in TILE_N steps, write one value.
+    # Grid: persistent, one row at a time per program. Per row: read cols elements in
+    # TILE_N steps, write one value. ROWS > 1 (rows that fit in half a tile, so TILE_N >=
+    # n_cols): ROWS rows at a time, each tile of them one masked load, as in `block`.
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
     lanes = tl.arange(0, TILE_N)
@@ -166,23 +173,9 @@ def _rows_tiled_kernel(x_ptr, out_ptr, n_rows, n_cols, stride_row,
             r = _reduce(acc, 0, IS_MAX)
             tl.store(out_ptr + row, downcast.rounded(r, out_ptr.dtype.element_ty, INTERPRETER))
     else:
-        # The same walk on a [ROWS, TILE_N] tile of ROWS rows; the row mask is constant
-        # along a row, so it costs the loads no width.
+        col_mask = lanes < n_cols
         for tile in range(pid, tl.cdiv(n_rows, ROWS), nprog):
-            rows = tl.cast(tile, tl.int64) * ROWS + tl.arange(0, ROWS)
-            row_mask = rows < n_rows
-            row_ptrs = x_ptr + rows[:, None] * stride_row
-            acc = _identity_tile(ROWS, TILE_N, IS_MAX)
-            for start in range(0, n_full, TILE_N):
-                acc = _combine(acc, _load_f32(row_ptrs + start + lanes[None, :], row_mask[:, None], IS_MAX),
-                               IS_MAX)
-            if n_full < n_cols:
-                offs = n_full + lanes
-                mask = row_mask[:, None] & (offs < n_cols)[None, :]
-                acc = _combine(acc, _load_f32(row_ptrs + offs[None, :], mask, IS_MAX), IS_MAX)
-            r = _reduce(acc, 1, IS_MAX)
-            tl.store(out_ptr + rows, downcast.rounded(r, out_ptr.dtype.element_ty, INTERPRETER),
-                     mask=row_mask)
+            _rows_tile(x_ptr, out_ptr, tile, n_rows, stride_row, lanes, col_mask, ROWS, IS_MAX, INTERPRETER)
 
 
 @triton.jit
@@ -238,21 +231,24 @@ def why_unsupported(x: torch.Tensor, kernel: str) -> str | None:
     return None
 
 
-def launch_params(x: torch.Tensor, kernel: str) -> tuple[dict, int, int]:
+def launch_params(x: torch.Tensor, kernel: str, interpreted: bool) -> tuple[dict, int, int]:
     """(constexprs, num_warps, units of work) of `kernel` on the canonical `x` (IS_MAX and
     INTERPRETER are the caller's); units: row tiles, rows or tiles of the whole tensor."""
+    def elements(tile: int) -> int:  # a tile's elements, capped under the interpreter
+        return min(tile, INTERPRETER_TILE_ELEMENTS) if interpreted else tile
+
     if kernel == "block":
         rows, cols = x.shape
         block_n = triton.next_power_of_2(cols)
         # BLOCK_M depends on the width only (not on `rows`): one compiled kernel per
         # width and dtype; masked rows of a short last tile cost no memory traffic.
-        block_m = max(1, BLOCK_TILE_ELEMENTS // block_n)
+        block_m = max(1, elements(BLOCK_TILE_ELEMENTS) // block_n)
         return ({"BLOCK_M": block_m, "BLOCK_N": block_n}, _warps_for(block_m * block_n),
                 triton.cdiv(rows, block_m))
     if kernel == "tiled":
         rows, cols = x.shape
         tile_n = min(triton.next_power_of_2(cols), STREAM_TILE)
-        tile_rows = STREAM_TILE // tile_n  # 1 for rows wider than half a tile
+        tile_rows = max(1, elements(STREAM_TILE) // tile_n)  # 1 for rows wider than half a tile
         return ({"TILE_N": tile_n, "ROWS": tile_rows}, _warps_for(tile_rows * tile_n),
                 triton.cdiv(rows, tile_rows))
     block = min(triton.next_power_of_2(x.numel()), STREAM_TILE)

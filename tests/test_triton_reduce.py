@@ -67,9 +67,15 @@ def test_dim0_of_a_3d_tensor(op):
     run_and_check(op, x, 1, "triton", "tiled")
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
-@pytest.mark.parametrize("cols", [3, 1000, 4099])  # block / tiled tail only / tiled full tile + tail
-@pytest.mark.parametrize("variant", ROW_VARIANTS)
+# Widths: 3 (block; tiled: several rows per tile), 1000 (tiled: tail only), 4099 (tiled:
+# a full tile plus a tail). 16-bit rows take 4099 through `tiled` only: `block` and
+# `auto` there repeat the 1000-wide masked tile at eight times the interpreter's cost.
+NAN_ROW_CASES = [(variant, cols, dtype) for variant in ROW_VARIANTS for cols in (3, 1000, 4099)
+                 for dtype in DTYPES if cols < 4099 or dtype == torch.float32 or variant == "tiled"]
+
+
+@pytest.mark.parametrize("variant,cols,dtype", NAN_ROW_CASES,
+                         ids=[f"{v}-{c}-{str(d)[6:]}" for v, c, d in NAN_ROW_CASES])
 @pytest.mark.parametrize("op", OPS)
 def test_nan_and_inf_rows_like_torch(op, variant, cols, dtype):
     x = special_rows(cols, dtype, DEVICE)
@@ -131,7 +137,10 @@ def test_auto_plan_follows_the_thresholds():
     assert whole["kernel"] == "two_stage" and whole["finish_constexprs"]["BLOCK_P"] >= whole["grid"]
     narrow = reduce.plan(torch.zeros(1000, 3, device=DEVICE), "reduce_sum", "block")
     assert narrow["constexprs"]["BLOCK_N"] == 4
-    assert narrow["constexprs"]["BLOCK_M"] * 4 == reductions.BLOCK_TILE_ELEMENTS
+    tile = reductions.BLOCK_TILE_ELEMENTS if DEVICE == "cuda" else reductions.INTERPRETER_TILE_ELEMENTS
+    assert narrow["constexprs"]["BLOCK_M"] * 4 == tile
+    constexprs, warps, units = reductions.launch_params(torch.zeros(1000, 3), "block", interpreted=False)
+    assert (constexprs["BLOCK_M"] * 4, warps, units) == (reductions.BLOCK_TILE_ELEMENTS, 8, 1)
 
 
 def test_tiled_takes_short_rows_several_at_a_time():
@@ -142,9 +151,16 @@ def test_tiled_takes_short_rows_several_at_a_time():
     for cols, tile_n, rows_per_tile in [(3, 4, tile // 4), (1000, 1024, tile // 1024),
                                         (tile // 2, tile // 2, 2), (tile // 2 + 1, tile, 1),
                                         (3 * tile + 5, tile, 1)]:
+        # the GPU's parameters (computed here without one)
+        constexprs, warps, units = reductions.launch_params(torch.zeros(10, cols), "tiled", interpreted=False)
+        assert (constexprs["TILE_N"], constexprs["ROWS"]) == (tile_n, rows_per_tile), cols
+        assert warps == 8 and units == -(-10 // rows_per_tile)  # a whole tile's worth of warps either way
+        # what runs here: the same on a GPU; under the interpreter tiles of at most
+        # INTERPRETER_TILE_ELEMENTS
         p = reduce.plan(torch.zeros(10, cols, device=DEVICE), "reduce_sum", "tiled")
-        assert (p["constexprs"]["TILE_N"], p["constexprs"]["ROWS"]) == (tile_n, rows_per_tile), cols
-        assert p["num_warps"] == 8  # a whole tile's worth of warps either way
+        expected = rows_per_tile if DEVICE == "cuda" else max(1, min(
+            rows_per_tile, reductions.INTERPRETER_TILE_ELEMENTS // tile_n))
+        assert p["constexprs"]["ROWS"] == expected
     # 5000 rows of 3 (dim 0 of a 3 x 5000 tensor): took 19 s under the interpreter one row
     # per iteration. The grid: a few programs looping over row tiles, masked last tile.
     x = make_rows(3, 5000, torch.float32, DEVICE)
