@@ -53,18 +53,19 @@ namespace softmax {
 
 // cluster_regs: each thread keeps kRegsMinBytes32 (fp32) or kRegsMinBytes16 (fp16/bf16)
 // bytes of its row in registers, or kRegsMaxBytes where that is what lets at most
-// kRegsMaxThreads threads hold the slice, in at most kRegsMaxLoads loads (so scalar fp32
-// packs hold 64 bytes, scalar fp16/bf16 packs 32). Measured on an H200 (1 GiB inputs, %
-// of copy bandwidth, 2026-11-21): 32 bytes per thread ties with 64 for fp32 but loses
-// for bf16 (2048/4096/8192: 84.3/84.6/80.2 vs 98.0/95.8/95.8: twice the threads, twice
-// the reduction work per byte); 128 bytes ties with 64 (bf16 4096/16384: 97.0/95.9 vs
-// 95.8/97.5). __launch_bounds__ keeps 2-4 blocks of kRegsMaxThreads resident per SM
-// (regs_min_blocks), so that the compiler re-derives cheap values (addresses,
-// conversions) instead of holding them. Rows past kRegsMaxThreads x kRegsMaxBytes (64 KB)
-// are split over the smallest cluster (2..16 CTAs, sm_90) whose slices fit (rows up to
-// 1 MB; 64 KB without clusters). Rows narrower than kRegsMinBlockBytes share a CTA (a
-// power of two of them) so that each CTA moves at least that much: 4 KB CTAs measured
-// slow (bf16 2048 with 4 KB per CTA: 84%); 16 KB measured no better than 8 KB.
+// kRegsMaxThreads threads hold the slice, in at most kRegsMaxLoads loads (common/
+// reg_slice.cuh: scalar fp32 packs hold 64 bytes, scalar fp16/bf16 packs 32). Measured
+// on an H200 (1 GiB inputs, % of copy bandwidth, 2026-11-21): 32 bytes per thread ties
+// with 64 for fp32 but loses for bf16 (2048/4096/8192: 84.3/84.6/80.2 vs
+// 98.0/95.8/95.8: twice the threads, twice the reduction work per byte); 128 bytes ties
+// with 64 (bf16 4096/16384: 97.0/95.9 vs 95.8/97.5). __launch_bounds__ keeps 2-4 blocks
+// of kRegsMaxThreads resident per SM (regs_min_blocks), so that the compiler re-derives
+// cheap values (addresses, conversions) instead of holding them. Rows past
+// kRegsMaxThreads x kRegsMaxBytes (64 KB) are split over the smallest cluster (2..16
+// CTAs, sm_90) whose slices fit (rows up to 1 MB; 64 KB without clusters). Rows
+// narrower than kRegsMinBlockBytes share a CTA (a power of two of them) so that each
+// CTA moves at least that much: 4 KB CTAs measured slow (bf16 2048 with 4 KB per CTA:
+// 84%); 16 KB measured no better than 8 KB.
 constexpr int kRegsMinBytes32 = 64;
 constexpr int kRegsMinBytes16 = 64;
 constexpr int kRegsMaxBytes = 128;
