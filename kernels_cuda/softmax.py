@@ -14,6 +14,12 @@ and makes one call into the extension per question: `plan`, `why_unsupported`, `
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
 cluster_smem, cluster_regs, cluster_tma, block_hybrid R + W (the copy-bandwidth floor).
+
+Backward ops (softmax_backward, log_softmax_backward: x is the forward output y, `dy` its
+gradient, a new contiguous dx): the variants of csrc/softmax/backward_variants.def, each
+beside its forward; warp_per_row, block_smem and cluster_regs read y and dy once and
+write dx once (2 R + W), block_uncached reads them twice (the second from L2 where the
+rows fit).
 """
 from __future__ import annotations
 
@@ -25,7 +31,10 @@ from . import codes
 
 _VARIANTS = codes.read("softmax/variants.def")
 LADDER = codes.names_by_code(_VARIANTS["SK_SOFTMAX_VARIANT"])  # slowest first
-VARIANTS = {"softmax": LADDER, "log_softmax": LADDER}
+# The variants with a backward kernel beside their forward (csrc/softmax/backward_variants.def).
+BACKWARD = tuple(e.name for e in codes.read("softmax/backward_variants.def")["SK_SOFTMAX_BACKWARD"])
+VARIANTS = {"softmax": LADDER, "log_softmax": LADDER, "softmax_backward": BACKWARD, "log_softmax_backward": BACKWARD}
+_BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
 VARIANT_CODES = {name: code for code, name in enumerate(LADDER)} | {"auto": _VARIANTS["SK_SOFTMAX_AUTO"][0].code}
 PLAN_FIELDS = codes.names_by_code(codes.read("softmax/plan_fields.def")["SK_PLAN_FIELD"])
 PLAN_STATUS = codes.names_by_code(codes.read("softmax/plan_status.def")["SK_PLAN_STATUS"])
@@ -46,15 +55,23 @@ def constants() -> dict[str, int]:
     return dict(extension().softmax_constants())
 
 
-def plan(x: torch.Tensor, op: str = "softmax", variant: str = "auto") -> dict:
+def plan(x: torch.Tensor, op: str = "softmax", variant: str = "auto", dy: torch.Tensor | None = None) -> dict:
     """What `run` would launch on `x`: the variant (with the rule and the reason when
     `auto` chose it), the kernel instance, pack width, threads, blocks, cluster size,
-    shared memory and occupancy, plus `status` ("ok" or why the variant cannot serve `x`)."""
+    shared memory and occupancy, plus `status` ("ok" or why the variant cannot serve `x`).
+    Backward ops: x is the forward output y, and `dy` its gradient (when left out, one
+    laid out like y is assumed)."""
     from .build import extension
 
     rows, cols = x.shape
-    fields, kernel, reason = extension().softmax_plan(x.data_ptr(), rows, cols, x.stride(0), DTYPE_CODES[x.dtype],
-                                                      VARIANT_CODES[variant], x.device.index)
+    if op in _BACKWARD_OPS:
+        g = x if dy is None else dy
+        fields, kernel, reason = extension().softmax_backward_plan(
+            x.data_ptr(), g.data_ptr(), rows, cols, x.stride(0), g.stride(0), DTYPE_CODES[x.dtype],
+            VARIANT_CODES[variant], x.device.index)
+    else:
+        fields, kernel, reason = extension().softmax_plan(x.data_ptr(), rows, cols, x.stride(0),
+                                                          DTYPE_CODES[x.dtype], VARIANT_CODES[variant], x.device.index)
     p = dict(zip(PLAN_FIELDS, fields, strict=True))
     p.update(status=PLAN_STATUS[p["status"]], variant=LADDER[p["variant"]],
              reason_code=AUTO_REASONS[p["reason_code"]], reason=reason, op=op, kernel=kernel,
@@ -73,6 +90,8 @@ def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
 def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
     """Why the plan `p` of `variant` refuses `x`, in the plan's numbers."""
     status, cols, size = p["status"], x.shape[1], x.element_size()
+    if p["op"] in _BACKWARD_OPS:
+        return _backward_refusal(x, variant, p)
     limits = constants()
     if status == "too_wide_for_naive":
         return (f"naive would re-read each row cols times: minutes per GiB at {cols} columns "
@@ -107,7 +126,26 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
             f"resident on this GPU")
 
 
-def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None) -> torch.Tensor:
+def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
+    """Why a backward plan refuses y (x) and dy: they hold both rows on chip."""
+    status, cols, size = p["status"], x.shape[1], x.element_size()
+    if status == "too_wide_for_warp":
+        return (f"warp_per_row's backward keeps the rows of y and dy in one warp's registers: {cols} columns "
+                f"exceed WARP_PER_ROW_MAX_COLS = {constants()['WARP_PER_ROW_MAX_COLS']}")
+    if status == "row_exceeds_smem":
+        return (f"block_smem's backward caches the rows of y and dy in shared memory: 2 x {cols} x {size} B "
+                f"need {p['smem_bytes']} B, more than the {p['smem_limit']} B one block may use on this GPU")
+    if status == "row_exceeds_registers":
+        capacity = p["cluster_size"] * p["threads"] * p["cols_per_thread"]
+        return (f"cluster_regs's backward keeps the rows of y and dy in the registers of at most {p['cluster_size']} "
+                f"CTAs x {p['threads']} threads x {p['cols_per_thread']} values of each = {capacity} columns on "
+                f"this GPU: {cols} columns exceed it")
+    return (f"{variant}'s backward: no cluster of up to {p['cluster_size']} CTAs of up to {p['threads']} threads "
+            f"can be resident on this GPU")
+
+
+def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None,
+        dy: torch.Tensor | None = None) -> torch.Tensor:
     """`op` ("softmax" / "log_softmax") of each row of a canonical CUDA tensor: one call
     that plans (cached in C++; `auto` chosen there) and launches.
 
@@ -126,10 +164,29 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
         return out
     from .build import extension
 
+    if op in _BACKWARD_OPS:
+        return _run_backward(extension(), x, dy, op, variant, out)
     try:
         extension().softmax_forward(x.data_ptr(), out.data_ptr(), rows, cols, x.stride(0), DTYPE_CODES[x.dtype],
                                     VARIANT_CODES[variant], op == "log_softmax", x.device.index,
                                     torch.cuda.current_stream(x.device).cuda_stream)
     except ValueError as exc:  # the plan refused x: say why in why_unsupported's words
         raise ValueError(why_unsupported(x, op, variant) or str(exc)) from None
+    return out
+
+
+def _run_backward(ext, y: torch.Tensor, dy: torch.Tensor | None, op: str, variant: str,
+                  out: torch.Tensor) -> torch.Tensor:
+    """dx into `out` from y and dy: one call that plans (cached) and launches."""
+    if dy is None or dy.shape != y.shape or dy.dtype != y.dtype or dy.device != y.device or (
+            y.shape[1] > 1 and dy.stride(1) != 1):
+        raise ValueError(f"{op} needs dy of y's shape, dtype and device with unit column stride")
+    rows, cols = y.shape
+    try:
+        ext.softmax_backward(y.data_ptr(), dy.data_ptr(), out.data_ptr(), rows, cols, y.stride(0), dy.stride(0),
+                             DTYPE_CODES[y.dtype], VARIANT_CODES[variant], op == "log_softmax_backward",
+                             y.device.index, torch.cuda.current_stream(y.device).cuda_stream)
+    except ValueError as exc:
+        p = plan(y, op, variant, dy)
+        raise ValueError(_refusal(y, variant, p) if p["status"] != "ok" else str(exc)) from None
     return out

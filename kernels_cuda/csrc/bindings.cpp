@@ -31,6 +31,17 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_plan(int64_t 
 void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
                      int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream);
 
+// softmax.cu: the launch plan of a backward variant (or kAuto) for y and dy, as softmax_plan.
+std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan(
+    int64_t y_ptr, int64_t dy_ptr, int64_t rows, int64_t cols, int64_t y_row_stride, int64_t dy_row_stride,
+    int64_t dtype, int64_t variant, int64_t device);
+
+// softmax.cu: the input gradient of softmax (log-softmax with `log`) from y and dy into a
+// contiguous dx, on `stream`; variant may be kAuto.
+void softmax_backward(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
+                      int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant, bool log,
+                      int64_t device, int64_t stream);
+
 // reduce.cu: the launch limits, and WHOLE_MAX_GRID (the partials reduce_whole needs) on `device`.
 std::map<std::string, int64_t> reduce_constants(int64_t device);
 

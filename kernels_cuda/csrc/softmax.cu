@@ -15,6 +15,14 @@
 //   block_hybrid     softmax/block_hybrid.cuh   softmax_block_hybrid_kernel     plan_block_hybrid
 //   auto             softmax/auto.cuh           (one of the above)              plan_auto
 //
+// The backward (softmax_backward, log_softmax_backward: read y and dy, write dx) has a
+// kernel beside the forward in four of these files, chosen by softmax/backward_variants.def:
+//   warp_per_row     softmax_backward_warp_per_row_kernel     plan_warp_per_row_backward
+//   block_smem       softmax_backward_block_smem_kernel       plan_block_smem_backward
+//   block_uncached   softmax_backward_block_uncached_kernel   plan_block_uncached_backward
+//   cluster_regs     softmax_backward_cluster_regs_kernel     plan_cluster_regs_backward
+//   auto             (one of the above)                       plan_auto_backward
+//
 // Memory traffic per element (R = read of the input, W = write of the output):
 //   naive           cols*2 R + W  each thread loops over its whole row twice
 //   smem_tree       3 R + W       uncoalesced contiguous chunks per thread, smem tree
@@ -96,6 +104,26 @@ Plan plan_variant(const Problem& p, int64_t variant) {
   }
 }
 
+// The backward variants and their codes: the forward variant of the same name (the
+// kernel beside it in softmax/<name>.cuh).
+#define SK_SOFTMAX_BACKWARD(name, code, doc) \
+  static_assert(Variant::name == code, "backward_variants.def: " #name " must keep its forward code");
+#include "softmax/backward_variants.def"
+#undef SK_SOFTMAX_BACKWARD
+
+template <typename T>
+Plan plan_backward_variant(const Problem& p, int64_t variant) {
+  switch (variant) {
+    case Variant::warp_per_row: return plan_warp_per_row_backward<T>(p);
+    case Variant::block_smem: return plan_block_smem_backward<T>(p);
+    case Variant::block_uncached: return plan_block_uncached_backward<T>(p);
+    case Variant::cluster_regs: return plan_cluster_regs_backward<T>(p);
+    case Variant::kAuto: return plan_auto_backward<T>(p);
+    default:
+      throw std::invalid_argument("softmax backward: variant " + variant_name(variant) + " has no backward kernel");
+  }
+}
+
 // The kernel instance a plan launches, with its template arguments named (plan()).
 inline std::string kernel_name(int64_t dtype, const Plan& plan) {
   const std::string t = dtype_name(dtype);
@@ -118,12 +146,34 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
   }
 }
 
-// Every plan made, by everything that changes it (PlanCache).
-inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, const Problem& p) {
-  static PlanCache cache;
-  return cache.get(dtype, variant, p, [&] {
-    Plan plan = with_dtype(dtype, [&](auto type) { return plan_variant<typename decltype(type)::type>(p, variant); });
-    plan.kernel_name = kernel_name(dtype, plan);
+inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
+  const std::string t = dtype_name(dtype);
+  const auto n = [](int64_t v) { return std::to_string(v); };
+  switch (plan.variant) {
+    case Variant::warp_per_row:
+      return "softmax_backward_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + ", cols_per_thread=" +
+             n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
+    case Variant::cluster_regs:
+      return "softmax_backward_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
+             n(plan.cols_per_thread * dtype_size(dtype)) + ", max_threads=" +
+             n(plan.threads > kGradRegsThreads ? kGradRegsWideThreads : kGradRegsThreads) +
+             ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
+    default: return "softmax_backward_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
+  }
+}
+
+// Every plan made, by everything that changes it (PlanCache): forward and backward
+// plans apart (their variant codes mean different kernels).
+inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, const Problem& p,
+                                               bool backward = false) {
+  static PlanCache forward_cache;
+  static PlanCache backward_cache;
+  return (backward ? backward_cache : forward_cache).get(dtype, variant, p, [&] {
+    Plan plan = with_dtype(dtype, [&](auto type) {
+      using T = typename decltype(type)::type;
+      return backward ? plan_backward_variant<T>(p, variant) : plan_variant<T>(p, variant);
+    });
+    plan.kernel_name = backward ? backward_kernel_name(dtype, plan) : kernel_name(dtype, plan);
     return plan;
   });
 }
@@ -142,6 +192,25 @@ void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
   args.x_stride = p.stride;
   args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
   // Only the cluster kernels read it (their rows are at most 16 x 2^19 values).
+  args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, plan.cluster_size), INT32_MAX));
+  args.log = log;
+  void* params[] = {&args};
+  launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
+                dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
+                static_cast<int>(plan.cluster_size), params, stream);
+}
+
+template <typename T>
+void launch_backward(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
+  GradArgs<T> args;
+  args.y = reinterpret_cast<const T*>(p.x);
+  args.dy = reinterpret_cast<const T*>(p.g);
+  args.dx = reinterpret_cast<T*>(p.y);
+  args.rows = p.rows;
+  args.cols = p.cols;
+  args.y_stride = p.stride;
+  args.dy_stride = p.g_stride;
+  args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
   args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, plan.cluster_size), INT32_MAX));
   args.log = log;
   void* params[] = {&args};
@@ -215,4 +284,43 @@ void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, i
   }
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   sk::with_dtype(dtype, [&](auto type) { launch<typename decltype(type)::type>(*plan, p, log, s); });
+}
+
+// The launch softmax_backward would make (variant: a backward variant's code, or kAuto),
+// as softmax_plan answers. dx is assumed 16-byte aligned, as a fresh allocation is.
+std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan(
+    int64_t y_ptr, int64_t dy_ptr, int64_t rows, int64_t cols, int64_t y_row_stride, int64_t dy_row_stride,
+    int64_t dtype, int64_t variant, int64_t device) {
+  using namespace sk::softmax;
+  check_shape(rows, cols, y_row_stride);
+  check_shape(rows, cols, dy_row_stride);
+  sk::DeviceGuard guard(static_cast<int>(device));
+  const Problem p{static_cast<uint64_t>(y_ptr), 0, rows, cols, y_row_stride, static_cast<int>(device),
+                  static_cast<uint64_t>(dy_ptr), dy_row_stride};
+  const auto plan = cached_plan(dtype, variant, p, true);
+  return {plan->fields(), plan->kernel_name, plan->reason};
+}
+
+// dx[r, :] from the forward output y and its gradient dy (each (rows, cols), unit
+// column stride, its own row stride), into a contiguous dx, on `stream` of `device`:
+// softmax dx = y * (dy - sum(dy * y)), log-softmax (`log`) dx = dy - exp(y) * sum(dy),
+// sums per row in fp32. Plans (cached; variant may be kAuto) and launches.
+void softmax_backward(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
+                      int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant, bool log,
+                      int64_t device, int64_t stream) {
+  using namespace sk::softmax;
+  check_shape(rows, cols, y_row_stride);
+  check_shape(rows, cols, dy_row_stride);
+  if (rows == 0 || cols == 0) return;
+  sk::DeviceGuard guard(static_cast<int>(device));
+  const Problem p{static_cast<uint64_t>(y_ptr), static_cast<uint64_t>(dx_ptr), rows, cols, y_row_stride,
+                  static_cast<int>(device), static_cast<uint64_t>(dy_ptr), dy_row_stride};
+  const auto plan = cached_plan(dtype, variant, p, true);
+  if (plan->status != PlanStatus::ok) {
+    throw std::invalid_argument("softmax_backward: " + variant_name(plan->variant) + " cannot serve " +
+                                std::to_string(rows) + " x " + std::to_string(cols) + " " + sk::dtype_name(dtype) +
+                                " (plan status " + status_name(plan->status) + "); check why_unsupported first");
+  }
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+  sk::with_dtype(dtype, [&](auto type) { launch_backward<typename decltype(type)::type>(*plan, p, log, s); });
 }

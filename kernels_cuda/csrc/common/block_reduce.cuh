@@ -86,4 +86,16 @@ __device__ __forceinline__ OnlinePair slice_merge_pairs(OnlinePair acc, OnlinePa
   return warp_merge_pairs(lane < group_warps ? warp_pairs[g * group_warps + lane] : online_empty());
 }
 
+// The sum over the G threads of slice g of the CTA (G a multiple of 32; the backward's
+// row sums, as slice_merge_pairs for the forward's pairs): warp butterflies, one value
+// per warp into warp_sums, one barrier, every warp adds its slice's G / 32 warps.
+__device__ __forceinline__ float slice_sum(float v, float* warp_sums, int g, int G) {
+  const int lane = threadIdx.x & 31;
+  v = warp_allreduce_static<32>(v, SumOp());
+  if (lane == 0) warp_sums[threadIdx.x >> 5] = v;
+  __syncthreads();
+  const int group_warps = G >> 5;
+  return warp_allreduce_static<32>(lane < group_warps ? warp_sums[g * group_warps + lane] : 0.0f, SumOp());
+}
+
 }  // namespace sk

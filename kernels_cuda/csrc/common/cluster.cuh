@@ -1,5 +1,5 @@
 // Thread-block clusters (sm_90+): the split cluster barrier and the exchange of the
-// CTAs' online pairs through distributed shared memory.
+// CTAs' online pairs (forward) and row sums (backward) through distributed shared memory.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -33,6 +33,18 @@ __device__ __forceinline__ OnlinePair cluster_merge_pairs(cooperative_groups::cl
   cluster.sync();
   const int lane = threadIdx.x & 31;
   return warp_merge_pairs(lane < k_ctas ? slots[lane] : online_empty());
+}
+
+// The cluster's total of every CTA's `v` (the backward's row sums), exchanged the same
+// way: slot [rank] of every peer, one cluster barrier, every warp adds the K slots.
+__device__ __forceinline__ float cluster_sum(cooperative_groups::cluster_group& cluster, float* slots, float v) {
+  const int k_ctas = static_cast<int>(cluster.num_blocks());
+  if (static_cast<int>(threadIdx.x) < k_ctas) {
+    *cluster.map_shared_rank(&slots[cluster.block_rank()], static_cast<int>(threadIdx.x)) = v;
+  }
+  cluster.sync();
+  const int lane = threadIdx.x & 31;
+  return warp_allreduce_static<32>(lane < k_ctas ? slots[lane] : 0.0f, SumOp());
 }
 #endif
 

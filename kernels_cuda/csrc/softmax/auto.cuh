@@ -87,5 +87,45 @@ Plan plan_auto(const Problem& p) {
                 "row too wide for shared memory and registers on this GPU: two reads, one write");
 }
 
+// The backward's `auto` (softmax_backward, log_softmax_backward): the forward's order
+// with y and dy both on chip, so every on-chip limit holds half the width:
+// 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
+// 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
+// 2. block_smem while one block's shared memory holds both (fp32 ~28 K columns);
+// 3. cluster_regs over a 2-16 CTA cluster (sm_90: rows up to 1 MB of each tensor);
+// 4. block_uncached: two passes, the second from L2 where the rows in flight fit.
+// As forward, the trial plans are for an aligned input of the same width.
+template <typename T>
+Plan plan_auto_backward(const Problem& p) {
+  auto chosen = [](Plan plan, int64_t rule, std::string why) {
+    plan.reason_code = rule;
+    plan.reason = std::move(why);
+    return plan;
+  };
+  const auto n = [](int64_t v) { return std::to_string(v); };
+  if (p.cols <= kWarpRowMaxCols) {
+    return chosen(plan_warp_per_row_backward<T>(p), AutoReason::narrow_row,
+                  "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) +
+                      ": rows of y and dy in registers");
+  }
+  const Problem aligned{0, 0, 2, p.cols, p.cols, p.device, 0, p.cols};
+  const Plan regs = plan_cluster_regs_backward<T>(aligned);
+  if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
+    return chosen(plan_cluster_regs_backward<T>(p), AutoReason::one_cta_registers,
+                  "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
+  }
+  const Plan smem = plan_block_smem_backward<T>(aligned);
+  if (smem.status == PlanStatus::ok) {
+    return chosen(plan_block_smem_backward<T>(p), AutoReason::block_smem,
+                  "rows of y and dy, " + n(smem.smem_bytes) + " B, in one block's shared memory");
+  }
+  if (regs.status == PlanStatus::ok) {
+    return chosen(plan_cluster_regs_backward<T>(p), AutoReason::cluster_registers,
+                  "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
+  }
+  return chosen(plan_block_uncached_backward<T>(p), AutoReason::fallback_uncached,
+                "rows of y and dy too wide for registers and shared memory on this GPU: two passes");
+}
+
 }  // namespace softmax
 }  // namespace sk

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "common/block_reduce.cuh"
+#include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/row_scan.cuh"
@@ -21,6 +22,12 @@
 
 namespace sk {
 namespace softmax {
+
+// Elements one cached row of the backward takes in shared memory: the width rounded up
+// to 16 bytes, so that dy's copy starts 16-byte aligned behind y's.
+__host__ __device__ __forceinline__ int64_t backward_smem_cols(int64_t cols, int elem) {
+  return round_up(cols, 16 / elem);
+}
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -58,6 +65,58 @@ Plan plan_block_smem(const Problem& p) {
   const void* fn = kernel_for_pack<BlockSmemFamily, T>(pack);
   const int64_t limit = opt_in_smem(fn, p.device, false);
   const int64_t smem = round_up(std::max<int64_t>(p.cols, 1) * kElem, 16);
+  plan.pack = pack;
+  plan.smem_bytes = smem;
+  plan.smem_limit = limit;
+  const int threads = smem <= limit ? occupancy_block(fn, p.device, smem).first : 0;
+  if (threads == 0) {
+    plan.status = PlanStatus::row_exceeds_smem;
+    return plan;
+  }
+  one_shot_grid(plan, p.device, fn, threads, plan_rows(p), smem);
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: the rows of y and dy cached in shared memory while each thread forms
+// its part of the sum (2 x the row's bytes: fp32 rows up to ~28 K columns in 227 KB),
+// ONE block reduction, the output pass from shared memory (each thread its own packs:
+// no barrier). Two reads and one write of global memory.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_backward_block_smem_kernel(GradArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int packs = static_cast<int>(a.cols / N);  // the rows fit in shared memory
+  T* ys = reinterpret_cast<T*>(smem_raw);
+  T* gs = ys + backward_smem_cols(a.cols, static_cast<int>(sizeof(T)));
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* yr = a.y + row * a.y_stride;
+    const T* gr = a.dy + row * a.dy_stride;
+    float s = grad_sum_packs<Cache::kNormal, true, T, N>(yr, gr, ys, gs, packs, a.log);
+    s = block_allreduce(s, SumOp());
+    grad_write_packs<Cache::kNormal, T, N>(ys, gs, a.dx + row * a.cols, packs, s, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Backward plan
+// ---------------------------------------------------------------------------------
+
+struct BlockSmemBackwardFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_block_smem_kernel<T, N>);
+  }
+};
+
+template <typename T>
+Plan plan_block_smem_backward(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::block_smem);
+  const int pack = widest_pack<T>(p);
+  const void* fn = kernel_for_pack<BlockSmemBackwardFamily, T>(pack);
+  const int64_t limit = opt_in_smem(fn, p.device, false);
+  const int64_t smem = 2 * backward_smem_cols(std::max<int64_t>(p.cols, 1), kElem) * kElem;
   plan.pack = pack;
   plan.smem_bytes = smem;
   plan.smem_limit = limit;

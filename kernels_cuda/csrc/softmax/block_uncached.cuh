@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "common/block_reduce.cuh"
+#include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/row_scan.cuh"
@@ -86,6 +87,52 @@ Plan plan_block_uncached(const Problem& p, int64_t variant) {
   const int pack = widest_pack<T>(p);
   const void* fn = variant == Variant::online ? kernel_for_pack<OnlineFamily, T>(pack)
                                               : kernel_for_pack<BlockUncachedFamily, T>(pack);
+  const int64_t packs = p.cols / pack;
+  int threads = static_cast<int>(std::clamp<int64_t>(
+      next_pow2(ceil_div(std::max<int64_t>(packs, 1), kPacksPerThread)), kMinBlockThreads, kMaxBlockThreads));
+  while (threads > kMinBlockThreads && resident_blocks(fn, p.device, threads, 0) < kMinResidentBlocks) {
+    threads >>= 1;
+  }
+  plan.pack = pack;
+  one_shot_grid(plan, p.device, fn, threads, plan_rows(p), 0);
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: any width. Pass 1 reads y and dy (.cg: L2 only) for the row's sum,
+// one block reduction, pass 2 reads them again (.cs: the last use) and writes dx. Two
+// to four reads and one write: the second read comes from L2 while the rows in flight
+// fit it.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_backward_block_uncached_kernel(GradArgs<T> a) {
+  const int64_t packs = a.cols / N;
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
+    const T* yr = a.y + row * a.y_stride;
+    const T* gr = a.dy + row * a.dy_stride;
+    float s = grad_sum_packs<Cache::kGlobal, false, T, N>(yr, gr, static_cast<T*>(nullptr),
+                                                           static_cast<T*>(nullptr), packs, a.log);
+    s = block_allreduce(s, SumOp());
+    grad_write_packs<Cache::kStreaming, T, N>(yr, gr, a.dx + row * a.cols, packs, s, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Backward plan: the forward's block sizing
+// ---------------------------------------------------------------------------------
+
+struct BlockUncachedBackwardFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_block_uncached_kernel<T, N>);
+  }
+};
+
+template <typename T>
+Plan plan_block_uncached_backward(const Problem& p) {
+  Plan plan = new_plan(Variant::block_uncached);
+  const int pack = widest_pack<T>(p);
+  const void* fn = kernel_for_pack<BlockUncachedBackwardFamily, T>(pack);
   const int64_t packs = p.cols / pack;
   int threads = static_cast<int>(std::clamp<int64_t>(
       next_pow2(ceil_div(std::max<int64_t>(packs, 1), kPacksPerThread)), kMinBlockThreads, kMaxBlockThreads));

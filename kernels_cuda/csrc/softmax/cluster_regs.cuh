@@ -39,6 +39,7 @@
 
 #include "common/block_reduce.cuh"
 #include "common/cluster.cuh"
+#include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/reg_slice.cuh"
@@ -260,6 +261,202 @@ Plan plan_cluster_regs(const Problem& p) {
   plan.threads = kRegsMaxThreads;
   plan.cluster_size = max_k;
   plan.cols_per_thread = max_bytes / kElem;
+  plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_registers;
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------
+// Backward launch constants
+// ---------------------------------------------------------------------------------
+
+// The backward keeps B bytes of y AND B of dy per thread (GradSlice), so a CTA's
+// registers hold half the row they hold forward. Shapes, tried in order (plan below):
+//   one CTA of kGradRegsThreads threads, two resident per SM (64 registers), with 32 or
+//     more bytes of each as the cap allows (fp32 rows up to 8192, 16-bit 16384), narrow
+//     rows sharing a CTA as forward (kRegsMinBlockBytes of each tensor per CTA);
+//   one CTA of kGradRegsWideThreads threads (64 registers) at the cap (fp32 16384,
+//     16-bit 32768): the forward's one-CTA-per-row lesson;
+//   clusters of 2-16 CTAs of kGradRegsThreads threads, one resident per SM (up to 128
+//     registers), 64 to 128 bytes of each: rows up to 16 x 512 x 128 B = 1 MB of each
+//     tensor (fp32 262144, 16-bit 524288).
+constexpr int kGradRegsThreads = 512;
+constexpr int kGradRegsWideThreads = 1024;
+constexpr int kGradRegsMinBytes = 32;
+constexpr int kGradRegsClusterMinBytes = 64;
+
+// The most bytes of each tensor a thread keeps without spilling, for packs of
+// pack_bytes (ptxas, sm_90, tests/test_cuda_compile.py's gate): at 64 registers fp32
+// takes up to 8 loads per tensor (scalar packs at 16 spill); 16-bit values need
+// conversion temporaries, so up to 4 loads, or 8 of at most 4 bytes (8-byte packs at 8
+// loads spill 44-48 bytes, 4-byte packs at 16 spill 52-68); at 128 registers
+// kRegsMaxLoads loads of either, at most 128 bytes.
+constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm) {
+  if (one_per_sm) return std::min(128, kRegsMaxLoads * pack_bytes);
+  if (elem == 4) return std::min(64, 8 * pack_bytes);
+  return std::min(64, std::max(4 * pack_bytes, std::min(32, 8 * pack_bytes)));
+}
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: the forward's split (K CTAs, G threads per row slice, R rows per
+// CTA, one-shot grid) with one float per row instead of a pair: each thread's part of
+// the sum, ONE barrier for the slice (slice_sum), and with K > 1 the CTAs' sums
+// exchanged through distributed shared memory (cluster_sum). One read of y and dy, one
+// write of dx.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int B, int kThreads, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster_regs_kernel(GradArgs<T> a) {
+  __shared__ float warp_sums[kThreads / 32];
+  int k_ctas = 1;
+  int rank = 0;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  k_ctas = static_cast<int>(cluster.num_blocks());  // 1 without a cluster launch
+  rank = static_cast<int>(cluster.block_rank());
+#endif
+  const int G = a.group_width;
+  const int R = blockDim.x / G;
+  const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
+  if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;  // the whole cluster returns together
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  // Slot [rank]: the sum of the cluster's CTA `rank`. Peers store into it only after
+  // waiting on this arrival (this CTA's shared memory exists once it runs).
+  __shared__ float exchange[kMaxClusterSize];
+  if (k_ctas > 1) cluster_arrive_release();
+#endif
+  const int g = threadIdx.x / G;
+  const int t = threadIdx.x - g * G;
+  const int packs = static_cast<int>(a.cols / N);
+  const int first = min(packs, rank * a.slice_packs);
+  const int64_t row = unit * R + g;
+  const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;
+  const int64_t offset = static_cast<int64_t>(first) * N;
+  GradSlice<T, N, B> s;
+  s.load(a.y + row * a.y_stride + offset, a.dy + row * a.dy_stride + offset, t, G, local);
+  float total = slice_sum(s.sum(a.log), warp_sums, g, G);
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  if (k_ctas > 1) {
+    cluster_wait();
+    total = cluster_sum(cluster, exchange, total);
+  }
+#endif
+  if (local == 0) return;
+  s.write(a.dx + row * a.cols + offset, t, G, local, total, a.log);
+}
+
+// ---------------------------------------------------------------------------------
+// Backward plan
+// ---------------------------------------------------------------------------------
+
+// The instances the plan can pick, no others: for each bound (two 512-thread CTAs per
+// SM, one 1024-thread CTA, one 512-thread CTA per SM) the bytes per thread from the
+// shape's smallest (kGradRegsMinBytes, the cap, kGradRegsClusterMinBytes) to its cap.
+template <typename T, int N, int kThreads, int kMinBlocks>
+const void* cluster_regs_backward_instance(int bytes) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  constexpr bool kOnePerSm = kMinBlocks == 1 && kThreads == kGradRegsThreads;
+  constexpr int kCap = grad_regs_cap(kElem, N * kElem, kOnePerSm);
+  constexpr int kLo = kOnePerSm ? std::min(kGradRegsClusterMinBytes, kCap)
+                                : (kThreads == kGradRegsWideThreads ? kCap : std::min(kGradRegsMinBytes, kCap));
+  switch (bytes) {
+    case 16:
+      if constexpr (kLo <= 16 && 16 <= kCap)
+        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 16, kThreads, kMinBlocks>);
+      break;
+    case 32:
+      if constexpr (kLo <= 32 && 32 <= kCap)
+        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 32, kThreads, kMinBlocks>);
+      break;
+    case 64:
+      if constexpr (kLo <= 64 && 64 <= kCap)
+        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 64, kThreads, kMinBlocks>);
+      break;
+    case 128:
+      if constexpr (kLo <= 128 && 128 <= kCap)
+        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 128, kThreads, kMinBlocks>);
+      break;
+    default:
+      break;
+  }
+  throw std::runtime_error("cluster_regs backward: no kernel for " + std::to_string(bytes) + " bytes per thread, " +
+                           std::to_string(kThreads) + " threads and packs of " + std::to_string(N));
+}
+
+// The three bounds a shape names: 2 = two 512-thread CTAs per SM, 1024 = one
+// 1024-thread CTA, 1 = one 512-thread CTA per SM.
+template <typename T, int N>
+const void* cluster_regs_backward_kernel(int bytes, int bound) {
+  if (bound == 2) return cluster_regs_backward_instance<T, N, kGradRegsThreads, 2>(bytes);
+  if (bound == kGradRegsWideThreads) return cluster_regs_backward_instance<T, N, kGradRegsWideThreads, 1>(bytes);
+  return cluster_regs_backward_instance<T, N, kGradRegsThreads, 1>(bytes);
+}
+
+struct ClusterRegsBackwardFamily {
+  template <typename T, int N> static const void* get(int bytes, int bound) {
+    return cluster_regs_backward_kernel<T, N>(bytes, bound);
+  }
+};
+
+template <typename T>
+Plan plan_cluster_regs_backward(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::cluster_regs);
+  const int max_k = device_properties(p.device).major >= kClusterMinMajor ? kMaxClusterSize : 1;
+  const int pack = widest_pack<T>(p);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int pack_bytes = pack * kElem;
+  plan.pack = pack;
+  struct Shape {
+    int k, threads, bound, min_bytes, cap;
+  };
+  const int cap_two = grad_regs_cap(kElem, pack_bytes, false);
+  const int cap_one = grad_regs_cap(kElem, pack_bytes, true);
+  std::vector<Shape> shapes = {{1, kGradRegsThreads, 2, std::min(kGradRegsMinBytes, cap_two), cap_two},
+                               {1, kGradRegsWideThreads, kGradRegsWideThreads, cap_two, cap_two}};
+  for (int k = 2; k <= max_k; k *= 2) {
+    shapes.push_back({k, kGradRegsThreads, 1, std::min(kGradRegsClusterMinBytes, cap_one), cap_one});
+  }
+  bool fits = false;
+  for (const Shape& shape : shapes) {
+    const int64_t slice_bytes = ceil_div(packs, shape.k) * pack_bytes;
+    int bytes = shape.min_bytes;
+    while (bytes < shape.cap && slice_bytes > static_cast<int64_t>(shape.threads) * bytes) bytes *= 2;
+    if (slice_bytes > static_cast<int64_t>(shape.threads) * bytes) continue;
+    fits = true;
+    const int group = static_cast<int>(round_up(ceil_div(ceil_div(packs, shape.k), bytes / pack_bytes), 32));
+    int rows_per_block = 1;
+    while (shape.k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
+           2 * rows_per_block * group <= shape.threads) {
+      rows_per_block *= 2;
+    }
+    const int threads = rows_per_block * group;
+    const void* fn = kernel_for_pack<ClusterRegsBackwardFamily, T>(pack, bytes, shape.bound);
+    const int resident = resident_blocks(fn, p.device, threads, 0);
+    int active = 0;
+    if (shape.k > 1) {
+      allow_large_clusters(fn, p.device);
+      active = clusters_resident(fn, p.device, threads, 0, shape.k);
+    }
+    if (resident == 0 || (shape.k > 1 && active == 0)) continue;
+    plan.kernel = fn;
+    plan.threads = threads;
+    plan.cluster_size = shape.k;
+    plan.cols_per_thread = bytes / kElem;
+    plan.group_width = group;
+    plan.rows_per_access = rows_per_block;
+    plan.resident_per_sm = resident;
+    plan.active_clusters = active;
+    const int64_t units = ceil_div(rows, rows_per_block);
+    const int64_t units_x = std::min<int64_t>(units, kMaxGridBlocks / shape.k);
+    plan.blocks = shape.k * units_x;
+    plan.grid_y = ceil_div(units, units_x);
+    return plan;
+  }
+  plan.threads = kGradRegsThreads;
+  plan.cluster_size = max_k;
+  plan.cols_per_thread = cap_one / kElem;
   plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_registers;
   return plan;
 }

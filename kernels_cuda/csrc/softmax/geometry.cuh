@@ -48,6 +48,21 @@ struct RowsArgs {
   bool log;          // log-softmax instead of softmax
 };
 
+// The backward kernels' argument (launch_backward in softmax.cu fills it from the plan).
+template <typename T>
+struct GradArgs {
+  const T* y;        // the forward output
+  const T* dy;       // the gradient of the output
+  T* dx;             // the gradient of the input: contiguous (rows, cols)
+  int64_t rows;
+  int64_t cols;
+  int64_t y_stride;  // elements between consecutive rows of y
+  int64_t dy_stride; // ... of dy
+  int group_width;   // warp_per_row: lanes per row; cluster_regs: threads per row slice
+  int slice_packs;   // cluster_regs: packs of the row each CTA handles
+  bool log;          // log-softmax's backward instead of softmax's
+};
+
 // ---------------------------------------------------------------------------------
 // Plan steps shared by several paths
 // ---------------------------------------------------------------------------------
@@ -66,10 +81,11 @@ inline Plan new_plan(int64_t variant) {
   return plan;
 }
 
-// The widest pack (elements) that both pointers, the row stride and the width allow.
+// The widest pack (elements) that every pointer, row stride and the width allow (g and
+// its stride are 0 in forward problems: no constraint).
 template <typename T>
 int widest_pack(const Problem& p) {
-  return max_pack_elems(static_cast<int>(sizeof(T)), {p.x, p.y}, {p.stride}, p.rows, p.cols);
+  return max_pack_elems(static_cast<int>(sizeof(T)), {p.x, p.y, p.g}, {p.stride, p.g_stride}, p.rows, p.cols);
 }
 
 // Rows a grid is sized for: at least one, so that a plan for an empty input is well formed.

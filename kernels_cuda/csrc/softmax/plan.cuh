@@ -76,6 +76,8 @@ inline std::string status_name(int64_t status) {
 
 // The input a plan is made for: x (rows, cols) with row stride `stride` elements and
 // unit column stride, y contiguous. Only the pointers' alignment matters to a plan.
+// Backward plans: x is the forward output y, y the gradient dx, and g the incoming
+// gradient dy with its own row stride (zero in forward problems, where nothing reads it).
 struct Problem {
   uint64_t x;
   uint64_t y;
@@ -83,6 +85,8 @@ struct Problem {
   int64_t cols;
   int64_t stride;
   int device;
+  uint64_t g = 0;
+  int64_t g_stride = 0;
 };
 
 // Every launch decision for one problem (fields from plan_fields.def), the kernel, and
@@ -112,7 +116,7 @@ struct Plan {
 };
 
 // Plans by everything that changes them: device, dtype, the variant requested (kAuto
-// included), rows, cols, row stride and the 16-byte alignment class of x and y (the
+// included), rows, cols, row strides and the 16-byte alignment class of x, y and g (the
 // pack width depends on nothing else). A hit costs one map lookup, where planning costs
 // occupancy lookups and, for auto, up to four trial plans. Bounded: when full, it starts
 // over (a workload that cycles through more shapes than that pays planning again).
@@ -123,7 +127,7 @@ class PlanCache {
   template <typename Make>
   std::shared_ptr<const Plan> get(int64_t dtype, int64_t variant, const Problem& p, Make&& make) {
     const Key key{p.device, dtype, variant, p.rows, p.cols, p.stride, static_cast<int>(p.x % 16),
-                  static_cast<int>(p.y % 16)};
+                  static_cast<int>(p.y % 16), static_cast<int>(p.g % 16), p.g_stride};
     {
       std::lock_guard<std::mutex> lock(mutex_);
       const auto it = plans_.find(key);
@@ -137,7 +141,7 @@ class PlanCache {
   }
 
  private:
-  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int, int>;
+  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int64_t>;
   std::mutex mutex_;
   std::map<Key, std::shared_ptr<const Plan>> plans_;
 };

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/grad.cuh"
 #include "common/math.cuh"
 #include "common/online.cuh"
 #include "common/packs.cuh"
@@ -149,7 +150,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 // Forward plan
 // ---------------------------------------------------------------------------------
 
-// warp_per_row instantiates cols_per_thread only from this list (multiples of the pack):
+// warp_per_row (forward and backward) instantiates cols_per_thread only from this list (multiples of the pack):
 // padding a row up to the next entry wastes at most a third of the lanes' arithmetic,
 // never memory traffic, and keeps the build small.
 template <int... Cs> struct IntList {};
@@ -220,6 +221,105 @@ Plan plan_warp_per_row(const Problem& p) {
   plan.rows_per_access = rows_per_access;
   const int64_t rows_per_block = (kWarpRowThreads / group) * rows_per_access;
   one_shot_grid(plan, p.device, fn, kWarpRowThreads, ceil_div(rows, rows_per_block), 0);
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: the forward's geometry (groups of G lanes, R rows per access where a
+// lane holds one pack), each lane holding its packs of y AND dy (GradSlice, as loaded;
+// twice the forward's registers, so up to 95 per thread at 32 values of each). One read
+// of y and dy and one write of dx; the row's sum is log2(G) xor-shuffles.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int C, int R>
+__global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row_kernel(GradArgs<T> a) {
+  // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row):
+  // known at compile time, the packs' offsets are constants off one address.
+  const int G = C > N ? 32 : a.group_width;
+  const int lane = threadIdx.x & 31;
+  const int group_lane = lane & (G - 1);
+  const int group = lane / G;
+  const int64_t rows_per_warp = static_cast<int64_t>(32 / G) * R;
+  const int64_t warps_per_block = blockDim.x >> 5;
+  const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
+  const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+  const int packs = static_cast<int>(a.cols / N);  // <= kWarpRowMaxCols
+  for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
+    const int64_t row0 = base + static_cast<int64_t>(group) * R;
+    GradSlice<T, N, C * static_cast<int>(sizeof(T))> s[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int64_t row = row0 + r;
+      s[r].load(a.y + row * a.y_stride, a.dy + row * a.dy_stride, group_lane, G, row < a.rows ? packs : 0);
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const float total = warp_allreduce(s[r].sum(a.log), SumOp(), G);  // every lane: warp-uniform loop
+      if (row0 + r < a.rows) s[r].write(a.dx + (row0 + r) * a.cols, group_lane, G, packs, total, a.log);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Backward plan: the forward's groups, rows per access and cols_per_thread list
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int C>
+const void* warp_row_backward_kernel(int rows_per_access) {
+  if constexpr (C == N) {
+    if (rows_per_access == kWarpRowRows) {
+      return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, kWarpRowRows>);
+    }
+  }
+  return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, 1>);
+}
+
+template <typename T, int N, int C, int... Rest>
+const void* pick_warp_row_backward(int needed, int rows_per_access, int* chosen) {
+  if constexpr (C % N == 0) {
+    if (needed <= C) {
+      *chosen = C;
+      return warp_row_backward_kernel<T, N, C>(rows_per_access);
+    }
+  }
+  if constexpr (sizeof...(Rest) > 0) {
+    return pick_warp_row_backward<T, N, Rest...>(needed, rows_per_access, chosen);
+  } else {
+    throw std::runtime_error("warp_per_row backward: no kernel for " + std::to_string(needed) + " values per thread");
+  }
+}
+
+template <typename T, int N, int... Cs>
+const void* pick_warp_row_backward_list(IntList<Cs...>, int needed, int rows_per_access, int* chosen) {
+  return pick_warp_row_backward<T, N, Cs...>(needed, rows_per_access, chosen);
+}
+
+struct WarpRowBackwardFamily {
+  template <typename T, int N> static const void* get(int needed, int rows_per_access, int* chosen) {
+    return pick_warp_row_backward_list<T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
+  }
+};
+
+template <typename T>
+Plan plan_warp_per_row_backward(const Problem& p) {
+  Plan plan = new_plan(Variant::warp_per_row);
+  if (p.cols > kWarpRowMaxCols) {
+    plan.status = PlanStatus::too_wide_for_warp;
+    return plan;
+  }
+  const int pack = widest_pack<T>(p);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int group = packs <= 32 ? static_cast<int>(next_pow2(packs)) : 32;
+  const int needed = packs <= 32 ? pack : static_cast<int>(ceil_div(packs, 32)) * pack;
+  const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
+  int cols_per_thread = 0;
+  const void* fn = kernel_for_pack<WarpRowBackwardFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
+  plan.pack = pack;
+  plan.cols_per_thread = cols_per_thread;
+  plan.group_width = group;
+  plan.rows_per_access = rows_per_access;
+  one_shot_grid(plan, p.device, fn, kWarpRowThreads, ceil_div(rows, (kWarpRowThreads / group) * rows_per_access), 0);
   return plan;
 }
 

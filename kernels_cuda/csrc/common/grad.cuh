@@ -1,0 +1,193 @@
+// The backward of softmax and log-softmax, per element and per thread: what each
+// element adds to its row's sum, its output once the sum is known, and the two-tensor
+// pack walkers and register slices that the backward kernels of every path share.
+//
+//   softmax:      s = sum(dy * y),  dx = y * (dy - s)
+//   log-softmax:  s = sum(dy),      dx = dy - exp(y) * s
+//
+// Everything is fp32 whatever the I/O dtype (the chain rule evaluated in fp16/bf16 is
+// what made the unfused torch-op gradient worse than torch's own). Special values
+// follow the arithmetic, as torch's backward does: a NaN in y or dy makes the row's sum,
+// and so the row, NaN; exp(-inf) = 0 leaves dx = dy where log-softmax's y is -inf.
+// Padding slots hold +0 in y and dy, which adds nothing to either sum.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstring>
+
+#include "common/math.cuh"
+#include "common/packs.cuh"
+
+namespace sk {
+
+__device__ __forceinline__ float grad_term(float y, float g, bool log) { return log ? g : y * g; }
+
+__device__ __forceinline__ float grad_out(float y, float g, float s, bool log) {
+  return log ? g - fast_exp2(y * kLog2e) * s : y * (g - s);
+}
+
+// ---------------------------------------------------------------------------------
+// Block-strided walks over the packs of a row of y and dy (block_smem and
+// block_uncached backward): each thread takes packs threadIdx.x, + blockDim.x, ...,
+// kGradUnroll of each tensor per step, all loads issued before the first use.
+// ---------------------------------------------------------------------------------
+
+// Two tensors: kGradUnroll * 2 packs (64 bytes with 16-byte packs) in flight per
+// thread, as many bytes as the forward walkers' four, in the registers a 1024-thread
+// block allows (64 per thread, no spills; with 4 the smem kernels spill).
+constexpr int kGradUnroll = 2;
+
+// This thread's part of the row's sum over packs [0, packs); with kToSmem the packs of
+// both tensors are also copied to `ys` / `gs` (same offsets) for the output pass.
+template <Cache kLoad, bool kToSmem, typename T, int N, typename I>
+__device__ __forceinline__ float grad_sum_packs(const T* y, const T* g, T* ys, T* gs, I packs, bool log) {
+  float s = 0.0f;
+  const I step = blockDim.x;
+  for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
+    Pack<T, N> py[kGradUnroll], pg[kGradUnroll];
+#pragma unroll
+    for (int u = 0; u < kGradUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) {
+        py[u] = load_pack<kLoad, T, N>(y + i * N);
+        pg[u] = load_pack<kLoad, T, N>(g + i * N);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kGradUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) {
+        if constexpr (kToSmem) {
+          store_pack<Cache::kNormal, T, N>(ys + i * N, py[u]);
+          store_pack<Cache::kNormal, T, N>(gs + i * N, pg[u]);
+        }
+#pragma unroll
+        for (int k = 0; k < N; ++k) s += grad_term(to_float(py[u].v[k]), to_float(pg[u].v[k]), log);
+      }
+    }
+  }
+  return s;
+}
+
+// The output pass: dx[i] = grad_out(y[i], g[i], s) for this thread's packs (y and g in
+// global or shared memory).
+template <Cache kLoad, typename T, int N, typename I>
+__device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, I packs, float s, bool log) {
+  const I step = blockDim.x;
+  for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
+    Pack<T, N> py[kGradUnroll], pg[kGradUnroll];
+#pragma unroll
+    for (int u = 0; u < kGradUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) {
+        py[u] = load_pack<kLoad, T, N>(y + i * N);
+        pg[u] = load_pack<kLoad, T, N>(g + i * N);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kGradUnroll; ++u) {
+      const I i = base + u * step;
+      if (i < packs) {
+        float f[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) f[k] = grad_out(to_float(py[u].v[k]), to_float(pg[u].v[k]), s, log);
+        store_pack<Cache::kStreaming, T, N>(dx + i * N, pack_from_float<T, N>(f));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// GradSlice: one thread's share of a row slice of y and dy in registers (backward
+// warp_per_row and cluster_regs): B bytes of each, as P packs of N, pack p from column
+// (t + p * G) * N of the slice. Values stay in the 32-bit words they were loaded as
+// (two 16-bit values per word; a 2-byte pack in the low half of one), converted on each
+// use: as separate 16-bit registers they would double the count (and spill).
+// ---------------------------------------------------------------------------------
+
+__device__ __forceinline__ float word_value(unsigned w, bool hi, float*) { return __uint_as_float(w); }
+__device__ __forceinline__ float word_value(unsigned w, bool hi, __nv_bfloat16*) {
+  return half_word_to_float(w, hi, static_cast<__nv_bfloat16*>(nullptr));
+}
+__device__ __forceinline__ float word_value(unsigned w, bool hi, __half*) {
+  return half_word_to_float(w, hi, static_cast<__half*>(nullptr));
+}
+
+template <typename T, int N, int B>
+struct GradSlice {
+  static constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  static constexpr int P = B / kPackBytes;
+  static_assert(P >= 1 && P * kPackBytes == B, "whole packs per thread");
+  static constexpr int W = kPackBytes >= 4 ? kPackBytes / 4 : 1;                        // words per pack
+  static constexpr int kPerWord = kPackBytes >= 4 ? 4 / static_cast<int>(sizeof(T)) : 1;  // values per word
+  unsigned y[P * W];
+  unsigned g[P * W];
+
+  __device__ __forceinline__ static void load_words(const T* src, unsigned* dst) {
+    using Word = typename PackWord<kPackBytes>::type;
+    const Word w = *reinterpret_cast<const Word*>(src);
+    if constexpr (kPackBytes >= 4) {
+      memcpy(dst, &w, sizeof(w));
+    } else {
+      dst[0] = w;
+    }
+  }
+
+  // Packs t, t + G, ... of the `local` packs at yr and gr: all 2P loads issued back to
+  // back, nothing waits for them here.
+  __device__ __forceinline__ void load(const T* yr, const T* gr, int t, int G, int local) {
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int i = t + p * G;
+      if (i < local) {
+        load_words(yr + i * N, &y[p * W]);
+        load_words(gr + i * N, &g[p * W]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < W; ++j) y[p * W + j] = g[p * W + j] = 0u;  // +0 in every dtype
+      }
+    }
+  }
+
+  __device__ __forceinline__ static float value(const unsigned* words, int j, int h) {
+    return word_value(words[j], h == 1, static_cast<T*>(nullptr));
+  }
+
+  // This thread's part of the row's sum (two chains: half the dependent adds).
+  __device__ __forceinline__ float sum(bool log) const {
+    float s0 = 0.0f, s1 = 0.0f;
+#pragma unroll
+    for (int j = 0; j < P * W; ++j) {
+#pragma unroll
+      for (int h = 0; h < kPerWord; ++h) {
+        const float term = grad_term(value(y, j, h), value(g, j, h), log);
+        if ((j * kPerWord + h) & 1) {
+          s1 += term;
+        } else {
+          s0 += term;
+        }
+      }
+    }
+    return s0 + s1;
+  }
+
+  // dx of packs t, t + G, ... at xr, given the row's sum s.
+  __device__ __forceinline__ void write(T* xr, int t, int G, int local, float s, bool log) const {
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int i = t + p * G;
+      if (i < local) {
+        float f[N];
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+          const int j = p * W + k / kPerWord;
+          f[k] = grad_out(value(y, j, k % kPerWord), value(g, j, k % kPerWord), s, log);
+        }
+        store_pack<Cache::kStreaming, T, N>(xr + i * N, pack_from_float<T, N>(f));
+      }
+    }
+  }
+};
+
+}  // namespace sk
