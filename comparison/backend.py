@@ -101,12 +101,21 @@ class Backend(abc.ABC):
 
     def variants(self, op: str) -> list[str]:
         """Variant names for `op`, "auto" first; empty when the op is not implemented."""
-        _check_op(op)
-        fixed = self._variant_table().get(op)
-        return [] if fixed is None else ["auto", *fixed]
+        return list(self._variant_names(op))
+
+    def _variant_names(self, op: str) -> tuple[str, ...]:
+        # The table is fixed once a backend's modules are imported: built once per op,
+        # since every call asks (the per-call host cost of small calls).
+        cache = self.__dict__.setdefault("_variant_names_cache", {})
+        names = cache.get(op)
+        if names is None:
+            _check_op(op)
+            fixed = self._variant_table().get(op)
+            names = cache[op] = () if fixed is None else ("auto", *fixed)
+        return names
 
     def check_variant(self, op: str, variant: str) -> None:
-        names = self.variants(op)
+        names = self._variant_names(op)
         if not names:
             raise ValueError(f"backend {self.name!r} does not implement {op!r}")
         if variant not in names:
@@ -151,7 +160,7 @@ class Backend(abc.ABC):
         why = self.unavailable_reason()
         if why is not None:
             return no(f"backend {self.name!r} is unavailable: {why}", BackendUnavailableError)
-        names = self.variants(op)
+        names = self._variant_names(op)
         if variant not in names:
             valid = ", ".join(names) if names else "none"
             return no(f"backend {self.name!r} has no variant {variant!r} for {op!r} (valid: {valid})")

@@ -40,6 +40,8 @@ def rows_view(x: torch.Tensor, dim: int) -> torch.Tensor:
     """x as (rows, cols) along `dim` (normalised), a view when the layout allows, else a copy."""
     if x.dim() == 0:
         return x.reshape(1, 1)
+    if x.dim() == 2 and dim == 1 and (x.stride(1) == 1 or x.shape[1] <= 1):
+        return x  # already canonical: the common case, with no view to make
     cols = x.shape[dim]
     moved = x.movedim(dim, -1) if dim != x.dim() - 1 else x
     rows2d = moved.reshape(_count(moved.shape[:-1]), cols)
@@ -53,6 +55,8 @@ def from_rows(y2d: torch.Tensor, like: torch.Tensor, dim: int) -> torch.Tensor:
     tensor laid out like torch.softmax's result."""
     if like.dim() == 0:
         return y2d.reshape(())
+    if like.dim() == 2 and dim == 1:
+        return y2d
     if dim == like.dim() - 1:
         return y2d.reshape(like.shape)
     moved_shape = like.movedim(dim, -1).shape

@@ -22,6 +22,7 @@ import functools
 import torch
 
 from . import codes
+from .build import current_stream, extension
 
 _VARIANTS = codes.read("reduce/variants.def")
 VARIANT_NAMES = codes.names_by_code(_VARIANTS["SK_REDUCE_VARIANT"])
@@ -38,8 +39,6 @@ DTYPE_CODES = codes.DTYPE_CODES
 def constants(device: int) -> dict[str, int]:
     """The launch limits by name (csrc/reduce.cu reduce_constants), and WHOLE_MAX_GRID:
     the most fp32 partials the whole-tensor form writes on `device`. Builds the extension."""
-    from .build import extension
-
     return dict(extension().reduce_constants(device))
 
 
@@ -57,8 +56,6 @@ def _form(x: torch.Tensor) -> tuple[int, int, int, bool]:
 def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     """Which kernel runs on `x` and how: variant, form, layout, group, pack width,
     threads, grid, finish_threads (0 where the form has none)."""
-    from .build import extension
-
     rows, cols, stride, whole = _form(x)
     raw = extension().reduce_plan(x.data_ptr(), rows, cols, stride, whole, DTYPE_CODES[x.dtype],
                                   VARIANT_CODES[variant], x.device.index)
@@ -73,14 +70,12 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
 
     `out`, when given, is a contiguous tensor of the result's shape and dtype.
     """
-    from .build import extension
-
     ext = extension()
     if out is None:
         out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype, device=x.device)
     device = x.device.index
     launch_args = (DTYPE_CODES[x.dtype], OP_CODES[op], VARIANT_CODES[variant], device,
-              torch.cuda.current_stream(x.device).cuda_stream)
+              current_stream(x.device.index))
     rows, cols, stride, whole = _form(x)
     if not whole:
         ext.reduce_rows(x.data_ptr(), out.data_ptr(), rows, cols, stride, *launch_args)

@@ -28,6 +28,7 @@ import functools
 import torch
 
 from . import codes
+from .build import current_stream, extension
 
 _VARIANTS = codes.read("softmax/variants.def")
 LADDER = codes.names_by_code(_VARIANTS["SK_SOFTMAX_VARIANT"])  # slowest first
@@ -50,8 +51,6 @@ _SM90_FEATURES = {"cluster_smem": "thread-block clusters", "cluster_tma": "threa
 def constants() -> dict[str, int]:
     """The planner's limits by name (csrc/softmax.cu softmax_constants): NAIVE_MAX_COLS,
     WARP_PER_ROW_MAX_COLS, CLUSTER_MIN_MAJOR, MAX_CLUSTER_SIZE, ... Builds the extension."""
-    from .build import extension
-
     return dict(extension().softmax_constants())
 
 
@@ -61,8 +60,6 @@ def plan(x: torch.Tensor, op: str = "softmax", variant: str = "auto", dy: torch.
     shared memory and occupancy, plus `status` ("ok" or why the variant cannot serve `x`).
     Backward ops: x is the forward output y, and `dy` its gradient (when left out, one
     laid out like y is assumed)."""
-    from .build import extension
-
     rows, cols = x.shape
     if op in _BACKWARD_OPS:
         g = x if dy is None else dy
@@ -162,14 +159,12 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
         raise ValueError("out must be a contiguous tensor of the input's shape, dtype and device")
     if x.numel() == 0:
         return out
-    from .build import extension
-
     if op in _BACKWARD_OPS:
         return _run_backward(extension(), x, dy, op, variant, out)
     try:
         extension().softmax_forward(x.data_ptr(), out.data_ptr(), rows, cols, x.stride(0), DTYPE_CODES[x.dtype],
                                     VARIANT_CODES[variant], op == "log_softmax", x.device.index,
-                                    torch.cuda.current_stream(x.device).cuda_stream)
+                                    current_stream(x.device.index))
     except ValueError as exc:  # the plan refused x: say why in why_unsupported's words
         raise ValueError(why_unsupported(x, op, variant) or str(exc)) from None
     return out
@@ -185,7 +180,7 @@ def _run_backward(ext, y: torch.Tensor, dy: torch.Tensor | None, op: str, varian
     try:
         ext.softmax_backward(y.data_ptr(), dy.data_ptr(), out.data_ptr(), rows, cols, y.stride(0), dy.stride(0),
                              DTYPE_CODES[y.dtype], VARIANT_CODES[variant], op == "log_softmax_backward",
-                             y.device.index, torch.cuda.current_stream(y.device).cuda_stream)
+                             y.device.index, current_stream(y.device.index))
     except ValueError as exc:
         p = plan(y, op, variant, dy)
         raise ValueError(_refusal(y, variant, p) if p["status"] != "ok" else str(exc)) from None

@@ -277,7 +277,10 @@ def test_parsed_tables():
                                    "block_hybrid")
     assert [cuda_softmax.VARIANT_CODES[v] for v in cuda_softmax.LADDER] == list(range(len(cuda_softmax.LADDER)))
     assert cuda_softmax.VARIANT_CODES["auto"] not in range(len(cuda_softmax.LADDER))
-    assert cuda_softmax.VARIANTS == {"softmax": cuda_softmax.LADDER, "log_softmax": cuda_softmax.LADDER}
+    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs")
+    assert cuda_softmax.BACKWARD == backward and set(backward) <= set(cuda_softmax.LADDER)
+    assert cuda_softmax.VARIANTS == {"softmax": cuda_softmax.LADDER, "log_softmax": cuda_softmax.LADDER,
+                                     "softmax_backward": backward, "log_softmax_backward": backward}
     assert cuda_softmax.PLAN_STATUS[0] == "ok" and cuda_softmax.AUTO_REASONS[0] == "requested"
     assert {"status", "pack", "threads", "blocks", "cluster_size", "smem_bytes", "cols_per_thread", "group_width",
             "rows_per_access", "resident_per_sm", "active_clusters", "grid_y", "variant",
@@ -338,8 +341,8 @@ def test_softmax_calls_match_the_bindings(monkeypatch, variant):
     fields = [0] * len(cuda_softmax.PLAN_FIELDS)
     fields[cuda_softmax.PLAN_FIELDS.index("pack")] = 4
     recorder = _Recorder({"softmax_plan": (fields, "kernel<...>", "why")})
-    monkeypatch.setattr(build, "extension", lambda: recorder)
-    monkeypatch.setattr(torch.cuda, "current_stream", lambda device: type("S", (), {"cuda_stream": 1234})())
+    monkeypatch.setattr(cuda_softmax, "extension", lambda: recorder)
+    monkeypatch.setattr(cuda_softmax, "current_stream", lambda device: 1234)
     x = torch.zeros(6, 1032)[:, 8:]
     p = cuda_softmax.plan(x, "log_softmax", variant)
     assert (p["variant"], p["status"], p["reason_code"]) == ("naive", "ok", "requested")  # code 0 of each table
@@ -354,6 +357,33 @@ def test_softmax_calls_match_the_bindings(monkeypatch, variant):
         assert got["device"] == x.device.index
     forward = dict(zip(_declared_parameters("softmax_forward"), recorder.calls[1][1]))
     assert forward["y_ptr"] == out.data_ptr() and forward["log"] is True and forward["stream"] == 1234
+
+@pytest.mark.parametrize("variant", ["auto", "cluster_regs"])
+def test_softmax_backward_calls_match_the_bindings(monkeypatch, variant):
+    """The backward's plan and run pass y, dy (with its own row stride) and dx in the
+    positions bindings.cpp declares."""
+    fields = [0] * len(cuda_softmax.PLAN_FIELDS)
+    fields[cuda_softmax.PLAN_FIELDS.index("variant")] = cuda_softmax.VARIANT_CODES["cluster_regs"]
+    recorder = _Recorder({"softmax_backward_plan": (fields, "kernel<...>", "why")})
+    monkeypatch.setattr(cuda_softmax, "extension", lambda: recorder)
+    monkeypatch.setattr(cuda_softmax, "current_stream", lambda device: 1234)
+    y = torch.zeros(6, 1032)[:, 8:]
+    dy = torch.zeros(6, 1040)[:, 16:]
+    p = cuda_softmax.plan(y, "softmax_backward", variant, dy)
+    assert p["variant"] == "cluster_regs" and p["op"] == "softmax_backward"
+    out = torch.empty(6, 1024)
+    cuda_softmax.run(y, "log_softmax_backward", variant, out=out, dy=dy)
+    assert [name for name, _ in recorder.calls] == ["softmax_backward_plan", "softmax_backward"]
+    plan_args = dict(zip(_declared_parameters("softmax_backward_plan"), recorder.calls[0][1], strict=True))
+    run_args = dict(zip(_declared_parameters("softmax_backward"), recorder.calls[1][1], strict=True))
+    for got in (plan_args, run_args):
+        assert (got["y_ptr"], got["dy_ptr"], got["rows"], got["cols"]) == (y.data_ptr(), dy.data_ptr(), 6, 1024)
+        assert (got["y_row_stride"], got["dy_row_stride"]) == (1032, 1040)
+        assert got["variant"] == cuda_softmax.VARIANT_CODES[variant] and got["dtype"] == 0
+    assert run_args["dx_ptr"] == out.data_ptr() and run_args["log"] is True and run_args["stream"] == 1234
+    with pytest.raises(ValueError, match="needs dy"):
+        cuda_softmax.run(y, "softmax_backward", variant, out=out, dy=dy[:, :5])
+
 
 def test_sources_include_no_torch_headers():
     # CI's CPU-only torch lacks the CUDA headers torch/ATen/c10 would pull in; the

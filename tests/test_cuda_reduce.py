@@ -59,9 +59,8 @@ def test_launcher_arguments_match_the_bindings(monkeypatch, x, function, variant
                 return {"WHOLE_MAX_GRID": 7} if name == "reduce_constants" else None
             return call
 
-    import kernels_cuda.build as build
-    monkeypatch.setattr(build, "extension", lambda: Recorder())
-    monkeypatch.setattr(torch.cuda, "current_stream", lambda device: type("S", (), {"cuda_stream": 1234})())
+    monkeypatch.setattr(cuda_reduce, "extension", lambda: Recorder())
+    monkeypatch.setattr(cuda_reduce, "current_stream", lambda device: 1234)
     cuda_reduce.constants.cache_clear()
     try:
         out = torch.empty(x.shape[:1] if x.dim() == 2 else (), dtype=x.dtype)

@@ -1,0 +1,61 @@
+"""Where the host time of one public call goes: `comparison.softmax(x, backend=B)` in a
+loop on a small CUDA input, timed (µs per call, one synchronize at the end) and profiled
+with cProfile (the functions with the most own time). Runs with whatever `comparison` is
+on PYTHONPATH, so a checkout of an older commit can be measured the same way:
+
+    PYTHONPATH=. python benchmarks/tuning/profile_call.py --backends torch,cuda,triton
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import time
+
+import torch
+
+
+def loop_us(fn, calls: int) -> float:
+    for _ in range(20):
+        fn()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - start) / calls * 1e6
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--backends", default="torch,cuda,triton")
+    p.add_argument("--shape", default="1,1024", help="rows,cols (default 1,1024)")
+    p.add_argument("--calls", type=int, default=2000)
+    p.add_argument("--top", type=int, default=12)
+    args = p.parse_args()
+    import comparison
+
+    rows, cols = (int(v) for v in args.shape.split(","))
+    x = torch.randn(rows, cols, device="cuda")
+    print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}, comparison from {comparison.__file__}")
+    print(f"plain torch.softmax loop: {loop_us(lambda: torch.softmax(x, -1), args.calls):.1f} us/call")
+    for name in args.backends.split(","):
+        fn = lambda: comparison.softmax(x, backend=name)  # noqa: E731
+        grad_off = loop_us(fn, args.calls)
+        with torch.no_grad():
+            no_grad = loop_us(fn, args.calls)
+        print(f"\n{name}: {grad_off:.1f} us/call (grad mode on), {no_grad:.1f} us/call (no_grad)")
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(args.calls):
+            fn()
+        profile.disable()
+        torch.cuda.synchronize()
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.top)
+        print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:4000])
+
+
+if __name__ == "__main__":
+    main()
