@@ -157,9 +157,13 @@ class Backend(abc.ABC):
         return self._supports_canonical(x, op, variant) if basic else basic
 
     def _supports_basics(self, x: torch.Tensor, op: str, variant: str) -> Support:
-        why = self.unavailable_reason()
-        if why is not None:
-            return no(f"backend {self.name!r} is unavailable: {why}", BackendUnavailableError)
+        if not self.__dict__.get("_found_available"):
+            why = self.unavailable_reason()
+            if why is not None:
+                return no(f"backend {self.name!r} is unavailable: {why}", BackendUnavailableError)
+            # A backend that could run once can run for the rest of the process: not
+            # asking again saves the device and toolkit queries on every call.
+            self._found_available = True
         names = self._variant_names(op)
         if variant not in names:
             valid = ", ".join(names) if names else "none"
