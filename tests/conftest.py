@@ -1,4 +1,5 @@
-"""Test set-up: Triton's CPU interpreter when there is no GPU, and GPU-only markers.
+"""Test set-up: Triton's CPU interpreter when there is no GPU, GPU-only markers, and the
+Hypothesis settings profiles.
 
 TRITON_INTERPRET must be set before anything imports Triton, so it is set here, at
 collection time, only when no CUDA GPU is visible (on a GPU the tests run compiled).
@@ -13,6 +14,24 @@ if not HAS_GPU:
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
 requires_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs a CUDA GPU (none is visible to PyTorch)")
+
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # the test extra brings Hypothesis; without it tests/test_properties.py skips
+    pass
+else:
+    # Property tests (tests/test_properties.py). "ci" and "gpu" are bounded and
+    # reproducible: derandomized, no example database, no deadline (the first call of a
+    # Triton kernel compiles it, and the CPU interpreter is slow). "ci" keeps the CPU run to
+    # about a minute; "gpu" searches longer where the kernels run compiled; "dev"
+    # (HYPOTHESIS_PROFILE=dev) is a longer random search that remembers its failures.
+    _common = {"deadline": None, "print_blob": True,
+               "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much]}
+    settings.register_profile("ci", max_examples=50, derandomize=True, database=None, **_common)
+    settings.register_profile("gpu", max_examples=200, derandomize=True, database=None, **_common)
+    settings.register_profile("dev", max_examples=1000, **_common)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "gpu" if HAS_GPU else "ci"))
 
 
 def pytest_collection_modifyitems(config, items):
