@@ -3,18 +3,23 @@
 Which file holds what:
 
 * ``backend.py``: the `TritonBackend` (availability, devices and dtypes it takes).
-* ``softmax.py``: the softmax / log-softmax op module the backend calls (`VARIANTS`,
-  `why_unsupported`, `plan`, `run`); ``softmax_policy.py``: which family `auto` runs.
+* ``softmax.py``: the softmax / log-softmax op module the backend calls, their backward
+  ops included (`VARIANTS`, `why_unsupported`, `plan`, `run`); ``softmax_policy.py``:
+  which family `auto` runs, forward and backward.
 * ``softmax_fused.py``: `fused`, whole rows in registers (plain, paired and segmented
-  tiles), its launch parameters and thresholds.
-* ``softmax_online.py``: `online`, tiles with a running max and sum, then the output pass.
-* ``softmax_split.py``: `split`, a wide row's chunks in programs that exchange (max, sum).
-* ``softmax_rows.py``: what the softmax families share about a row (ALIGN, exp2 scaling).
+  tiles), its launch parameters and thresholds; the backward's `fused` (rows of y and dy).
+* ``softmax_online.py``: `online`, tiles with a running max and sum, then the output
+  pass; the backward's `tiled` (the sum tile by tile, then dx).
+* ``softmax_split.py``: `split`, a wide row's chunks in programs that exchange (max, sum);
+  the backward's `split` (chunks of y and dy exchanging their parts of the sum).
+* ``softmax_rows.py``: what the softmax families share about a row (ALIGN, exp2 scaling,
+  the backward's per-element arithmetic).
 * ``pairs.py``: 16-bit values held two per 32-bit word (`fused` on wide 16-bit rows).
 * ``reduce.py``: the reduction op module; ``reductions.py``: the row (`block`, `tiled`)
   and whole-tensor (`two_stage`) sum / max kernels with their launch parameters.
 * ``launch.py``: what every launch shares: device guard, device limits, compiled
-  resources and occupancy (one cache), persistent and 2-D grids.
+  resources and occupancy (one cache), persistent and 2-D grids, and `Family` (the
+  interface a backward family presents under a forward module's names).
 * ``downcast.py``: fp32 results stored as fp16/bf16, rounded to nearest even on every
   device (Triton's interpreter truncates bf16 on its own).
 

@@ -14,6 +14,8 @@ grid it gets, and how many programs of a compiled kernel stay resident on an SM.
 * Grids: `persistent_grid` (as many programs as stay resident, each looping over its
   share of the work, in whole groups where programs wait for each other) and
   `grid_2d` (a one-shot grid laid out on a second dimension past CUDA's grid.x limit).
+* `Family`: the launch interface of a backward kernel family, under the names a forward
+  family module exposes at its top level (so one planner drives both).
 
 Nothing here queries a GPU or compiles a kernel at import time.
 """
@@ -24,6 +26,7 @@ import ctypes
 import functools
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import torch
 
@@ -225,6 +228,25 @@ def resources(kernel, args: tuple, constexprs: dict, *, num_warps: int, limits: 
                                      limits=limits, **constexprs)
         _RESOURCES[key] = res
     return res
+
+
+# -- families ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Family:
+    """A kernel family's launch interface, under the names each forward family module
+    (softmax_fused, softmax_online, softmax_split) has at its top level, so that
+    `softmax.plan` treats a module and a `Family` alike. The backward families take the
+    forward output y and its gradient dy where a forward takes x: why_unsupported(y, dy),
+    launch_params(y, dy, sm_count), compile_args(y, dy), launch_plan(y, dy, dx, p); grid
+    is the forward's signature."""
+
+    KERNEL: object
+    why_unsupported: Callable
+    launch_params: Callable
+    grid: Callable
+    compile_args: Callable
+    launch_plan: Callable
 
 
 # -- grids -------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Triton softmax and log-softmax over rows: the op module the `triton` backend calls.
+"""Triton softmax and log-softmax over rows, and their backward: the op module the
+`triton` backend calls.
 
 Three kernel families, each for both ops (a constexpr flag) and fp32/fp16/bf16 in and
 out with fp32 arithmetic, each in its own file with its launch parameters and the
@@ -13,9 +14,18 @@ thresholds that tune it:
   exchange (max, sum) through global memory. Reads once, writes once.
 * ``auto``: softmax_policy.py picks one from the width, dtype and alignment.
 
-Every kernel honours the input's row stride, offsets rows in 64-bit and follows
-``torch.softmax`` on special values: a row containing NaN or +inf, or all -inf, comes
-out all NaN; -inf elements of an otherwise finite row give 0 (log-softmax: -inf).
+The backward ops (softmax_backward: dx = y * (dy - sum(dy * y)); log_softmax_backward:
+dx = dy - exp(y) * sum(dy); `x` is the forward output y, `dy` its gradient) have a
+kernel beside each forward family, in the same file: ``fused`` (rows of y and dy in
+registers: read each once, write dx once), ``tiled`` (softmax_online.py: pass 1 sums
+tile by tile, pass 2 re-reads y and dy, from L2, and writes dx) and ``split`` (chunks of
+y and dy in resident programs that exchange their part of the sum); ``auto``:
+softmax_policy.auto_backward_kernel.
+
+Every kernel honours the row strides (y's and dy's apart), offsets rows in 64-bit and
+follows torch on special values: a forward row containing NaN or +inf, or all -inf,
+comes out all NaN; -inf elements of an otherwise finite row give 0 (log-softmax: -inf);
+a backward row with a NaN is NaN, and log-softmax's y = -inf gives dx = dy there.
 
 Inputs are rows along the last dimension: a 2-D ``(rows, cols)`` tensor (the canonical
 form, see `comparison.backend`), or any tensor whose rows have a view with unit column
@@ -33,72 +43,119 @@ from . import launch, softmax_fused, softmax_online, softmax_policy, softmax_spl
 from .backend import refuse, unsupported_device, unsupported_dtype
 
 FAMILIES = {"fused": softmax_fused, "online": softmax_online, "split": softmax_split}
-VARIANTS = {"softmax": tuple(FAMILIES), "log_softmax": tuple(FAMILIES)}
+# The backward families, each beside its forward (launch.Family: the same interface).
+BACKWARD_FAMILIES = {"fused": softmax_fused.BACKWARD, "tiled": softmax_online.BACKWARD,
+                     "split": softmax_split.BACKWARD}
+BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
+VARIANTS = {"softmax": tuple(FAMILIES), "log_softmax": tuple(FAMILIES),
+            "softmax_backward": tuple(BACKWARD_FAMILIES), "log_softmax_backward": tuple(BACKWARD_FAMILIES)}
+
+
+def _families(op: str) -> dict:
+    return BACKWARD_FAMILIES if op in BACKWARD_OPS else FAMILIES
 
 
 def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
     """None when `variant` of `op` serves `x`; else why not. Answers for any tensor;
-    `online` and `auto` take any width."""
+    `online`, `tiled` and `auto` take any width. Backward ops: `x` is the forward output
+    y, and the answer assumes a dy laid out like it (`plan` with the actual dy checks
+    that one too)."""
     if op not in VARIANTS:
         return f"kernels_triton.softmax computes {', '.join(VARIANTS)}, not {op!r}"
-    if variant != "auto" and variant not in FAMILIES:
-        return f"triton has no variant {variant!r} for {op!r} (valid: auto, {', '.join(FAMILIES)})"
+    families = _families(op)
+    if variant != "auto" and variant not in families:
+        return f"triton has no variant {variant!r} for {op!r} (valid: auto, {', '.join(families)})"
     why = unsupported_device(x) or unsupported_dtype(x)
     if why is not None:
         return why
     x2d = launch.rows_view(x)
     if x2d is None:
-        return (f"backend 'triton' reads rows along the last dimension with unit stride; this "
-                f"tensor of shape {tuple(x.shape)} and strides {x.stride()} has no such view "
-                f"(pass a contiguous copy)")
+        return _no_rows_view(x, "this tensor")
     if variant == "auto":
         return None
-    return FAMILIES[variant].why_unsupported(x2d)
+    if op in BACKWARD_OPS:
+        return families[variant].why_unsupported(x2d, x2d)
+    return families[variant].why_unsupported(x2d)
 
 
-def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
-    """The kernel and every launch parameter `run` uses for `op`/`variant` on `x`; grid 0
-    for an empty input (nothing to launch); "unsupported" holds the reason where nothing
-    can run.
+def _no_rows_view(x: torch.Tensor, what: str) -> str:
+    return (f"backend 'triton' reads rows along the last dimension with unit stride; {what} "
+            f"of shape {tuple(x.shape)} and strides {x.stride()} has no such view "
+            f"(pass a contiguous copy)")
+
+
+def _dy_reason(y: torch.Tensor, dy, op: str, variant: str) -> str | None:
+    """None when `dy` can go with the forward output `y` to `variant` of backward `op`;
+    else why not (y itself already passed `why_unsupported`)."""
+    if not isinstance(dy, torch.Tensor):
+        return f"{op} needs dy, the gradient of the forward output, as a tensor; got {type(dy).__name__}"
+    if dy.shape != y.shape or dy.dtype != y.dtype or dy.device != y.device:
+        return (f"{op} needs dy of y's shape, dtype and device: y is {y.dtype} {tuple(y.shape)} on "
+                f"{y.device}, dy is {dy.dtype} {tuple(dy.shape)} on {dy.device}")
+    dy2d = launch.rows_view(dy)
+    if dy2d is None:
+        return _no_rows_view(dy, "dy")
+    if variant == "auto":
+        return None
+    return BACKWARD_FAMILIES[variant].why_unsupported(launch.rows_view(y), dy2d)
+
+
+def plan(x: torch.Tensor, op: str, variant: str = "auto", dy: torch.Tensor | None = None) -> dict:
+    """The kernel and every launch parameter `run` uses for `op`/`variant` on `x` (backward
+    ops: x is y, with its gradient `dy`; left out, a dy laid out like y is assumed); grid
+    0 for an empty input (nothing to launch); "unsupported" holds the reason where
+    nothing can run.
 
     On a GPU this compiles the kernel (once per configuration) to size the persistent
     grid from its register and shared-memory use; the dict then also reports n_regs,
     n_spills, shared (bytes), programs_per_sm and what limits it.
     """
+    backward = op in BACKWARD_OPS
     why = why_unsupported(x, op, variant)
+    if why is None and backward and dy is not None:
+        why = _dy_reason(x, dy, op, variant)
     if why is not None:
         return {"op": op, "variant": variant, "kernel": None, "unsupported": why}
     x = launch.rows_view(x)
+    # The tensors the family takes: x, or y and dy.
+    tensors = (x, x if dy is None else launch.rows_view(dy)) if backward else (x,)
     rows, cols = x.shape
     on_gpu = launch.on_gpu(x)
     limits = launch.device_limits(x.device.index) if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
-    kernel = softmax_policy.auto_kernel(x, sm_count) if variant == "auto" else variant
-    family = FAMILIES[kernel]
-    out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": f"_softmax_{kernel}_kernel",
+    if variant != "auto":
+        kernel = variant
+    elif backward:
+        kernel = softmax_policy.auto_backward_kernel(*tensors, sm_count)
+    else:
+        kernel = softmax_policy.auto_kernel(x, sm_count)
+    family = _families(op)[kernel]
+    out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": family.KERNEL.fn.__name__,
            "rows": rows, "cols": cols, "dtype": x.dtype, "unsupported": None}
     if x.numel() == 0:
         out["grid"] = 0
         return out
-    constexprs, warps, maxnreg, units = family.launch_params(x, sm_count)
+    constexprs, warps, maxnreg, units = family.launch_params(*tensors, sm_count)
     # INTERPRETER: plain Triton instead of inline PTX (pairs.py), bf16 rounded in the
     # fp32 bits (downcast.py).
-    constexprs.update(LOG_SOFTMAX=op == "log_softmax", INTERPRETER=not on_gpu)
+    constexprs.update(LOG_SOFTMAX=op in ("log_softmax", "log_softmax_backward"), INTERPRETER=not on_gpu)
     out.update(constexprs=constexprs, num_warps=warps, maxnreg=maxnreg)
-    row_bytes = cols * x.element_size()
+    # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
+    # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
+    row_bytes = cols * x.element_size() * (2 if op == "softmax_backward" else 1)
     if not on_gpu:
         # Interpreter: no SMs to fill, one program per unit of work (`split`: a few, so
         # that each loops over rows; SPLIT is 1 there).
         out["grid"] = family.grid(units, row_bytes, constexprs)[0]
         return out
-    res = launch.resources(family.KERNEL, family.compile_args(x), constexprs, num_warps=warps,
+    res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
                            limits=limits, maxnreg=maxnreg)
     if maxnreg and res.n_spills:
         # The cap is a bet on ptxas fitting the tile in it, which depends on its
         # version (Triton 3.6's spills fp16 32768 at 64): spilling is worse than the
         # residency the cap buys, so such a configuration runs uncapped.
         out["maxnreg"] = None
-        res = launch.resources(family.KERNEL, family.compile_args(x), constexprs, num_warps=warps,
+        res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
                                limits=limits, maxnreg=None)
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
@@ -107,24 +164,40 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     return out
 
 
-def launch_plan(x: torch.Tensor, p: dict, out: torch.Tensor | None = None) -> torch.Tensor:
-    """Launch the kernel `p` (from `plan`) on `x`, into `out` (a contiguous tensor of x's
-    shape and dtype) or a new one; returns it."""
+def launch_plan(x: torch.Tensor, p: dict, out: torch.Tensor | None = None,
+                dy: torch.Tensor | None = None) -> torch.Tensor:
+    """Launch the kernel `p` (from `plan`) on `x` (backward ops: y, with `dy`), into `out`
+    (a contiguous tensor of x's shape and dtype) or a new one; returns it."""
     if out is None:
         out = torch.empty(x.shape, dtype=x.dtype, device=x.device)
     elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous():
         raise ValueError(f"out must be a contiguous {x.dtype} tensor of shape {tuple(x.shape)}; got "
                          f"{out.dtype} {tuple(out.shape)} with strides {out.stride()}")
-    if p["grid"]:
-        with launch.on_device(x):
-            FAMILIES[p["kernel"]].launch_plan(launch.rows_view(x), out.view(p["rows"], p["cols"]), p)
-    return out
+    if not p["grid"]:
+        return out
+    if (dy is None) == (p["op"] in BACKWARD_OPS):
+        raise ValueError(f"{p['op']}: dy must be given for backward ops and only for them")
+    target = out
+    if p["constexprs"].get("PAIRS") and out.data_ptr() % 4:
+        # Paired tiles store 32-bit words: an output 2 bytes off a word gets a fresh one.
+        target = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    rows_out = target.view(p["rows"], p["cols"])
+    with launch.on_device(x):
+        if p["op"] in BACKWARD_OPS:
+            BACKWARD_FAMILIES[p["kernel"]].launch_plan(launch.rows_view(x), launch.rows_view(dy), rows_out, p)
+        else:
+            FAMILIES[p["kernel"]].launch_plan(launch.rows_view(x), rows_out, p)
+    return target if target is out else out.copy_(target)
 
 
-def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None) -> torch.Tensor:
-    """`op` ("softmax" / "log_softmax") along the last dimension of `x`: a new contiguous
-    tensor of x's shape and dtype, or `out` filled."""
-    p = plan(x, op, variant)
+def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None,
+        dy: torch.Tensor | None = None) -> torch.Tensor:
+    """`op` along the last dimension of `x`: a new contiguous tensor of x's shape and
+    dtype, or `out` filled. Backward ops take the forward output as `x` and its gradient
+    as `dy` (dx = the result); the forward ops take no `dy`."""
+    p = plan(x, op, variant, dy)
     if p["unsupported"] is not None:
         refuse(x, p["unsupported"])
-    return launch_plan(x, p, out)
+    if (dy is None) == (op in BACKWARD_OPS):
+        raise ValueError(f"{op}: dy must be given for backward ops and only for them")
+    return launch_plan(x, p, out, dy)

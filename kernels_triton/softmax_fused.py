@@ -12,6 +12,12 @@ widths or row strides).
 The grid is one-shot: one program per row block (`grid`), laid out on a second grid
 dimension past CUDA's grid.x limit. `launch_params` derives every constexpr, the warps
 and the register cap from the tensor; `why_unsupported` names the width limit.
+
+The backward (`BACKWARD`, softmax_backward / log_softmax_backward) holds tiles of y and
+dy the same way: the row sum, then dx, from registers; reads y and dy once, writes dx
+once. Two rows per tile row take the registers one forward row takes, so every width
+limit is half the forward's (FUSED_BWD_MAX_COLS*); wide bf16 rows are paired
+(`_fused_backward_pairs_tile`).
 """
 from __future__ import annotations
 
@@ -212,6 +218,91 @@ def _fused_pairs_segments(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_ro
         tl.store(y_rows + s * SEGMENT + lanes, _pairs_output(ws[s], m, d, LOG_SOFTMAX, BF16, INTERPRETER),
                  mask=(rows < n_rows) & (lanes < n_words - s * SEGMENT))
 
+# -- backward ----------------------------------------------------------------------------------
+
+# The backward holds two tensors, y and dy, where the forward holds one: it keeps the
+# forward's registers per thread (FUSED_UNITS_PER_THREAD data registers) and bytes per
+# tile by halving what each tensor gets: 16 units of each per thread, tiles of
+# FUSED_TILE_BYTES / 2 of each, at most FUSED_MAX_TILE_ROWS / 2 rows (an address per
+# value of two tensors below 16-byte rows), and rows up to half the forward's widths:
+# 16384 (fp32, and 16-bit rows that are not paired) at 32 warps, 46-48 registers on
+# sm_90; 8192 for odd widths or row strides, 52-58 registers at 16 warps.
+FUSED_BWD_UNITS_PER_THREAD = FUSED_UNITS_PER_THREAD // 2
+FUSED_BWD_MAX_COLS = FUSED_MAX_COLS // 2
+FUSED_BWD_MAX_COLS_ODD = FUSED_MAX_COLS_ODD // 2
+FUSED_BWD_TILE_BYTES = FUSED_TILE_BYTES // 2
+FUSED_BWD_MAX_TILE_ROWS = FUSED_MAX_TILE_ROWS // 2
+# Paired rows (pairs.py), twice as wide: bf16 only. bf16 at 8192-32768 takes 60-63
+# registers under the FUSED_PAIRS_MAX_REGISTERS cap. fp16 softmax rows spill 44-56 bytes
+# at 64 registers whichever widening forms the two passes use (every form ends in the
+# same fp16 -> fp32 conversion, which ptxas then computes once for both passes and
+# keeps live across the sum's reduction); bf16 widens by a shift or a mask, which forms
+# 0 and 2 spell differently.
+FUSED_BWD_MAX_COLS_PAIRS = {torch.bfloat16: 2 * FUSED_BWD_MAX_COLS}
+# 16-bit rows at least this wide are held as pairs. A first choice, to be tuned on the
+# GPU: the forward pairs from FUSED_PAIRS_MIN_COLS, where a thread's share of the row
+# reaches 32 words; the backward's two rows reach that at half the width.
+FUSED_BWD_PAIRS_MIN_COLS = FUSED_PAIRS_MIN_COLS // 2
+# Under the interpreter, tiles of at most this many units of each tensor.
+INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
+
+
+@triton.jit
+def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                   dx_row_stride, LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr,
+                                   BLOCK: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr,
+                                   BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Grid: (x, y), one program per block of ROWS rows, as the forward. Per block: read
+    # ROWS x n_cols elements of y and of dy once, write ROWS x n_cols of dx once. PAIRS:
+    # 16-bit rows held two values per word (BLOCK counts words). The sum and the output
+    # are fp32 (softmax_rows.grad_term / grad_out). INTERPRETER: Triton's CPU interpreter.
+    block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
+    rows = block * ROWS + tl.arange(0, ROWS)
+    n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
+        n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
+    if PAIRS:
+        _fused_backward_pairs_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols // 2, y_row_stride // 2,
+                                   dy_row_stride // 2, dx_row_stride // 2, LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
+    else:
+        cols = tl.arange(0, BLOCK)
+        mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
+        # Padding is +0 in both: it adds nothing to either sum.
+        y = tl.load(y_ptr + rows[:, None] * y_row_stride + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+        g = tl.load(dy_ptr + rows[:, None] * dy_row_stride + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+        s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=1)[:, None]
+        dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
+        tl.store(dx_ptr + rows[:, None] * dx_row_stride + cols[None, :],
+                 downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+
+
+@triton.jit
+def _fused_backward_pairs_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_words, y_row_words, dy_row_words,
+                               dx_row_words, LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr,
+                               BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    # The backward on bf16 rows as uint32 words (pairs.py): a thread keeps its words of
+    # y and dy, not their fp32 widening, live across the sum's block reduction. The sum
+    # widens them in form 0, the output in form 2: form 1's shift and mask are the very
+    # instructions form 0 compiles to, which ptxas merges (and then spills the widened
+    # values: 52 bytes at 64 registers). Padding words are 0: two +0 halves.
+    words = tl.arange(0, BLOCK)[None, :]
+    rows = rows[:, None]
+    mask = (rows < n_rows) & (words < n_words)
+    wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * y_row_words + words,
+                 mask=mask, other=0)
+    wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * dy_row_words + words,
+                 mask=mask, other=0)
+    s = tl.sum(softmax_rows.grad_term(pairs.low(wy, BF16, 0, INTERPRETER), pairs.low(wg, BF16, 0, INTERPRETER),
+                                      LOG_SOFTMAX)
+               + softmax_rows.grad_term(pairs.high(wy, BF16, 0, INTERPRETER), pairs.high(wg, BF16, 0, INTERPRETER),
+                                        LOG_SOFTMAX), axis=1)[:, None]
+    lo = softmax_rows.grad_out(pairs.low(wy, BF16, 2, INTERPRETER), pairs.low(wg, BF16, 2, INTERPRETER), s,
+                               LOG_SOFTMAX)
+    hi = softmax_rows.grad_out(pairs.high(wy, BF16, 2, INTERPRETER), pairs.high(wg, BF16, 2, INTERPRETER), s,
+                               LOG_SOFTMAX)
+    tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * dx_row_words + words,
+             pairs.pack(lo, hi, BF16, INTERPRETER), mask=mask)
+
+
 # -- launch parameters -------------------------------------------------------------------------
 
 def paired(x: torch.Tensor, align: int) -> bool:
@@ -292,6 +383,73 @@ def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimi
     return max(1, units), programs_per_sm
 
 
+# -- backward launch parameters ----------------------------------------------------------------
+
+def backward_paired(y: torch.Tensor, dy: torch.Tensor, align: int) -> bool:
+    """Whether the backward holds the rows of y and dy as words of two 16-bit values:
+    rows of a dtype in FUSED_BWD_MAX_COLS_PAIRS (bf16) of at least FUSED_BWD_PAIRS_MIN_COLS,
+    ALIGN >= 2 (even width and both row strides) and both starts 4-byte aligned."""
+    return (y.dtype in FUSED_BWD_MAX_COLS_PAIRS and y.shape[1] >= FUSED_BWD_PAIRS_MIN_COLS and align >= 2
+            and y.data_ptr() % 4 == 0 and dy.data_ptr() % 4 == 0)
+
+
+def backward_max_cols(y: torch.Tensor, dy: torch.Tensor) -> int:
+    """Widest row of y's dtype and the alignment of y and dy that the backward holds."""
+    align = softmax_rows.row_align(y, dy)
+    if align == 1:
+        return FUSED_BWD_MAX_COLS_ODD
+    return FUSED_BWD_MAX_COLS_PAIRS[y.dtype] if backward_paired(y, dy, align) else FUSED_BWD_MAX_COLS
+
+
+def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
+    """None when the backward holds the rows of y and dy (2-D) in registers; else why not."""
+    cols, limit = y.shape[1], backward_max_cols(y, dy)
+    if cols <= limit:
+        return None
+    align = softmax_rows.row_align(y, dy)
+    if align > 1:
+        held = " held in pairs" if backward_paired(y, dy, align) else ""
+        return (f"triton variant 'fused' keeps the rows of y and dy in registers, at most {limit} "
+                f"columns of {y.dtype}{held}; these rows have {cols} (use 'tiled' or 'auto')")
+    return (f"triton variant 'fused' keeps the rows of y and dy in registers; rows whose width or "
+            f"row stride (of y or dy) is odd load element by element and fit up to "
+            f"{FUSED_BWD_MAX_COLS_ODD} columns; these rows have {cols} (use 'tiled' or 'auto')")
+
+
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
+                           ) -> tuple[dict, int, int | None, int]:
+    """(constexprs, num_warps, register cap, row blocks) of the backward on the (rows,
+    cols) tensors y and dy: ROWS, BLOCK (units), PAIRS, ALIGN and BF16, as the forward's
+    `launch_params` with half of a tile's units for each tensor."""
+    rows, cols = y.shape
+    elem, align = y.element_size(), softmax_rows.row_align(y, dy)
+    pairs_ = backward_paired(y, dy, align)
+    units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
+    block = triton.next_power_of_2(units)
+    tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
+    spread = triton.cdiv(rows, sm_count) if sm_count else rows
+    tile_rows = min(tile_rows, triton.next_power_of_2(spread))
+    if sm_count is None:
+        tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
+    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
+    constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
+                  "BF16": y.dtype == torch.bfloat16}
+    return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
+
+
+def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
+    """The backward launch's arguments with a stand-in dx, for `launch.resources`."""
+    return softmax_rows.backward_kernel_args(y, dy, launch.stand_in(y.dtype, y.device))
+
+
+def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict) -> None:
+    """Launch the backward as planned (`p` from softmax.plan): dx from y and dy."""
+    options = {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
+    _softmax_fused_backward_kernel[launch.grid_2d(p["grid"])](
+        *softmax_rows.backward_kernel_args(y, dy, dx), num_warps=p["num_warps"], **options, **p["constexprs"])
+
+
 # -- launch ------------------------------------------------------------------------------------
 
 KERNEL = _softmax_fused_kernel
@@ -307,3 +465,8 @@ def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
     options = {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
     _softmax_fused_kernel[launch.grid_2d(p["grid"])](*softmax_rows.kernel_args(x, y), num_warps=p["num_warps"],
                                                      **options, **p["constexprs"])
+
+
+BACKWARD = launch.Family(KERNEL=_softmax_fused_backward_kernel, why_unsupported=backward_why_unsupported,
+                         launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
+                         launch_plan=backward_launch_plan)

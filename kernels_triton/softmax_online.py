@@ -5,6 +5,10 @@ running sum per lane; pass 2 re-reads the row and writes the output. Reads twice
 once, any width. The grid is persistent (`grid`), sized so that the rows in flight fit
 an L2 budget (never below one program per SM), so that pass 2's re-reads come from L2
 and DRAM sees one read and one write.
+
+The backward's `tiled` (`BACKWARD`) walks rows the same way: pass 1 sums dy * y (or dy,
+for log-softmax) tile by tile, pass 2 re-reads y and dy and writes dx, on the same
+L2-sized persistent grid.
 """
 from __future__ import annotations
 
@@ -128,6 +132,63 @@ def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_str
 
 
 
+# -- backward: `tiled` -------------------------------------------------------------------------
+
+# `tiled` tiles: TILED_TILE_BYTES of y and as many of dy per iteration, the bytes in
+# flight of the forward's two fp32 tiles: 8192 fp32 values (16 of each tensor per thread
+# at 16 warps: 97-102 registers on sm_90) or 16384 16-bit values (32 per thread at 16
+# warps: 86-96 registers). 8192-wide 16-bit tiles at 16 warps take fewer values but
+# spill: ptxas holds them to 64 registers and spills 12 bytes (log-softmax). Odd rows
+# (an address per value): TILED_TILE_ODD values of any dtype (16 per thread at 8 warps,
+# 124-128 registers, as ptxas allocates for the forward's odd tiles).
+TILED_TILE_BYTES = 32 * 1024
+TILED_TILE_ODD = ONLINE_TILE_ODD
+TILED_VALUES_PER_THREAD = ONLINE_VALUES_PER_THREAD
+TILED_MAX_WARPS = ONLINE_MAX_WARPS
+
+
+@triton.jit
+def _softmax_tiled_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                   dx_row_stride, LOG_SOFTMAX: tl.constexpr, TILE: tl.constexpr,
+                                   ALIGN: tl.constexpr, NUM_STAGES: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Grid: persistent; program p takes rows p, p + nprog, ... one at a time.
+    # Per row: pass 1 reads dy and y (log-softmax: dy only) and keeps them in L2; pass 2
+    # reads y and dy again and writes dx: DRAM sees each read once when pass 2 hits L2.
+    # The sum is per lane in fp32 (softmax_rows.grad_term), merged once per row.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
+        n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
+    lanes = tl.arange(0, TILE)
+    n_tiles = tl.cdiv(n_cols, TILE)
+    for row in tl.range(pid, n_rows, nprog):
+        y_row = y_ptr + tl.cast(row, tl.int64) * y_row_stride
+        dy_row = dy_ptr + tl.cast(row, tl.int64) * dy_row_stride
+        dx_row = dx_ptr + tl.cast(row, tl.int64) * dx_row_stride
+        # Pass 1: masked lanes load +0 (nothing to the sum, no memory traffic).
+        acc = tl.zeros([TILE], tl.float32)
+        for t in tl.range(0, n_tiles, num_stages=NUM_STAGES):
+            start = tl.cast(t, tl.int64) * TILE
+            mask = lanes < n_cols - start
+            g = tl.load(dy_row + start + lanes, mask=mask, other=0.0, eviction_policy="evict_last").to(tl.float32)
+            if LOG_SOFTMAX:
+                acc += g
+            else:
+                y = tl.load(y_row + start + lanes, mask=mask, other=0.0,
+                            eviction_policy="evict_last").to(tl.float32)
+                acc += softmax_rows.grad_term(y, g, LOG_SOFTMAX)
+        s = tl.sum(acc, axis=0)
+        # Pass 2, last tile first: the tiles pass 1 read most recently are the likeliest
+        # to be still in L2. Both loads before the store.
+        for t in tl.range(0, n_tiles, num_stages=NUM_STAGES):
+            start = tl.cast(n_tiles - 1 - t, tl.int64) * TILE
+            mask = lanes < n_cols - start
+            y = tl.load(y_row + start + lanes, mask=mask, other=0.0).to(tl.float32)
+            g = tl.load(dy_row + start + lanes, mask=mask, other=0.0).to(tl.float32)
+            dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
+            tl.store(dx_row + start + lanes, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+
+
 # -- launch parameters -------------------------------------------------------------------------
 
 def why_unsupported(x: torch.Tensor) -> str | None:
@@ -163,6 +224,36 @@ def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimi
     return launch.persistent_grid(units, per_sm, limits.sm_count), per_sm
 
 
+def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
+    """Always None: `tiled` streams rows of any width in tiles."""
+    return None
+
+
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+    """(constexprs, num_warps, register cap (none), rows) of `tiled` on the (rows, cols)
+    tensors y and dy: TILE, NUM_STAGES and ALIGN; `sm_count` None under the interpreter."""
+    rows, cols = y.shape
+    align = softmax_rows.row_align(y, dy)
+    if sm_count is None:
+        cap = INTERPRET_ONLINE_TILE
+    else:
+        cap = TILED_TILE_BYTES // y.element_size() if align > 1 else TILED_TILE_ODD
+    tile = min(triton.next_power_of_2(cols), cap)
+    warps = max(1, min(TILED_MAX_WARPS, tile // (32 * TILED_VALUES_PER_THREAD)))
+    return {"TILE": tile, "NUM_STAGES": ONLINE_NUM_STAGES, "ALIGN": align}, warps, None, rows
+
+
+def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
+    """The `tiled` launch's arguments with a stand-in dx, for `launch.resources`."""
+    return softmax_rows.backward_kernel_args(y, dy, launch.stand_in(y.dtype, y.device))
+
+
+def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict) -> None:
+    """Launch `tiled` as planned (`p` from softmax.plan): dx from y and dy."""
+    _softmax_tiled_backward_kernel[(p["grid"],)](*softmax_rows.backward_kernel_args(y, dy, dx),
+                                                 num_warps=p["num_warps"], **p["constexprs"])
+
+
 # -- launch ------------------------------------------------------------------------------------
 
 KERNEL = _softmax_online_kernel
@@ -177,3 +268,10 @@ def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
     """Launch `online` as planned (`p` from softmax.plan) from `x` into `y`."""
     _softmax_online_kernel[(p["grid"],)](*softmax_rows.kernel_args(x, y), num_warps=p["num_warps"],
                                          **p["constexprs"])
+
+
+# `grid` serves `tiled` as it is: softmax.plan passes the bytes of a row that pass 2
+# re-reads (y and dy; log-softmax's pass 1 reads dy alone).
+BACKWARD = launch.Family(KERNEL=_softmax_tiled_backward_kernel, why_unsupported=backward_why_unsupported,
+                         launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
+                         launch_plan=backward_launch_plan)

@@ -1,5 +1,6 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
-beyond while the GPU holds a group's programs, `online` past that.
+beyond while the GPU holds a group's programs, `online` past that. The backward's `auto`
+(`auto_backward_kernel`) follows the same order with `tiled` last.
 
 The widths where `fused` stops being the better choice are measured (below); the limits
 of what each family can hold at all live with the family (softmax_fused.FUSED_MAX_COLS*,
@@ -39,3 +40,34 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     if cols <= limit:
         return "fused"
     return "split" if softmax_split.fits(cols, elem, align, sm_count) else "online"
+
+
+# The backward's `auto`: `fused` up to these widths, then `split` while a group of its
+# programs can be resident, then `tiled`. First choices, to be tuned on the GPU (no
+# backward kernel has been timed yet): fp32 and paired bf16 rows stay in `fused` as long
+# as it holds both rows (FUSED_BWD_MAX_COLS, FUSED_BWD_MAX_COLS_PAIRS: 16 units of each
+# per thread at 32 warps, one program per SM at the widest, like the forward's widest
+# fused rows); 16-bit rows that are not paired (fp16 always, bf16 views off a 4-byte
+# word) leave at half that, as the forward's widened 16-bit rows do past
+# AUTO_FUSED_MAX_COLS["16-bit"] (widened at 32 warps the forward measured 73%).
+AUTO_BWD_FUSED_MAX_COLS = {"fp32": softmax_fused.FUSED_BWD_MAX_COLS,
+                           "pairs": softmax_fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16],
+                           "16-bit": softmax_fused.FUSED_BWD_MAX_COLS // 2}
+
+
+def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> str:
+    """The backward family `auto` runs on the (rows, cols) tensors y and dy; `sm_count`
+    None under the interpreter (where `split` takes any width)."""
+    cols, elem = y.shape[1], y.element_size()
+    align = softmax_rows.row_align(y, dy)
+    if align == 1:
+        limit = softmax_fused.FUSED_BWD_MAX_COLS_ODD
+    elif elem == 4:
+        limit = AUTO_BWD_FUSED_MAX_COLS["fp32"]
+    elif softmax_fused.backward_paired(y, dy, align):
+        limit = AUTO_BWD_FUSED_MAX_COLS["pairs"]
+    else:
+        limit = AUTO_BWD_FUSED_MAX_COLS["16-bit"]
+    if cols <= limit:
+        return "fused"
+    return "split" if softmax_split.backward_fits(cols, elem, align, sm_count) else "tiled"

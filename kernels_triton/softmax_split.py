@@ -8,6 +8,12 @@ resident at once: a persistent grid sized from the compiled kernel's occupancy (
 Each program loads its chunk of the next row before it waits. Rows up to one 16 KiB
 chunk per SM (540672 fp32 or 1081344 16-bit columns on a 132-SM GPU): `why_unsupported`
 says so past that.
+
+The backward (`BACKWARD`) cuts rows of y and dy the same way: each program holds a
+chunk of both, publishes its part of the row's sum (one fp32 in a 64-bit word) and waits
+for its group's; chunks are half the forward's, since a program holds two tensors (rows
+up to 128 chunks, the largest power of two at most the SM count: 262144 fp32 or 524288
+16-bit columns on a 132-SM GPU).
 """
 from __future__ import annotations
 
@@ -118,6 +124,77 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 
 
 
+# -- backward ----------------------------------------------------------------------------------
+
+# The backward's chunks, of y and of dy: half the forward's bytes each, 16 values of each
+# per thread, so that a program holds (with the next row's chunks in flight) the
+# registers and bytes of a forward program. First choices by that rule, to be tuned on
+# the GPU as the forward's were. ptxas (sm_90): 8 KiB chunks 64-94 registers (fp32 at 4
+# warps, 16-bit at 8), whole rows 63-91 (16-bit 32 KiB rows at 32 warps: 64, the most
+# 1024 threads may have), odd chunks 96-117; no spills.
+SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
+SPLIT_BWD_CHUNK_BYTES = {elem: chunk // 2 for elem, chunk in SPLIT_CHUNK_BYTES.items()}
+SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
+SPLIT_BWD_VALUES_PER_THREAD = SPLIT_VALUES_PER_THREAD // 2
+
+
+@triton.jit
+def _sum_word(s):
+    # A chunk's part of the row sum as one int64 (its fp32 bits, zero-extended): never
+    # negative, so the slots' initial -1 means "not yet"; any float, NaN included.
+    return s.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
+
+
+@triton.jit
+def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, cols):
+    # This program's chunk of `row` of y or dy; nothing (+0, no traffic) past the last row.
+    return tl.load(ptr + tl.cast(row, tl.int64) * row_stride + cols,
+                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=0.0)
+
+
+@triton.jit
+def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_cols, y_row_stride,
+                                   dy_row_stride, dx_row_stride, LOG_SOFTMAX: tl.constexpr,
+                                   SPLIT: tl.constexpr, CHUNK: tl.constexpr, ALIGN: tl.constexpr,
+                                   INTERPRETER: tl.constexpr):
+    # Grid: persistent, a multiple of SPLIT programs, ALL resident at once, as the
+    # forward's: program p is chunk p % SPLIT of rows g, g + n_groups, ... (g = p //
+    # SPLIT). slot_ptr: int64 [n_rows, SPLIT], all -1 (SPLIT 1: unused, no exchange).
+    # Per row: y and dy read once, dx written once; the parts of the sum are added in
+    # slot order, so every program of a row gets the same sum.
+    pid = tl.program_id(0)
+    n_groups = tl.num_programs(0) // SPLIT
+    group = pid // SPLIT
+    part = pid % SPLIT
+    n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
+        n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    col_mask = cols < n_cols
+    parts = tl.arange(0, SPLIT)
+    y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, cols)
+    g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, cols)
+    for row in tl.range(group, n_rows, n_groups):
+        # The next row's chunks are requested before this row's exchange.
+        y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
+        g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
+        yf = y.to(tl.float32)
+        gf = g.to(tl.float32)
+        s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
+        if SPLIT > 1:
+            row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
+            tl.atomic_xchg(row_slots + part, _sum_word(s), sem="relaxed", scope="gpu")
+            # Wait until every chunk of the row has published (volatile: not from L1).
+            words = tl.load(row_slots + parts, volatile=True)
+            while tl.min(words, axis=0) < 0:
+                words = tl.load(row_slots + parts, volatile=True)
+            s = tl.sum((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), axis=0)
+        dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
+        tl.store(dx_ptr + tl.cast(row, tl.int64) * dx_row_stride + cols,
+                 downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
+        y = y_next
+        g = g_next
+
+
 # -- launch parameters -------------------------------------------------------------------------
 
 def chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
@@ -175,6 +252,75 @@ def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimi
     return programs, programs_per_sm
 
 
+# -- backward launch parameters ----------------------------------------------------------------
+
+def backward_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
+    """(SPLIT, CHUNK) of the backward for rows of `cols` `elem`-byte values: one chunk up
+    to SPLIT_BWD_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a
+    power of two, the smallest whose chunks fit SPLIT_BWD_CHUNK_BYTES (odd rows:
+    SPLIT_BWD_CHUNK_ODD elements)."""
+    whole = triton.next_power_of_2(cols)
+    if interpreted or (align > 1 and whole * elem <= SPLIT_BWD_WHOLE_ROW_BYTES):
+        return 1, whole
+    cap = SPLIT_BWD_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_BWD_CHUNK_ODD
+    split = triton.next_power_of_2(triton.cdiv(cols, cap))
+    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+
+
+def backward_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
+    """Whether a group of backward programs can all be resident (one per SM assumed)."""
+    return sm_count is None or backward_chunks(cols, elem, align, False)[0] <= sm_count
+
+
+def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
+    """None when a group of backward programs holding a row of y and dy (2-D) can all be
+    resident on y's GPU (always under the interpreter); else why not."""
+    if not launch.on_gpu(y):
+        return None
+    cols, align, elem = y.shape[1], softmax_rows.row_align(y, dy), y.element_size()
+    sm_count = launch.device_limits(y.device.index).sm_count
+    if backward_fits(cols, elem, align, sm_count):
+        return None
+    cap = SPLIT_BWD_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_BWD_CHUNK_ODD
+    groups = 1 << (sm_count.bit_length() - 1)  # SPLIT is a power of two
+    return (f"triton variant 'split' holds rows of y and dy in chunks of at most {cap} columns, "
+            f"a power of two of them per row, all resident at once: at most {groups} on this GPU's "
+            f"{sm_count} SMs, so rows up to {groups * cap} columns; these rows have {cols} "
+            f"(use 'tiled' or 'auto')")
+
+
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+    """(constexprs, num_warps, register cap (none), rows) of the backward on the (rows,
+    cols) tensors y and dy: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
+    rows, cols = y.shape
+    align = softmax_rows.row_align(y, dy)
+    split, chunk = backward_chunks(cols, y.element_size(), align, interpreted=sm_count is None)
+    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_BWD_VALUES_PER_THREAD)))
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
+
+
+def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
+    """The backward launch's arguments with stand-ins for dx and the exchange slots."""
+    return softmax_rows.backward_kernel_args(y, dy, launch.stand_in(y.dtype, y.device),
+                                             launch.stand_in(torch.int64, y.device))
+
+
+def exchange_slots(rows: int, split: int, device) -> torch.Tensor:
+    """The backward's exchange words, fresh per call: int64 (rows, SPLIT), -1: not yet
+    published (SPLIT 1 exchanges nothing: one unused word)."""
+    return torch.full((rows if split > 1 else 1, split), -1, dtype=torch.int64, device=device)
+
+
+def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict,
+                         slots: torch.Tensor | None = None) -> None:
+    """Launch the backward as planned (`p` from softmax.plan): dx from y and dy, exchanging
+    through `slots` (default: fresh `exchange_slots`)."""
+    if slots is None:
+        slots = exchange_slots(y.shape[0], p["constexprs"]["SPLIT"], y.device)
+    _softmax_split_backward_kernel[(p["grid"],)](*softmax_rows.backward_kernel_args(y, dy, dx, slots),
+                                                 num_warps=p["num_warps"], **p["constexprs"])
+
+
 # -- launch ------------------------------------------------------------------------------------
 
 KERNEL = _softmax_split_kernel
@@ -193,3 +339,8 @@ def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
     slots = torch.full((x.shape[0], p["constexprs"]["SPLIT"]), -1, dtype=torch.int64, device=x.device)
     _softmax_split_kernel[(p["grid"],)](*softmax_rows.kernel_args(x, y, slots), num_warps=p["num_warps"],
                                         **p["constexprs"])
+
+
+BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
+                         launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
+                         launch_plan=backward_launch_plan)
