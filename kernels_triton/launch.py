@@ -99,7 +99,8 @@ def device_limits(index: int) -> DeviceLimits:
 def rows_view(x: torch.Tensor) -> torch.Tensor | None:
     """`x` as ``(rows, cols)`` rows along its last dimension (a 0-dim tensor: one row of
     one) with unit column stride, as a view; None where the layout has no such view (a
-    copy would be needed). Never copies."""
+    copy would be needed). An empty tensor's strides do not matter (nothing is read), so
+    it always has one. Never copies."""
     if x.dim() == 2:
         x2d = x
     else:
@@ -109,7 +110,7 @@ def rows_view(x: torch.Tensor) -> torch.Tensor | None:
             x2d = x.view(rows, cols)
         except RuntimeError:  # strides that no 2-D view can express
             return None
-    if x2d.shape[1] > 1 and x2d.stride(1) != 1:
+    if x2d.shape[1] > 1 and x2d.stride(1) != 1 and x2d.numel():
         return None
     return x2d
 
