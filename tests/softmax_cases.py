@@ -71,6 +71,7 @@ CPU_SHAPES = [
     (7, 129),    # odd: breaks every pack alignment (ALIGN 1); padded lanes
     (3, 1000),   # a multiple of 8, not 16: narrower packs; online: 4 interpreter tiles, last masked
     (2, 1025),   # one past warp_per_row (1024); fused BLOCK 2048; CUDA reductions: block per row
+    (1, 4099),   # online: 17 interpreter tiles, masked 3-element tail; split: several chunks
 ]
 # Reductions under the interpreter run their max one element at a time: keep them narrower.
 CPU_REDUCE_SHAPES = [
@@ -109,6 +110,12 @@ GPU_WIDTHS = [
     262144,          # 1 MB fp32 rows: 16-CTA clusters; split 32-64 programs; online past L2
 ]
 GPU_ROWS = [1, 2, 7, 1000]  # 7: every make_rows extreme; 1000: more rows than SMs, persistent grids loop
+GPU_SHAPES = [               # beside the sweep
+    (200_000, 3),            # many tiny rows: every grid-stride and persistent loop runs many times
+    (2, 5000),               # two rows wider than warp_per_row
+    (129, 20000),            # odd row count, block paths with 16-byte packs
+    (3, 70000),              # fp32 past block_smem
+]
 SLOW_ELEMENTS = 1 << 24      # cases this large are also marked `slow` (-m "not slow" leaves them out)
 GPU_WHOLE_SIZES = [1, 1000, 100_003, 2 ** 28]  # 2**28: 1 GiB of fp32, every partial busy
 
@@ -123,7 +130,8 @@ def _finite_extremes(row, cols, dtype):
 
 
 # (name, fill): rows whose results torch defines through its NaN/inf rules, the union of
-# the CUDA and Triton suites' rows. Applied to rows of make_rows values; cols >= 5.
+# the CUDA and Triton suites' rows. Applied to rows of make_rows values; in rows of fewer
+# than 5 columns some of them coincide (one column: "NaN next to -inf" is "one -inf").
 SPECIAL_ROWS = (
     ("all -inf", lambda r, c, d: r.fill_(-INF)),                        # softmax: NaN; sum, max: -inf
     ("every other -inf", lambda r, c, d: r[::2].fill_(-INF)),           # those give 0 (log: -inf)
@@ -132,12 +140,12 @@ SPECIAL_ROWS = (
     ("one -inf last", lambda r, c, d: r.__setitem__(-1, -INF)),
     ("one finite among -inf", lambda r, c, d: (r.fill_(-INF), r.__setitem__(c // 3, 1.5))),
     ("one +inf in the middle", lambda r, c, d: r.__setitem__(c // 2, INF)),  # softmax: all NaN
-    ("one +inf second", lambda r, c, d: r.__setitem__(1, INF)),
+    ("one +inf second", lambda r, c, d: r.__setitem__(min(1, c - 1), INF)),
     ("two +inf", lambda r, c, d: (r.__setitem__(0, INF), r.__setitem__(-1, INF))),
     ("+inf and -inf", lambda r, c, d: (r.__setitem__(0, INF), r.__setitem__(-1, -INF))),  # sum: NaN
     ("NaN in the middle", lambda r, c, d: r.__setitem__(c // 2, NAN)),
     ("NaN in the last (tail) element", lambda r, c, d: r.__setitem__(-1, NAN)),
-    ("NaN next to -inf", lambda r, c, d: (r.__setitem__(0, NAN), r.__setitem__(1, -INF))),
+    ("NaN next to -inf", lambda r, c, d: (r.__setitem__(0, NAN), r.__setitem__(min(1, c - 1), -INF))),
     ("NaN and +inf", lambda r, c, d: (r.__setitem__(0, NAN), r.__setitem__(-1, INF))),  # max: NaN wins
     ("all NaN", lambda r, c, d: r.fill_(NAN)),
     ("finite extremes whose difference overflows", _finite_extremes),
@@ -148,8 +156,7 @@ SPECIAL_ROWS = (
 
 
 def special_rows(cols: int, dtype: torch.dtype, device=DEVICE, seed: int = 0) -> torch.Tensor:
-    """One row per SPECIAL_ROWS entry, in that order, over make_rows values; cols >= 5."""
-    assert cols >= 5, "the special rows need five columns"
+    """One row per SPECIAL_ROWS entry, in that order, over make_rows values."""
     x = make_rows(len(SPECIAL_ROWS), cols, torch.float32, device, seed=seed, extremes=False)
     for row, (_, fill) in zip(x, SPECIAL_ROWS):
         fill(row, cols, dtype)
@@ -160,12 +167,23 @@ def _numel(shape) -> int:
     return math.prod(shape) if shape else 1
 
 
+# Magnitudes each dtype holds with room to spare (fp16 tops out at 65504).
+LARGE = {torch.float32: 1e4, torch.bfloat16: 1e4, torch.float16: 6e4}
+
+
 def fill(shape, dtype, device, values: str = "rows", seed: int = 0) -> torch.Tensor:
     """A contiguous tensor of `shape`: make_rows rows along the last dim ("rows", with the
-    extremes of make_rows), or SPECIAL_ROWS ("special", 2-D of len(SPECIAL_ROWS) rows)."""
+    extremes of make_rows), SPECIAL_ROWS ("special", 2-D of len(SPECIAL_ROWS) rows), or
+    uniform in +-LARGE with each row's maximum the extreme itself ("large": exp() of any
+    unshifted value overflows, and log-softmax is ~0 at the maximum)."""
     if values == "special":
         assert shape[0] == len(SPECIAL_ROWS)
         return special_rows(shape[1], dtype, device, seed)
+    if values == "large":
+        gen = torch.Generator(device=device).manual_seed(seed)
+        x = (torch.rand(shape, generator=gen, device=device) * 2 - 1) * LARGE[dtype]
+        x[..., shape[-1] // 2] = LARGE[dtype]
+        return x.to(dtype)
     if _numel(shape) == 0:
         return torch.empty(shape, dtype=dtype, device=device)
     cols = shape[-1] if shape else 1
@@ -306,6 +324,11 @@ def _special_cases(widths, dtypes, gpu=False) -> list[Case]:
                  peer=(c, d) == (widths[0], torch.float32)) for c in widths for d in dtypes]
 
 
+def _large_cases(widths, dtypes, gpu=False) -> list[Case]:
+    return [Case(f"large magnitudes 16x{c}", (16, c), values="large", dtype=d, gpu=gpu, seed=c)
+            for c in widths for d in dtypes]
+
+
 def row_op_cases(gpu: bool = HAS_GPU) -> list[Case]:
     """Cases of softmax / log-softmax and their backward ops."""
     dtypes = tuple(DTYPES.values())
@@ -313,12 +336,15 @@ def row_op_cases(gpu: bool = HAS_GPU) -> list[Case]:
     cases += expand_dtypes(ROW_VIEWS, (torch.float32,)) + ROW_VIEWS_16BIT
     cases += expand_dtypes(EMPTY_ROW_CASES, (torch.float32,))
     # 300: two interpreter tiles of online, the first all -inf in the "-inf over the leading 3/5" row
-    cases += _special_cases([5], dtypes) + _special_cases([300], (torch.float32,))
+    cases += _special_cases([5], dtypes) + _special_cases([1, 2, 300], (torch.float32,))
+    cases += _large_cases([100], dtypes)
     if gpu:
-        sweep = [(r, c) for c in GPU_WIDTHS for r in GPU_ROWS if (r, c) not in CPU_SHAPES]
+        sweep = [(r, c) for c in GPU_WIDTHS for r in GPU_ROWS if (r, c) not in CPU_SHAPES] + GPU_SHAPES
         cases += expand_dtypes(_shape_cases(sweep, gpu=True, peer_shape=None))
         cases += expand_dtypes(GPU_ROW_VIEWS, (torch.float32,))
-        cases += _special_cases([4099, 16385, 70000, 262144], dtypes, gpu=True)
+        cases += _special_cases([1, 2], (torch.float16, torch.bfloat16), gpu=True)  # fp32: above
+        cases += _special_cases([33, 1000, 4099, 16385, 70000, 262144], dtypes, gpu=True)
+        cases += _large_cases([2048, 20000], dtypes, gpu=True)
     return cases
 
 
@@ -368,11 +394,12 @@ def reduce_cases(gpu: bool = HAS_GPU) -> list[Case]:
                    dtype=torch.bfloat16)]
     cases += expand_dtypes(EMPTY_REDUCE_CASES, (torch.float32,))
     cases += _special_cases([5], dtypes) + _special_cases([130], (torch.float32,))  # 130: Triton block pads to 256
+    cases += _large_cases([100], (torch.float32, torch.float16))
     n = len(SPECIAL_ROWS)
     cases += [Case(f"special row {i} ({name}) as a whole tensor", (n, 7), lambda t, i=i: t[i], dim=None,
                    values="special", dtype=torch.float32) for i, (name, _) in enumerate(SPECIAL_ROWS)]
     if gpu:
-        sweep = [(r, c) for c in GPU_WIDTHS for r in GPU_ROWS if (r, c) not in CPU_REDUCE_SHAPES]
+        sweep = [(r, c) for c in GPU_WIDTHS for r in GPU_ROWS if (r, c) not in CPU_REDUCE_SHAPES] + GPU_SHAPES
         cases += expand_dtypes(_shape_cases(sweep, gpu=True, peer_shape=None))
         whole = [n for n in GPU_WHOLE_SIZES if n not in CPU_WHOLE_SIZES]  # 100_003 and 2**28
         cases += expand_dtypes([Case(f"whole {n}", (n,), dim=None, gpu=True, seed=n) for n in whole])
