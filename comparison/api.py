@@ -71,7 +71,10 @@ def _reduce(x, dim, keepdim, is_max: bool, backend: str, variant: str) -> torch.
     check_tensor(x)
     if not isinstance(keepdim, bool):
         raise TypeError(f"keepdim must be a bool, got {type(keepdim).__name__}")
-    dims = list(normalize_dims(dim, x.dim()))
+    # An empty list stands for "no dim named" (the whole tensor), as torch.sum takes it;
+    # named dims are checked and normalised here.
+    named = dim is not None and not (isinstance(dim, (tuple, list)) and len(dim) == 0)
+    dims = list(normalize_dims(dim, x.dim())) if named else []
     if _needs_grad(x):
         return ReduceFunction.apply(x, dims, keepdim, is_max, backend, variant)
     return library.reduce(x, dims, keepdim, is_max, backend, variant)

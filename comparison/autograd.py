@@ -46,7 +46,8 @@ class ReduceFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, dims: list[int], keepdim: bool, is_max: bool, backend: str, variant: str):
         out = library.reduce(x, dims, keepdim, is_max, backend, variant)
-        ctx.dims, ctx.keepdim, ctx.is_max = tuple(dims), keepdim, is_max
+        # No dim named (an empty list): every dimension was reduced.
+        ctx.dims, ctx.keepdim, ctx.is_max = tuple(dims) or tuple(range(x.dim())), keepdim, is_max
         ctx.shape = x.shape
         if is_max:
             ctx.save_for_backward(x, out)

@@ -96,7 +96,8 @@ def reduced_shape(shape, dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...
 
 
 def run_reduce(op: str, x: torch.Tensor, dim, keepdim: bool, backend: str, variant: str) -> torch.Tensor:
-    """A sum or max over `dim` (None, an int or a tuple, as torch.sum takes it)."""
+    """A sum or max over `dim`: normalised dims, or an empty list for no dim named (the
+    whole tensor)."""
     assert op in REDUCE_OPS
     dims = normalize_dims(dim, x.dim())
     out_shape = reduced_shape(x.shape, dims, keepdim)
@@ -104,14 +105,15 @@ def run_reduce(op: str, x: torch.Tensor, dim, keepdim: bool, backend: str, varia
     canonical = reduce_view(x, dims)
     if x.numel() == 0:
         chosen.supports_canonical(canonical, op, variant).raise_if_unsupported()
-        return empty_reduction(op, x, dims, out_shape)
+        return empty_reduction(op, x, dims, out_shape, named=bool(dim))
     return run_canonical(chosen, canonical, op, variant).reshape(out_shape)
 
 
-def empty_reduction(op: str, x: torch.Tensor, dims: tuple[int, ...], out_shape) -> torch.Tensor:
-    """What torch.sum / torch.amax give for an empty input (amax: an error, as torch)."""
+def empty_reduction(op: str, x: torch.Tensor, dims: tuple[int, ...], out_shape, named: bool) -> torch.Tensor:
+    """What torch.sum / torch.amax give for an empty input: amax raises as torch does,
+    IndexError when a named dim is empty, RuntimeError when no dim was named."""
     if op == "reduce_max":
-        if len(dims) == x.dim():
+        if not named:
             raise RuntimeError("amax(): Expected reduction dim to be specified for input.numel() == 0.")
         for d in dims:
             if x.shape[d] == 0:

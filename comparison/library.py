@@ -44,7 +44,8 @@ def reduce_op(x: torch.Tensor, dims: list[int], keepdim: bool, is_max: bool, bac
 @reduce_op.register_fake
 def _(x, dims, keepdim, is_max, backend, variant):
     dtype = x.dtype if is_max else dispatch.sum_dtype(x.dtype)
-    return x.new_empty(dispatch.reduced_shape(x.shape, tuple(dims), keepdim), dtype=dtype)
+    reduced = tuple(dims) or tuple(range(x.dim()))  # no dim named: every dimension
+    return x.new_empty(dispatch.reduced_shape(x.shape, reduced, keepdim), dtype=dtype)
 
 
 def softmax_rows(x: torch.Tensor, dim: int, log: bool, backend: str, variant: str) -> torch.Tensor:
@@ -65,7 +66,7 @@ def softmax_backward_rows(y: torch.Tensor, dy: torch.Tensor, dim: int, log: bool
 
 def reduce(x: torch.Tensor, dims: list[int], keepdim: bool, is_max: bool, backend: str,
            variant: str) -> torch.Tensor:
-    """Sum or max over the normalised `dims` (all of them: the whole tensor)."""
+    """Sum or max over the normalised `dims` (an empty list: the whole tensor, no dim named)."""
     if torch.compiler.is_compiling():
         return reduce_op(x, dims, keepdim, is_max, backend, variant)
     return dispatch.run_reduce("reduce_max" if is_max else "reduce_sum", x, dims, keepdim, backend, variant)
