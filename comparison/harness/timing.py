@@ -3,6 +3,14 @@
 The closure under test is built by the caller outside the timed region; here we only
 call it. Inputs are sized several times larger than L2 by the caller, so repeated calls
 stream from DRAM instead of measuring the cache.
+
+Each timed call gets a head start: a GPU-side wait (`torch.cuda._sleep`) of
+HEAD_START_US is queued before its start event, so that the host has queued the call
+(and its end event) before the GPU reaches them. Without it an idle GPU records the
+start event at once and then waits for the host to finish the call's Python and
+launch: the host time of a call (tens of microseconds for a Triton launch) would be
+counted as kernel time, and on 0.15 ms kernels it moved results by up to 40 points
+between runs (H100, 2026-11-23). The host cost of a call is what `--latency` measures.
 """
 from __future__ import annotations
 
@@ -15,6 +23,24 @@ WARMUP_CALLS = 3
 MIN_CALLS = 10
 MAX_CALLS = 200
 TARGET_SECONDS = 0.25  # per measurement, after warm-up
+HEAD_START_US = 500.0  # GPU-side wait queued before each timed call (see the module docstring)
+
+_CYCLES_PER_US: dict[int, float] = {}
+
+
+def _cycles_per_us(device: torch.device) -> float:
+    """What `torch.cuda._sleep` needs per microsecond on `device`, measured once."""
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    if index not in _CYCLES_PER_US:
+        cycles = 1_000_000
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(cycles)  # warm-up: the first launch of the sleep kernel
+        start.record()
+        torch.cuda._sleep(cycles)
+        end.record()
+        end.synchronize()
+        _CYCLES_PER_US[index] = cycles / max(start.elapsed_time(end) * 1e3, 1.0)
+    return _CYCLES_PER_US[index]
 
 
 def time_ms(fn: Callable[[], object], device: torch.device) -> float:
@@ -33,7 +59,9 @@ def time_ms(fn: Callable[[], object], device: torch.device) -> float:
         calls = int(min(MAX_CALLS, max(MIN_CALLS, TARGET_SECONDS * 1e3 / estimate)))
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(calls)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(calls)]
+        head_start = int(HEAD_START_US * _cycles_per_us(device))
         for s, e in zip(starts, ends):
+            torch.cuda._sleep(head_start)
             s.record()
             fn()
             e.record()
