@@ -96,3 +96,12 @@ def test_record_list_and_bad_names(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["record", "--sweeps", "forward,bogus"])
     assert exc.value.code == 2 and "unknown sweep(s) bogus" in capsys.readouterr().err
+
+
+def test_cols_narrow_a_sweep_to_the_widths_it_has():
+    from comparison.harness import record
+
+    argv, stem = record.narrowed("backward", record.SWEEPS["backward"], None, None, ["128", "65536", "7"])
+    assert argv[argv.index("--cols") + 1] == "128,65536" and stem == "backward-cols128-65536"
+    with pytest.raises(ValueError, match="none of"):
+        record.narrowed("backward", record.SWEEPS["backward"], None, None, ["7"])

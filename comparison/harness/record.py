@@ -100,12 +100,13 @@ def _with_option(argv: tuple[str, ...], name: str, value: str) -> tuple[str, ...
     return (*argv, name, value)
 
 
-def narrowed(name: str, sweep: Sweep, dtypes: list[str] | None, ops: list[str] | None
-             ) -> tuple[tuple[str, ...], str]:
-    """The sweep's arguments with --dtype/--op narrowed to the requested ones, and the file
-    stem (the sweep's name, plus what was narrowed). ValueError when nothing is left."""
+def narrowed(name: str, sweep: Sweep, dtypes: list[str] | None, ops: list[str] | None,
+             cols: list[str] | None = None) -> tuple[tuple[str, ...], str]:
+    """The sweep's arguments with --dtype/--op/--cols narrowed to the requested ones, and the
+    file stem (the sweep's name, plus what was narrowed). ValueError when nothing is left."""
     argv, stem = sweep.argv, name
-    for option, wanted, default in (("--op", ops, "softmax,log_softmax"), ("--dtype", dtypes, "fp32,bf16")):
+    for option, wanted, default in (("--op", ops, "softmax,log_softmax"), ("--dtype", dtypes, "fp32,bf16"),
+                                    ("--cols", cols, "")):
         if wanted is None:
             continue
         own = _items(_option(argv, option) or default)
@@ -114,7 +115,7 @@ def narrowed(name: str, sweep: Sweep, dtypes: list[str] | None, ops: list[str] |
             raise ValueError(f"sweep {name!r} runs {option} {','.join(own)}: none of {','.join(wanted)}")
         if kept != own:
             argv = _with_option(argv, option, ",".join(kept))
-            stem += "-" + "-".join(kept)
+            stem += "-" + ("-".join(kept) if option != "--cols" else f"cols{kept[0]}-{kept[-1]}")
     return argv, stem
 
 
@@ -133,6 +134,8 @@ def build_record_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", default=None,
                    help="run only these of each sweep's dtypes (e.g. fp32), to split a long sweep over calls")
     p.add_argument("--op", default=None, help="run only these of each sweep's ops (e.g. softmax)")
+    p.add_argument("--cols", default=None,
+                   help="run only these of each sweep's widths (e.g. 128,2048,65536), to fit a call's time")
     p.add_argument("--list", action="store_true", help="print the sweeps and their commands, run nothing")
     p.add_argument("--index", metavar="FOLDER", default=None,
                    help="only rewrite FOLDER/README.md from the sweeps' JSON files there (e.g. after copying the "
@@ -173,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         if bad:
             parser.error(f"{option}: invalid choice(s) {', '.join(bad)}; choose from {', '.join(valid)}")
     try:
-        runs = [(name, *narrowed(name, SWEEPS[name], dtypes, ops)) for name in names]
+        cols = None if args.cols is None else _items(args.cols)
+        runs = [(name, *narrowed(name, SWEEPS[name], dtypes, ops, cols)) for name in names]
     except ValueError as exc:
         parser.error(str(exc))
     out = Path(args.out)
@@ -203,7 +207,7 @@ def record_sweep(name: str, sweep_argv: tuple[str, ...], stem: str, args, out: P
     else:
         folder = out / "cpu"
     folder.mkdir(exist_ok=True)
-    narrow = "".join(f" --{k} {v}" for k, v in (("dtype", args.dtype), ("op", args.op)) if v)
+    narrow = "".join(f" --{k} {v}" for k, v in (("dtype", args.dtype), ("op", args.op), ("cols", args.cols)) if v)
     record_command = f"python -m comparison record --sweeps {name}{narrow}" + (" --allow-cpu" if p.device.type != "cuda" else "")
     print(f"record {name}: python -m comparison {shlex.join(sweep_argv)}", file=sys.stderr)
     start = time.monotonic()
