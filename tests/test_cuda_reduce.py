@@ -1,11 +1,19 @@
-"""CUDA reductions (kernels_cuda/reduce.py, csrc/reduce/) against the float64 reference.
+"""CUDA reductions (kernels_cuda/reduce.py, csrc/reduce/): what the test matrix does not
+check.
 
-Without a GPU only the Python side is checked: the variant table, and that `run` passes
-each argument where bindings.cpp declares it (the .cu itself is compiled, and its code
-tables compared with Python's, by tests/test_cuda_compile.py). With one: the C++ plan
-(layouts, group, pack width, grid, the whole-tensor form's partials), every variant on
-the width/dtype table, the whole-tensor form on up to 2**28 elements twice (same bits),
-misaligned views, a side stream and a second device.
+Agreement with float64 is the matrix's (tests/test_matrix.py on the reduction cases of
+tests/softmax_cases.py, checked by its one `run_and_check`): every variant on the GPU
+width sweep x rows x dtype, whole tensors up to 2**28 elements (fp32: the same bits
+twice), views with int, tuple and None dims, misaligned views, special values, empty
+tensors, outputs written through `run_into`. This file keeps:
+
+* without a GPU: the variant table, that `run` passes each argument where bindings.cpp
+  declares it (the .cu itself is compiled, and its code tables compared with Python's,
+  by tests/test_cuda_compile.py), and that every variant takes both forms;
+* with one: the C++ plan (layouts, group, pack width, grid, the whole-tensor form's
+  partials); NaN and inf in whole tensors spread over several blocks' partials (the
+  matrix's whole-tensor special values are 7 elements: one partial); a side stream and
+  a second device.
 """
 from __future__ import annotations
 
@@ -19,8 +27,8 @@ import kernels_cuda.reduce as cuda_reduce
 from comparison import get_backend
 from comparison.api import OP_FUNCTIONS
 from comparison.inputs import make_rows
-from reduce_cases import (GPU_DTYPES, GPU_ROWS, GPU_WIDTHS, OPS, WHOLE_SIZES_GPU, assert_like_torch,
-                          check_whole_deterministic, run_and_check, special_rows, whole_input)
+from softmax_cases import REDUCE_OPS as OPS
+from softmax_cases import Target, run_and_check, special_rows
 
 BACKEND = get_backend("cuda")
 VARIANTS = ["warp_xor", "warp_down", "smem_tree", "vectorized", "auto"]
@@ -165,60 +173,25 @@ def test_whole_tensor_plan_is_fixed_and_bounded(limits):
     assert small["grid"] == 1 and small["finish_threads"] == 32
 
 
-# -- GPU: against the reference ----------------------------------------------------------
+# -- GPU: what the matrix leaves out -------------------------------------------------------
 
 @pytest.mark.gpu
-@pytest.mark.slow
-@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=["fp32", "fp16", "bf16"])
-@pytest.mark.parametrize("cols", GPU_WIDTHS)
+@pytest.mark.parametrize("n", [4099, 70000])  # 3-9 / 35-137 blocks of 512 threads (packs of 4 / 1)
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("op", OPS)
-def test_gpu_rows_sweep(op, variant, cols, dtype):
+def test_gpu_nan_and_inf_in_a_whole_tensor_over_several_blocks(op, variant, n):
+    """Each of the matrix's special rows as a whole tensor of n elements: the blocks' fp32
+    partials must combine like torch (NaN beats +inf, +inf meets -inf in another block)."""
     _require_backend()
-    for rows in GPU_ROWS:
-        run_and_check(op, make_rows(rows, cols, dtype, "cuda"), -1, "cuda", variant)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=["fp32", "fp16", "bf16"])
-@pytest.mark.parametrize("n", WHOLE_SIZES_GPU)
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_gpu_whole_tensor_is_deterministic(op, variant, n, dtype):
-    _require_backend()
-    check_whole_deterministic(op, whole_input(n, dtype, "cuda"), "cuda", variant)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("cols", [3, 1000, 4099])  # warp per row / warp per row / block per row
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_gpu_nan_and_inf_like_torch(op, variant, cols):
-    _require_backend()
-    x = special_rows(cols, torch.float32, "cuda")
-    assert_like_torch(op, x, OP_FUNCTIONS[op](x, -1, backend="cuda", variant=variant), -1)
-    for row in x:
-        assert_like_torch(op, row, OP_FUNCTIONS[op](row, None, backend="cuda", variant=variant), None)
+    for row in special_rows(n, torch.float32, "cuda"):
+        run_and_check(Target("cuda", op, variant), row, None)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("op", OPS)
-def test_gpu_misaligned_views(op, variant):
-    _require_backend()
-    base = make_rows(1001, 4104, torch.float16, "cuda")
-    run_and_check(op, base[1:, 1:], -1, "cuda", variant)        # 2-byte offset: pack 1
-    run_and_check(op, base[1:, 2:1026], -1, "cuda", variant)    # 4-byte offset: pack 2
-    run_and_check(op, base[:, 8:], -1, "cuda", variant)         # 16-byte offset: full packs
-    run_and_check(op, base[:, 3:600], -1, "cuda", variant)      # warp per row, odd width
-    run_and_check(op, base.reshape(-1)[3:100_003], None, "cuda", variant)  # 1-D, odd start
-    run_and_check(op, base.t(), 0, "cuda", variant)             # columns of a transpose (copied)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_gpu_side_stream_and_output_buffer(op, variant):
+def test_gpu_side_stream(op, variant):
+    """The same call on a side stream gives the same bits (rows and the whole tensor)."""
     _require_backend()
     x = make_rows(1000, 2049, torch.bfloat16, "cuda")
     reference = OP_FUNCTIONS[op](x, -1, backend="cuda", variant=variant)
@@ -230,9 +203,6 @@ def test_gpu_side_stream_and_output_buffer(op, variant):
     stream.synchronize()
     assert torch.equal(on_side, reference)
     assert torch.equal(whole, OP_FUNCTIONS[op](x, None, backend="cuda", variant=variant))
-    out = torch.full((1000,), float("nan"), dtype=x.dtype, device="cuda")
-    BACKEND.run_into(x, op, variant, out)
-    assert torch.equal(out, reference)
 
 
 @pytest.mark.gpu
@@ -242,6 +212,6 @@ def test_gpu_second_device():
     x = make_rows(7, 3000, torch.float32, "cuda:1")
     for variant in VARIANTS:
         for op in OPS:
-            run_and_check(op, x, -1, "cuda", variant)
-            run_and_check(op, x, None, "cuda", variant)
+            run_and_check(Target("cuda", op, variant), x, -1)
+            run_and_check(Target("cuda", op, variant), x, None)
     assert torch.cuda.current_device() == 0

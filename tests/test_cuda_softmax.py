@@ -1,15 +1,21 @@
-"""CUDA softmax / log-softmax (kernels_cuda/softmax.py, csrc/softmax/) against the
-float64 reference: every variant x dtype x width x rows through the public API, plus
-views, special values, huge tensors, streams, devices, and the C++ planner's answers
-(plans, auto and its reasons, refusals, the plan cache). GPU only.
+"""CUDA softmax / log-softmax (kernels_cuda/softmax.py, csrc/softmax/): what the test matrix
+does not check. GPU only.
 
-Outputs are poisoned with NaN before each kernel writes them (directly via `out=`, or
-by freeing a NaN-filled block of the output's size just before the call, which torch's
-caching allocator hands to the next allocation of that size), so a kernel that skips
-elements cannot pass on stale results of an earlier test.
+Agreement with float64 is the matrix's (tests/test_matrix.py on the cases of
+tests/softmax_cases.py, checked by its one `run_and_check`): every variant on every
+width of the sweep (to 262144) x rows (to 1000) x dtype, views and misaligned views,
+special values, large magnitudes, empty tensors, every output element written (NaN-
+poisoned outputs), backward ops and gradients. This file keeps what is specific to this
+backend:
 
-    python -m pytest tests/test_cuda_softmax.py -q               # the full matrix
-    python -m pytest tests/test_cuda_softmax.py -q -k "not matrix"  # everything else
+* the variant table: which widths each variant declines, against `supports()` and the
+  C++ planner's constants (the matrix accepts any refusal that gives a reason);
+* the planner: plan fields, auto's thresholds and reasons, the pack width a misaligned
+  view gets, refusals at the limits, the plan cache, the kernel instance names;
+* the op module on empty inputs (the public API answers those without calling it);
+* a tensor of more than 2**31 elements, the current stream, a second device.
+
+    python -m pytest tests/test_cuda_softmax.py -q
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ import kernels_cuda.softmax as cuda_softmax  # noqa: E402
 from comparison import get_backend  # noqa: E402
 from comparison.agreement import check  # noqa: E402
 from comparison.inputs import make_rows  # noqa: E402
+from softmax_cases import Target, check_declined, run_and_check  # noqa: E402
 
 BACKEND = get_backend("cuda")
 _UNAVAILABLE = BACKEND.unavailable_reason()
@@ -37,10 +44,7 @@ pytestmark = pytest.mark.gpu
 
 OPS = ("softmax", "log_softmax")
 OP_FN = {"softmax": comparison.softmax, "log_softmax": comparison.log_softmax}
-TORCH_FN = {"softmax": torch.softmax, "log_softmax": torch.log_softmax}
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
-BITS = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
-
 
 
 def limit(name: str) -> int:
@@ -96,18 +100,8 @@ WIDTHS = [
 ROWS = [1, 2, 7, 1000]  # 7: all make_rows extremes plus normal rows; 1000: grids loop
 
 
-def poisoned_call(op: str, x: torch.Tensor, variant: str, **kwargs) -> torch.Tensor:
-    """OP_FN[op] through the public API, its output block pre-filled with NaN."""
-    poison = torch.full((x.numel(),), math.nan, dtype=x.dtype, device=x.device)
-    del poison  # freed to the caching allocator; the next same-size allocation reuses it
-    return OP_FN[op](x, backend="cuda", variant=variant, **kwargs)
-
-
-def assert_unchanged(x: torch.Tensor, before: torch.Tensor) -> None:
-    assert torch.equal(x.view(BITS[x.dtype]), before.view(BITS[x.dtype])), "the kernel modified its input"
-
-
 def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
+    """Whether the variant table says `variant` declines x."""
     limit = VARIANT_LIMITS[variant]
     if limit is None:
         return False
@@ -115,52 +109,33 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
-def check_declined(op: str, x: torch.Tensor, variant: str) -> None:
-    """A variant that cannot serve x says why, and an explicit request raises that reason."""
-    support = BACKEND.supports(x, op, variant)
-    assert not support and support.reason, f"{variant} declines {tuple(x.shape)} but supports() says {support}"
-    with pytest.raises(ValueError, match=re.escape(support.reason)):
-        OP_FN[op](x, backend="cuda", variant=variant)
-
-
 def check_result(op: str, x: torch.Tensor, y: torch.Tensor, what: str = "") -> None:
+    """y against float64 (for results the matrix's run_and_check cannot take: a 4 GiB input,
+    a result made on another stream)."""
     result = check(op, x, y)
     assert result.ok, f"{what} {result.summary()}"
 
 
-# -- the matrix -------------------------------------------------------------------------------
+# -- the variant table ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rows", ROWS)
-@pytest.mark.parametrize("cols", WIDTHS)
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("op", OPS)
-def test_matrix(op, variant, dtype, cols, rows):
-    x = make_rows(rows, cols, dtype, "cuda", seed=cols * 7919 + rows)
-    if declines(variant, x, op):
-        check_declined(op, x, variant)
-        return
-    support = BACKEND.supports(x, op, variant)
-    assert support, f"{variant} should serve {rows} x {cols} {dtype}: {support}"
-    before = x.clone()
-    y = poisoned_call(op, x, variant)
-    assert y.shape == x.shape and y.dtype == dtype and y.is_contiguous()
-    assert_unchanged(x, before)
-    check_result(op, x, y, f"{variant}:")
+def test_variants_decline_exactly_where_the_table_says(op, variant, dtype):
+    """Each variant serves every width of the table that VARIANT_LIMITS does not exclude,
+    and declines the others (the matrix runs them and checks the refusals' reasons; a
+    variant that wrongly declined with a reason would pass there). Plans only: nothing is
+    launched."""
+    for cols in WIDTHS:
+        for rows in ROWS:
+            x = torch.empty(rows, cols, dtype=dtype, device="cuda")
+            support = BACKEND.supports(x, op, variant)
+            assert bool(support) != declines(variant, x, op), \
+                f"{variant} on {rows} x {cols} {dtype}: the table says {'no' if declines(variant, x, op) else 'yes'}, " \
+                f"supports() says {support}"
 
 
-# -- layouts ----------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_transposed_inputs(op, variant):
-    t = make_rows(700, 129, torch.float32, "cuda", seed=3)  # softmax over dim 0: 129 rows of 700
-    y = poisoned_call(op, t, variant, dim=0)
-    check_result(op, t.t(), y.t(), "dim=0:")
-    u = t.t()  # a (129, 700) view with column stride 129
-    y = poisoned_call(op, u, variant)
-    check_result(op, u, y, ".t() view:")
-
+# -- misaligned views: the pack width -------------------------------------------------------
 
 def _max_pack(x: torch.Tensor) -> int:
     """The widest pack (elements, <= 16 bytes) the input's alignment allows."""
@@ -175,7 +150,9 @@ def _max_pack(x: torch.Tensor) -> int:
 @pytest.mark.parametrize("cols", [128, 1000, 4096, 16384])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_misaligned_views(variant, dtype, cols):
+def test_misaligned_views_get_the_widest_pack_their_alignment_allows(variant, dtype, cols):
+    """The pack never breaks the view's alignment, and the vectorised variants take the
+    widest it allows (the results on these views: the matrix's GPU views)."""
     base = make_rows(65, cols + 2, dtype, "cuda", seed=cols)
     views = {
         "column offset": base[:, 1:cols + 1],            # pointer and row stride off by one element
@@ -193,80 +170,9 @@ def test_misaligned_views(variant, dtype, cols):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0
-        for op in OPS:
-            before = x.clone()
-            y = poisoned_call(op, x, variant)
-            assert_unchanged(x, before)
-            check_result(op, x, y, f"{name}:")
 
 
-# -- values -----------------------------------------------------------------------------------
-
-def _special_rows(cols: int, dtype: torch.dtype) -> torch.Tensor:
-    x = make_rows(9, cols, dtype, "cuda", seed=11)
-    x[0] = -math.inf                  # all -inf: NaN everywhere, as torch
-    x[1, cols // 2] = math.inf        # a +inf: NaN everywhere
-    x[2, cols // 3] = math.nan        # a NaN: NaN everywhere
-    x[3, 0] = -math.inf               # one -inf among finite values: 0 (log: -inf) there
-    x[4] = -math.inf                  # -inf except one finite value: a one-hot row
-    x[4, cols - 1] = 1.0
-    x[5, :: 2] = -math.inf            # every other element -inf (whole packs and partial)
-    return x
-
-
-@pytest.mark.parametrize("cols", [1, 2, 33, 1000, 3000, 20000, 65536])
-@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_special_values_like_torch(op, variant, dtype, cols):
-    x = _special_rows(cols, dtype)
-    if declines(variant, x, op):
-        pytest.skip(f"{variant} declines {cols} columns")
-    y = poisoned_call(op, x, variant)
-    check_result(op, x, y)
-    expected = TORCH_FN[op](x.float(), -1)
-    got = y.float()
-    for name, pattern in (("NaN", torch.isnan), ("+inf", torch.isposinf), ("-inf", torch.isneginf)):
-        assert torch.equal(pattern(got), pattern(expected)), f"{name} pattern differs from torch.{op}"
-
-
-@pytest.mark.parametrize(("dtype", "scale"), [(torch.float32, 1e4), (torch.float16, 6e4), (torch.bfloat16, 1e4)],
-                         ids=["fp32-1e4", "fp16-6e4", "bf16-1e4"])
-@pytest.mark.parametrize("cols", [100, 2048, 20000])
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_large_magnitudes(op, variant, cols, dtype, scale):
-    gen = torch.Generator(device="cuda").manual_seed(cols)
-    x = ((torch.rand(16, cols, generator=gen, device="cuda") * 2 - 1) * scale).to(dtype)
-    x[0, cols // 2] = scale  # a row whose maximum is the extreme itself (log-softmax ~ 0 there)
-    if declines(variant, x, op):
-        pytest.skip(f"{variant} declines {cols} columns")
-    check_result(op, x, poisoned_call(op, x, variant))
-
-
-# -- every element written, huge tensors, grids that loop ----------------------------------
-
-@pytest.mark.parametrize("shape", [
-    (1, 1),          # a single element
-    (3, 7),
-    (200_000, 3),    # many tiny rows: every grid-stride loop runs many times
-    (1000, 1000),
-    (2, 5000),       # two rows, wider than warp_per_row
-    (129, 20000),
-    (3, 70000),      # fp32 past block_smem; 16-byte packs
-])
-@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_every_output_element_written(op, variant, dtype, shape):
-    x = make_rows(*shape, dtype, "cuda", seed=shape[1])
-    if declines(variant, x, op):
-        pytest.skip(f"{variant} declines {shape[1]} columns")
-    out = torch.full(shape, math.nan, dtype=dtype, device="cuda")
-    y = cuda_softmax.run(x, op, variant, out=out)
-    assert y.data_ptr() == out.data_ptr()
-    check_result(op, x, y)
-
+# -- huge tensors -----------------------------------------------------------------------------
 
 HUGE_COLS = 4096
 HUGE_ROWS = 2 ** 31 // HUGE_COLS + 8  # 2^31 + 32768 elements: offsets need 64 bits
@@ -338,14 +244,10 @@ def test_runs_on_the_current_stream(op, variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_second_device(variant):
     x = make_rows(300, 3000, torch.bfloat16, "cuda:1", seed=23)
-    if declines(variant, x):
-        pytest.skip(f"{variant} declines {x.shape[1]} columns")
     current = torch.cuda.current_device()
     for op in OPS:
-        y = poisoned_call(op, x, variant)
-        assert y.device == x.device
-        torch.cuda.synchronize(x.device)
-        check_result(op, x, y, "cuda:1:")
+        y, _ = run_and_check(Target("cuda", op, variant), x)
+        assert y is None or y.device == x.device
     assert torch.cuda.current_device() == current, "the launcher left another device current"
 
 
@@ -402,7 +304,7 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
     if (props.major, props.minor) == (9, 0) and (dtype, cols) in HOPPER_AUTO:
         assert p["variant"] == HOPPER_AUTO[dtype, cols], p
     for op in OPS:
-        check_result(op, x, cuda_softmax.run(x, op, "auto"), f"auto -> {p['variant']}:")
+        run_and_check(Target("cuda", op, "auto"), x)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -460,7 +362,7 @@ def test_cluster_regs_declines_rows_past_its_registers(op):
     x = make_rows(2, CLUSTER_REGS_MAX_FP32_COLS + 4, torch.float32, "cuda", seed=29)
     p = cuda_softmax.plan(x, op, "cluster_regs")
     assert p["status"] == "row_exceeds_registers", p
-    check_declined(op, x, "cluster_regs")
+    check_declined(Target("cuda", op, "cluster_regs"), BACKEND.supports(x, op, "cluster_regs"), x, -1)
     assert "registers" in BACKEND.supports(x, op, "cluster_regs").reason
 
 
@@ -484,7 +386,7 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
         assert p["threads"] <= 512 and p["resident_per_sm"] >= 2, p
     assert p["rows_per_access"] * cols * x.element_size() >= 8192 or p["threads"] == 512, p
     for op in OPS:
-        check_result(op, x, poisoned_call(op, x, "cluster_regs"), f"{p['kernel']}:")
+        run_and_check(Target("cuda", op, "cluster_regs"), x)
 
 
 # -- the planner's answers: auto, refusals, the cache ---------------------------------------
@@ -540,7 +442,10 @@ def test_static_limits_are_the_planners(variant, limit_name):
 
 
 @pytest.mark.parametrize("shape", [(0, 7), (7, 0), (0, 0)])
-def test_empty_inputs(shape):
+def test_the_op_module_serves_empty_inputs(shape):
+    """The public API answers empty tensors without a launch (the matrix's empty cases);
+    the op module, called directly, must too: no variant declines them, and run returns
+    the empty result without launching a grid of 0 blocks."""
     x = torch.empty(shape, device="cuda")
     for variant in VARIANTS:
         assert cuda_softmax.why_unsupported(x, "softmax", variant) is None

@@ -1,11 +1,26 @@
-"""Triton reductions (kernels_triton/reduce.py, reductions.py): every variant against the
-float64 reference.
+"""Triton reductions (kernels_triton/reduce.py, reductions.py): what the test matrix does
+not check.
 
-Without a GPU the kernels run on CPU tensors under Triton's interpreter (tests/conftest.py
-sets TRITON_INTERPRET=1); with one, the same tests run compiled on it, and the `gpu`
-tests add the full width sweep, 2**28-element whole-tensor sums, misaligned views and
-side streams. fp32, fp16 and bf16 run everywhere (bf16 results are rounded to nearest
-even under the interpreter too: kernels_triton/downcast.py).
+Agreement with float64 is the matrix's (tests/test_matrix.py on the reduction cases of
+tests/softmax_cases.py, checked by its one `run_and_check`): every variant (block,
+tiled, two_stage, auto) on rows, whole tensors and views with int, tuple and None dims
+and keepdim, special values, empty tensors, outputs written through `run_into`, whole
+fp32 tensors giving the same bits twice; on the CPU under Triton's interpreter
+(tests/conftest.py sets TRITON_INTERPRET=1), on a GPU compiled, with the full sweep
+(widths to 262144, 1000 rows, whole tensors of 2**28 elements). This file keeps:
+
+* on the CPU, the interpreter paths that the matrix reaches only on a GPU (its CPU rows
+  stop at 600 columns, its CPU whole tensors at one tile): rows of 1000, 1025 and 4099
+  (`tiled` loops over whole 4096-wide tiles only from 4096 on; special values there too),
+  and a whole tensor of 100_003 elements (`two_stage`'s grid-stride loop: 25 tiles in 4
+  programs, 4 partials, the same bits twice);
+* NaN and inf in whole tensors of two tiles, whose partials must combine like torch (the
+  matrix's whole-tensor special values are 7 elements: one partial);
+* the launch policy: the form each variant needs, auto's thresholds, `tiled` taking
+  short rows several at a time, the op module's answer for any tensor; bf16 results
+  rounded to nearest even where the interpreter's own conversion truncates
+  (kernels_triton/downcast.py);
+* on a GPU: a side stream.
 """
 from __future__ import annotations
 
@@ -15,9 +30,7 @@ import torch
 from comparison import get_backend, reduce_sum
 from comparison.api import OP_FUNCTIONS
 from comparison.inputs import make_rows
-from reduce_cases import (CPU_ROWS, CPU_WIDTHS, GPU_DTYPES, GPU_ROWS, GPU_WIDTHS, OPS,
-                          WHOLE_SIZES_CPU, WHOLE_SIZES_GPU, assert_like_torch,
-                          check_whole_deterministic, run_and_check, special_rows, whole_input)
+from softmax_cases import HAS_GPU, REDUCE_OPS, Target, fill, run_and_check, special_rows
 
 BACKEND = get_backend("triton")
 pytestmark = [
@@ -28,7 +41,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning"),
     pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning"),
 ]
-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+DEVICE = "cuda" if HAS_GPU else "cpu"
+OPS = REDUCE_OPS
 ROW_VARIANTS = ["block", "tiled", "auto"]
 WHOLE_VARIANTS = ["two_stage", "auto"]
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
@@ -41,73 +55,49 @@ def _modules():
     return reduce, reductions
 
 
+# -- on the CPU: the interpreter paths the matrix's CPU cases do not reach ------------------
+
+@pytest.mark.skipif(HAS_GPU, reason="the matrix's GPU sweep has these widths")
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cols", [
+    1000,   # a multiple of 8, not 16: a masked 1024-wide tile
+    1025,   # `block` and `tiled` pad to 2048
+    4099,   # `tiled`: one whole 4096-wide tile, then a 3-element tail; `block` (auto) pads to 8192
+])
+@pytest.mark.parametrize("variant", ROW_VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_rows_wider_than_the_matrix_cpu_shapes(op, variant, cols, dtype):
+    target = Target("triton", op, variant)
+    for rows in (1, 2, 7):  # 7: every extreme row of make_rows
+        run_and_check(target, make_rows(rows, cols, dtype, DEVICE, seed=rows))
+    if cols == 4099 and variant == "tiled":  # NaN and inf in the whole tile and in the tail
+        run_and_check(target, special_rows(cols, dtype, DEVICE))
+
+
+@pytest.mark.skipif(HAS_GPU, reason="the matrix has whole tensors of 100_003 and 2**28 elements on a GPU")
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("variant", WHOLE_VARIANTS)
+@pytest.mark.parametrize("op", OPS)
+def test_whole_tensor_over_several_programs(op, variant, dtype):
+    # 100_003 elements: 25 tiles of 4096 over the interpreter's 4 programs (the grid-stride
+    # loop), 4 partials for stage 2; the same bits twice.
+    x = fill((100_003,), dtype, DEVICE, seed=3)
+    out, _ = run_and_check(Target("triton", op, variant), x, None)
+    again = OP_FUNCTIONS[op](x, None, backend="triton", variant=variant)
+    assert torch.equal(out.view(torch.int16 if x.element_size() == 2 else torch.int32),
+                       again.view(torch.int16 if x.element_size() == 2 else torch.int32))
+
+
 # -- every device: compiled on a GPU, interpreted on CPU --------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
-@pytest.mark.parametrize("cols", CPU_WIDTHS)
-@pytest.mark.parametrize("variant", ROW_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
-def test_rows(op, variant, cols, dtype):
-    for rows in CPU_ROWS:
-        run_and_check(op, make_rows(rows, cols, dtype, DEVICE), -1, "triton", variant)
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
-@pytest.mark.parametrize("n", WHOLE_SIZES_CPU)
-@pytest.mark.parametrize("variant", WHOLE_VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_whole_tensor_is_deterministic(op, variant, n, dtype):
-    check_whole_deterministic(op, whole_input(n, dtype, DEVICE), "triton", variant)
-
-
-@pytest.mark.parametrize("op", OPS)
-def test_dim0_of_a_3d_tensor(op):
-    x = make_rows(6 * 5, 7, torch.float32, DEVICE).reshape(6, 5, 7)  # rows_view copies: stride(-1) != 1
-    run_and_check(op, x, 0, "triton", "auto")
-    run_and_check(op, x, 1, "triton", "tiled")
-
-
-# Widths: 3 (block; tiled: several rows per tile), 1000 (tiled: tail only), 4099 (tiled:
-# a full tile plus a tail). 16-bit rows take 4099 through `tiled` only: `block` and
-# `auto` there repeat the 1000-wide masked tile at eight times the interpreter's cost.
-NAN_ROW_CASES = [(variant, cols, dtype) for variant in ROW_VARIANTS for cols in (3, 1000, 4099)
-                 for dtype in DTYPES if cols < 4099 or dtype == torch.float32 or variant == "tiled"]
-
-
-@pytest.mark.parametrize("variant,cols,dtype", NAN_ROW_CASES,
-                         ids=[f"{v}-{c}-{str(d)[6:]}" for v, c, d in NAN_ROW_CASES])
-@pytest.mark.parametrize("op", OPS)
-def test_nan_and_inf_rows_like_torch(op, variant, cols, dtype):
-    x = special_rows(cols, dtype, DEVICE)
-    out = OP_FUNCTIONS[op](x, -1, backend="triton", variant=variant)
-    assert_like_torch(op, x, out, -1)
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
-@pytest.mark.parametrize("op", OPS)
-def test_nan_and_inf_whole_tensor_like_torch(op, dtype):
+def test_nan_and_inf_in_a_whole_tensor_of_two_tiles(op, dtype):
+    # Each of the matrix's special rows, 5000 wide, as a whole tensor: two 4096-wide tiles,
+    # two programs, two partials (the matrix's whole-tensor special values are 7 elements,
+    # one partial), so that NaN beats +inf and +inf meets -inf across partials.
     for row in special_rows(5000, dtype, DEVICE):
-        out = OP_FUNCTIONS[op](row, None, backend="triton", variant="two_stage")
-        assert_like_torch(op, row, out, None)
-
-
-@pytest.mark.parametrize("variant", ROW_VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_sliced_and_misaligned_views(op, variant):
-    for dtype in (torch.float16, torch.bfloat16):
-        base = make_rows(9, 1030, dtype, DEVICE)
-        run_and_check(op, base[1:, 3:1003], -1, "triton", variant)  # offset, row stride 1030
-        run_and_check(op, base[::2, 1:], -1, "triton", variant)     # 2-byte offset, row stride 2060
-        run_and_check(op, base.t(), 0, "triton", variant)           # column reduction of a transpose
-
-
-def test_writes_into_the_given_output():
-    x = make_rows(7, 129, torch.float32, DEVICE)
-    for op in OPS:
-        for variant in ["block", "tiled"]:
-            out = torch.full((7,), float("nan"), device=DEVICE)
-            assert BACKEND.run_into(x, op, variant, out) is out
-            torch.testing.assert_close(out, x.sum(-1) if op == "reduce_sum" else x.amax(-1))
+        run_and_check(Target("triton", op, "two_stage"), row, None)
 
 
 def test_variants_name_the_form_they_need():
@@ -165,7 +155,7 @@ def test_tiled_takes_short_rows_several_at_a_time():
     # per iteration. The grid: a few programs looping over row tiles, masked last tile.
     x = make_rows(3, 5000, torch.float32, DEVICE)
     for op in OPS:
-        run_and_check(op, x, 0, "triton", "tiled")
+        run_and_check(Target("triton", op, "tiled"), x, 0)
 
 
 # -- any tensor: an answer, never an exception ----------------------------------------------
@@ -260,41 +250,17 @@ def test_bf16_results_are_rounded_to_nearest_even():
 # -- GPU only -----------------------------------------------------------------------------
 
 @pytest.mark.gpu
-@pytest.mark.slow
-@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=DTYPE_IDS)
-@pytest.mark.parametrize("cols", GPU_WIDTHS)
 @pytest.mark.parametrize("variant", ROW_VARIANTS)
 @pytest.mark.parametrize("op", OPS)
-def test_gpu_rows_sweep(op, variant, cols, dtype):
-    for rows in GPU_ROWS:
-        x = make_rows(rows, cols, dtype, "cuda")
-        support = BACKEND.supports(x, op, variant, dim=-1)
-        if not support:
-            assert variant == "block" and cols > _modules()[1].BLOCK_MAX_COLS, support.reason
-            pytest.skip(support.reason)
-        run_and_check(op, x, -1, "triton", variant)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("dtype", GPU_DTYPES, ids=DTYPE_IDS)
-@pytest.mark.parametrize("n", WHOLE_SIZES_GPU)
-@pytest.mark.parametrize("variant", WHOLE_VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_gpu_whole_tensor_is_deterministic(op, variant, n, dtype):
-    check_whole_deterministic(op, whole_input(n, dtype, "cuda"), "triton", variant)
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("variant", ROW_VARIANTS)
-@pytest.mark.parametrize("op", OPS)
-def test_gpu_misaligned_view_and_side_stream(op, variant):
+def test_gpu_side_stream(op, variant):
+    # The matrix checks the results on misaligned views; here the same call on a side
+    # stream must give the same bits.
     base = make_rows(1001, 4097, torch.bfloat16, "cuda")
     view = base[1:, 1:]                        # 2-byte offset, odd row stride: no 16-byte packs
-    run_and_check(op, view, -1, "triton", variant)
+    expected = OP_FUNCTIONS[op](view, -1, backend="triton", variant=variant)
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
         out = OP_FUNCTIONS[op](view, -1, backend="triton", variant=variant)
     stream.synchronize()
-    ref = run_and_check(op, view, -1, "triton", variant)
-    assert torch.equal(out, ref)
+    assert torch.equal(out, expected)

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "common/math.cuh"
 #include "common/packs.cuh"
@@ -23,12 +24,27 @@ namespace sk {
 
 __device__ __forceinline__ float grad_term(float y, float g, bool log) { return log ? g : y * g; }
 
-// exp(y) is expf (a few ulp at any |y|), not fast_exp2(y * log2e): rounding y * log2e
-// scales the result by |y| ulps, and log-softmax outputs reach |y| ~ 100, where that
-// put the gradient at 3x torch's own error. The backward is memory-bound: the extra
-// instructions cost nothing measurable.
+// exp(y) for fp32 and bf16 is expf (a few ulp at any |y|), not fast_exp2(y * log2e):
+// rounding y * log2e scales the error by |y| ulps, and fp32 log-softmax outputs reach
+// |y| ~ 100, where that put the gradient at 3x torch's own error. The backward is
+// memory-bound: the extra instructions cost nothing measurable. fp16 takes fast_exp2:
+// expf's range reduction (or an FMA-corrected ex2, tried) made the 64-register
+// cluster_regs backward spill 36 bytes with 64 bytes of each tensor per thread, and
+// for fp16 the cost is small: exp underflows below y = -104 (|t| < 150), so the error
+// stays under 77 fp32 ulps of exp(y), 2^-17.7 relative: 1/100 of an fp16 ulp of the
+// term exp(y) * s.
+template <typename T>
+__device__ __forceinline__ float grad_exp(float y) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return fast_exp2(y * kLog2e);
+  } else {
+    return expf(y);
+  }
+}
+
+template <typename T>
 __device__ __forceinline__ float grad_out(float y, float g, float s, bool log) {
-  return log ? g - expf(y) * s : y * (g - s);
+  return log ? g - grad_exp<T>(y) * s : y * (g - s);
 }
 
 // ---------------------------------------------------------------------------------
@@ -95,7 +111,7 @@ __device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, 
       if (i < packs) {
         float f[N];
 #pragma unroll
-        for (int k = 0; k < N; ++k) f[k] = grad_out(to_float(py[u].v[k]), to_float(pg[u].v[k]), s, log);
+        for (int k = 0; k < N; ++k) f[k] = grad_out<T>(to_float(py[u].v[k]), to_float(pg[u].v[k]), s, log);
         store_pack<Cache::kStreaming, T, N>(dx + i * N, pack_from_float<T, N>(f));
       }
     }
@@ -186,7 +202,7 @@ struct GradSlice {
 #pragma unroll
         for (int k = 0; k < N; ++k) {
           const int j = p * W + k / kPerWord;
-          f[k] = grad_out(value(y, j, k % kPerWord), value(g, j, k % kPerWord), s, log);
+          f[k] = grad_out<T>(value(y, j, k % kPerWord), value(g, j, k % kPerWord), s, log);
         }
         store_pack<Cache::kStreaming, T, N>(xr + i * N, pack_from_float<T, N>(f));
       }
