@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import torch
 
@@ -10,9 +11,21 @@ from comparison.backend import KERNEL_DTYPES
 from comparison.kernel_backend import ModuleBackend
 
 
+_INTERPRETING: bool | None = None
+
+
 def interpreting() -> bool:
-    """Triton's CPU interpreter is on (it must be set before Triton is imported)."""
-    return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+    """Triton's CPU interpreter is on (it must be set before Triton is imported). Read
+    from the environment until Triton is imported, fixed from then on, as Triton's own
+    choice is (every call asks, and os.environ lookups were a tenth of a call's host
+    time)."""
+    global _INTERPRETING
+    if _INTERPRETING is not None:
+        return _INTERPRETING
+    on = os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+    if "triton" in sys.modules:
+        _INTERPRETING = on
+    return on
 
 
 def unsupported_device(x: torch.Tensor) -> str | None:

@@ -14,6 +14,8 @@ grid it gets, and how many programs of a compiled kernel stay resident on an SM.
 * Grids: `persistent_grid` (as many programs as stay resident, each looping over its
   share of the work, in whole groups where programs wait for each other) and
   `grid_2d` (a one-shot grid laid out on a second dimension past CUDA's grid.x limit).
+* Plans: `PlanCache`, the plans of `softmax.plan` / `reduce.plan` kept by what they
+  read of their tensors, so that a repeated call computes none of it again.
 * `Family`: the launch interface of a backward kernel family, under the names a forward
   family module exposes at its top level (so one planner drives both).
 
@@ -248,6 +250,51 @@ class Family:
     grid: Callable
     compile_args: Callable
     launch_plan: Callable
+
+
+# -- plans -------------------------------------------------------------------------------------
+
+def tensor_key(t: torch.Tensor) -> tuple:
+    """What a plan reads of a tensor: device, dtype, shape, strides and the start's
+    alignment (mod 16 bytes: pack widths, pairs and Triton's own specialisation follow
+    it). Never its values or its address beyond that."""
+    return (t.device, t.dtype, t.shape, t.stride(), t.data_ptr() % 16)
+
+
+class PlanCache:
+    """Plans by (op, variant, interpreter on, tensor_key of each tensor): a plan walks the
+    policy, the family's launch parameters and, on a GPU, the occupancy of the compiled
+    kernel, tens of microseconds of Python that every call of a loop would repeat (an
+    H100 host profile: `plan` was 40% of a 100 us call, benchmarks/h100_2026-11-23/
+    host_profile_after.txt). Bounded: past `size` plans it starts again, as a model's
+    shapes are few and a sweep's are many."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._plans: dict[tuple, dict] = {}
+
+    def get(self, make: Callable[[], dict], op: str, variant: str, *tensors) -> dict:
+        """The plan for these arguments, made by `make()` the first time. The caller
+        must not modify it (`copy_plan` gives a copy to hand out)."""
+        try:
+            key = (op, variant, interpreting(), *(tensor_key(t) for t in tensors))
+        except RuntimeError:  # a tensor without storage (e.g. a fake one while tracing)
+            return make()
+        p = self._plans.get(key)
+        if p is None:
+            p = make()
+            if len(self._plans) >= self.size:
+                self._plans.clear()
+            self._plans[key] = p
+        return p
+
+    def clear(self) -> None:
+        self._plans.clear()
+
+
+def copy_plan(p: dict) -> dict:
+    """A plan a caller may modify (its dict-valued fields copied too)."""
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in p.items()}
 
 
 # -- grids -------------------------------------------------------------------------------------

@@ -61,6 +61,20 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto") -> dict:
     grid from its register and shared-memory use; the dict then also reports n_regs,
     n_spills, programs_per_sm and what limits them.
     """
+    return launch.copy_plan(_cached_plan(x, op, variant))
+
+
+_PLANS = launch.PlanCache()
+
+
+def _cached_plan(x: torch.Tensor, op: str, variant: str) -> dict:
+    """`plan`, made once per (op, variant, layout of x): see launch.PlanCache."""
+    if not isinstance(x, torch.Tensor):
+        return _make_plan(x, op, variant)
+    return _PLANS.get(lambda: _make_plan(x, op, variant), op, variant, x)
+
+
+def _make_plan(x: torch.Tensor, op: str, variant: str) -> dict:
     why = why_unsupported(x, op, variant)
     if why is not None:
         return {"op": op, "variant": variant, "kernel": None, "unsupported": why}
@@ -104,7 +118,7 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
 
     `out`, when given, is a contiguous tensor of the result's shape and dtype.
     """
-    p = plan(x, op, variant)
+    p = _cached_plan(x, op, variant)
     if p["unsupported"] is not None:
         refuse(x, p["unsupported"])
     x, _ = _canonical(x)

@@ -100,6 +100,9 @@ def _dy_reason(y: torch.Tensor, dy, op: str, variant: str) -> str | None:
     return BACKWARD_FAMILIES[variant].why_unsupported(launch.rows_view(y), dy2d)
 
 
+_PLANS = launch.PlanCache()
+
+
 def plan(x: torch.Tensor, op: str, variant: str = "auto", dy: torch.Tensor | None = None) -> dict:
     """The kernel and every launch parameter `run` uses for `op`/`variant` on `x` (backward
     ops: x is y, with its gradient `dy`; left out, a dy laid out like y is assumed); grid
@@ -110,6 +113,18 @@ def plan(x: torch.Tensor, op: str, variant: str = "auto", dy: torch.Tensor | Non
     grid from its register and shared-memory use; the dict then also reports n_regs,
     n_spills, shared (bytes), programs_per_sm and what limits it.
     """
+    return launch.copy_plan(_cached_plan(x, op, variant, dy))
+
+
+def _cached_plan(x: torch.Tensor, op: str, variant: str, dy) -> dict:
+    """`plan`, made once per (op, variant, layouts of x and dy): see launch.PlanCache."""
+    if not isinstance(x, torch.Tensor) or not (dy is None or isinstance(dy, torch.Tensor)):
+        return _make_plan(x, op, variant, dy)
+    tensors = (x,) if dy is None else (x, dy)
+    return _PLANS.get(lambda: _make_plan(x, op, variant, dy), op, variant, *tensors)
+
+
+def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) -> dict:
     backward = op in BACKWARD_OPS
     why = why_unsupported(x, op, variant)
     if why is None and backward and dy is not None:
@@ -195,7 +210,7 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     """`op` along the last dimension of `x`: a new contiguous tensor of x's shape and
     dtype, or `out` filled. Backward ops take the forward output as `x` and its gradient
     as `dy` (dx = the result); the forward ops take no `dy`."""
-    p = plan(x, op, variant, dy)
+    p = _cached_plan(x, op, variant, dy)
     if p["unsupported"] is not None:
         refuse(x, p["unsupported"])
     if (dy is None) == (op in BACKWARD_OPS):

@@ -31,7 +31,7 @@ from .softmax_rows import LN2, LOG2E
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
 
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
-# of benchmarks/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
+# of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
 # `fused` holds rows in registers as units: a unit is a value or, for 16-bit rows that
 # are paired (`paired`: even width and row stride, 4-byte aligned start, at least

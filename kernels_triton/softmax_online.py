@@ -22,7 +22,7 @@ from .softmax_rows import LN2, LOG2E
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
 
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
-# of benchmarks/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
+# of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
 # `online` tile width in elements, any dtype; two tiles are loaded per iteration. At 16
 # warps a thread holds 16 values per tile plus the per-lane max and sum: 64-89

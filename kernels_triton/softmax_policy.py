@@ -13,7 +13,7 @@ import torch
 from . import softmax_fused, softmax_rows, softmax_split
 
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
-# of benchmarks/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
+# of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
 # `auto` uses `fused` up to this width (odd rows: FUSED_MAX_COLS_ODD) and `split`
 # beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and

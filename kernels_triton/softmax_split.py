@@ -27,7 +27,7 @@ from .softmax_rows import LN2, LOG2E
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
 
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
-# of benchmarks/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
+# of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
 # `split`: a row is cut into SPLIT chunks (SPLIT a power of two), each held in the
 # registers of its own program; the SPLIT programs of a group exchange their chunk's
@@ -40,7 +40,7 @@ from .softmax_rows import LN2, LOG2E
 #   bf16 chunks of  8 / 16 / 32 KiB: 84.8 / 83.7 / 67.3
 # 16 values per thread (twice the warps) measured lower (fp32 32 KiB: 88.3-88.4). Held
 # as pairs (pairs.py), bf16 chunks measured 49-68%: `split` does not pair. Earlier,
-# with evict-first loads (benchmarks/h200_tuning_split_2026-11-21.txt), requesting two
+# with evict-first loads (benchmarks/tuning/h200_tuning_split_tma_2026-11-21.txt), requesting two
 # rows ahead instead of one measured lower too (bf16: 55-63, the extra chunk costs bf16
 # its second program per SM).
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024

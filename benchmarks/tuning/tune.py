@@ -5,7 +5,7 @@ element): this times many configurations fast, to choose thresholds. Module cons
 can be overridden for an experiment, e.g.
 
     python benchmarks/tuning/tune.py --cols 128,4096 --impl cuda/auto,triton/fused \
-        --set kernels_triton.softmax.FUSED_TILE_BYTES=32768
+        --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=32768
 """
 from __future__ import annotations
 
