@@ -272,6 +272,7 @@ class PlanCache:
     def __init__(self, size: int = 4096):
         self.size = size
         self._plans: dict[tuple, dict] = {}
+        _PLAN_CACHES.append(self)
 
     def get(self, make: Callable[[], dict], op: str, variant: str, *tensors) -> dict:
         """The plan for these arguments, made by `make()` the first time. The caller
@@ -290,6 +291,16 @@ class PlanCache:
 
     def clear(self) -> None:
         self._plans.clear()
+
+
+_PLAN_CACHES: list[PlanCache] = []
+
+
+def clear_plans() -> None:
+    """Forget every cached plan: for a change to a module constant that plans read (a
+    tuning experiment's override, a test's monkeypatch) to take effect."""
+    for cache in _PLAN_CACHES:
+        cache.clear()
 
 
 def copy_plan(p: dict) -> dict:

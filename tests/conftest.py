@@ -5,6 +5,7 @@ TRITON_INTERPRET must be set before anything imports Triton, so it is set here, 
 collection time, only when no CUDA GPU is visible (on a GPU the tests run compiled).
 """
 import os
+import sys
 
 import pytest
 import torch
@@ -38,3 +39,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords and not HAS_GPU:
             item.add_marker(pytest.mark.skip(reason="needs a CUDA GPU (none is visible to PyTorch)"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_triton_plans(request):
+    """Triton plans are cached by layout (kernels_triton.launch.PlanCache): a test that
+    monkeypatches a module constant a plan reads gets plans made under its values, and
+    the next test plans afresh once the constant is restored."""
+    if "monkeypatch" not in request.fixturenames or "kernels_triton.launch" not in sys.modules:
+        yield
+        return
+    launch = sys.modules["kernels_triton.launch"]
+    launch.clear_plans()
+    yield
+    launch.clear_plans()

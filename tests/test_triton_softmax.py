@@ -68,6 +68,30 @@ CPU_ROWS = [1, 2, 7]  # 7: every extreme row of make_rows, and a short last fuse
 
 # -- every device: compiled on a GPU, interpreted on CPU ------------------------------------
 
+def test_plans_are_cached_by_layout():
+    """A repeated call reuses its plan (launch.PlanCache); what a plan reads of the
+    tensors is in the key: a view one element off (its start no longer 4-byte aligned)
+    gets its own plan, unpaired, and a different width or the backward's dy its own."""
+    softmax_mod, launch, fused, *_ = _modules()
+    launch.clear_plans()
+    cols = fused.FUSED_PAIRS_MIN_COLS
+    base = make_rows(3, cols + 2, torch.bfloat16, DEVICE, seed=1)
+    aligned, shifted = base[:, :cols], base[:, 1:cols + 1]
+    first = softmax_mod._cached_plan(aligned, "softmax", "fused", None)
+    assert softmax_mod._cached_plan(base.clone()[:, :cols], "softmax", "fused", None) is first  # same layout
+    assert first["constexprs"]["PAIRS"]
+    other = softmax_mod._cached_plan(shifted, "softmax", "fused", None)
+    assert other is not first and not other["constexprs"]["PAIRS"]
+    assert softmax_mod._cached_plan(base, "softmax", "fused", None)["cols"] == cols + 2
+    dy = make_gradient(3, cols, torch.bfloat16, DEVICE, seed=2)
+    backward = softmax_mod._cached_plan(aligned, "softmax_backward", "auto", dy)
+    assert backward is not first and backward["op"] == "softmax_backward"
+    # plan() hands out copies: changing one changes no later call's plan.
+    softmax_mod.plan(aligned, "softmax", "fused")["constexprs"]["ROWS"] = -1
+    assert softmax_mod.plan(aligned, "softmax", "fused")["constexprs"]["ROWS"] > 0
+    run_and_check(Target("triton", "softmax", "fused"), shifted)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
 @pytest.mark.parametrize("thread_sums", [False, True], ids=["two_pass", "thread_sums"])
 @pytest.mark.parametrize("op", OPS)
