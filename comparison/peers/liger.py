@@ -19,21 +19,16 @@ import importlib.util
 
 import torch
 
-from ..backend import YES, Backend, Support, no
+from ..backend import YES, Support, no
+from .base import PeerBackend
 
 
-class LigerBackend(Backend):
+class LigerBackend(PeerBackend):
     name = "liger"
-    own = False
 
     def __init__(self) -> None:
+        super().__init__()
         self._module = None
-        self._unavailable: str | None | bool = False   # False: not asked yet
-
-    def unavailable_reason(self) -> str | None:
-        if self._unavailable is False:
-            self._unavailable = self._load()
-        return self._unavailable
 
     def _load(self) -> str | None:
         if importlib.util.find_spec("liger_kernel") is None:

@@ -33,7 +33,8 @@ import sys
 
 import torch
 
-from ..backend import YES, Backend, Support, no
+from ..backend import YES, Support, no
+from .base import PeerBackend
 
 VECTOR_BYTES = 16            # QuACK's copies move 128-bit vectors
 SHARED_MEMORY_FALLBACK = 227 * 1024  # opt-in shared memory per block of sm_90 (H100/H200)
@@ -97,18 +98,12 @@ def shared_bytes_per_cta(cols: int, itemsize: int, backward: bool, capability: t
     return (threads // per_row) * share * itemsize * (2 if backward else 1)
 
 
-class QuackBackend(Backend):
+class QuackBackend(PeerBackend):
     name = "quack"
-    own = False
 
     def __init__(self) -> None:
+        super().__init__()
         self._module = None
-        self._unavailable: str | None | bool = False   # False: not asked yet
-
-    def unavailable_reason(self) -> str | None:
-        if self._unavailable is False:
-            self._unavailable = self._load()
-        return self._unavailable
 
     def _load(self) -> str | None:
         if importlib.util.find_spec("quack") is None:

@@ -19,7 +19,8 @@ from typing import Callable
 
 import torch
 
-from ..backend import BACKWARD_OPS, REDUCE_OPS, SOFTMAX_OPS, Backend
+from ..backend import BACKWARD_OPS, REDUCE_OPS, SOFTMAX_OPS
+from .base import PeerBackend
 
 
 def _softmax(x):
@@ -65,28 +66,23 @@ def _own_code_copy(fn: Callable, tag: str) -> Callable:
     return types.FunctionType(code, fn.__globals__, code.co_name, fn.__defaults__, fn.__closure__)
 
 
-class TorchCompileBackend(Backend):
+class TorchCompileBackend(PeerBackend):
     name = "torch_compile"
-    own = False
 
     def __init__(self) -> None:
+        super().__init__()
         self._compiled: dict[tuple, Callable] = {}
-        self._unavailable: str | None | bool = False   # False: not asked yet
         self._cpu_reason: str | None | bool = False
 
-    def unavailable_reason(self) -> str | None:
-        if self._unavailable is False:
-            try:
-                import torch._dynamo
+    def _load(self) -> str | None:
+        try:
+            import torch._dynamo
 
-                supported = torch._dynamo.is_dynamo_supported()
-            except Exception as exc:  # an install whose compiler stack does not import
-                self._unavailable = f"torch.compile cannot be imported: {type(exc).__name__}: {exc}"
-            else:
-                self._unavailable = None if supported else (
-                    f"torch.compile does not support Python {platform.python_version()} "
-                    f"in torch {torch.__version__}")
-        return self._unavailable
+            supported = torch._dynamo.is_dynamo_supported()
+        except Exception as exc:  # an install whose compiler stack does not import
+            return f"torch.compile cannot be imported: {type(exc).__name__}: {exc}"
+        return None if supported else (f"torch.compile does not support Python {platform.python_version()} "
+                                       f"in torch {torch.__version__}")
 
     def _variant_table(self) -> dict[str, tuple[str, ...]]:
         return {op: () for op in (*SOFTMAX_OPS, *BACKWARD_OPS, *REDUCE_OPS)}

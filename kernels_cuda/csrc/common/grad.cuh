@@ -58,6 +58,21 @@ __device__ __forceinline__ float grad_out(float y, float g, float s, bool log) {
 // block allows (64 per thread, no spills; with 4 the smem kernels spill).
 constexpr int kGradUnroll = 2;
 
+// Packs base, base + step, ... (the kGradUnroll of them below `packs`) of y and g, every
+// load issued before any value is used.
+template <Cache kLoad, typename T, int N, typename I>
+__device__ __forceinline__ void grad_load_packs(const T* y, const T* g, I base, I step, I packs,
+                                                Pack<T, N> (&py)[kGradUnroll], Pack<T, N> (&pg)[kGradUnroll]) {
+#pragma unroll
+  for (int u = 0; u < kGradUnroll; ++u) {
+    const I i = base + u * step;
+    if (i < packs) {
+      py[u] = load_pack<kLoad, T, N>(y + i * N);
+      pg[u] = load_pack<kLoad, T, N>(g + i * N);
+    }
+  }
+}
+
 // This thread's part of the row's sum over packs [0, packs); with kToSmem the packs of
 // both tensors are also copied to `ys` / `gs` (same offsets) for the output pass.
 template <Cache kLoad, bool kToSmem, typename T, int N, typename I>
@@ -66,14 +81,7 @@ __device__ __forceinline__ float grad_sum_packs(const T* y, const T* g, T* ys, T
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
     Pack<T, N> py[kGradUnroll], pg[kGradUnroll];
-#pragma unroll
-    for (int u = 0; u < kGradUnroll; ++u) {
-      const I i = base + u * step;
-      if (i < packs) {
-        py[u] = load_pack<kLoad, T, N>(y + i * N);
-        pg[u] = load_pack<kLoad, T, N>(g + i * N);
-      }
-    }
+    grad_load_packs<kLoad>(y, g, base, step, packs, py, pg);
 #pragma unroll
     for (int u = 0; u < kGradUnroll; ++u) {
       const I i = base + u * step;
@@ -97,14 +105,7 @@ __device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, 
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
     Pack<T, N> py[kGradUnroll], pg[kGradUnroll];
-#pragma unroll
-    for (int u = 0; u < kGradUnroll; ++u) {
-      const I i = base + u * step;
-      if (i < packs) {
-        py[u] = load_pack<kLoad, T, N>(y + i * N);
-        pg[u] = load_pack<kLoad, T, N>(g + i * N);
-      }
-    }
+    grad_load_packs<kLoad>(y, g, base, step, packs, py, pg);
 #pragma unroll
     for (int u = 0; u < kGradUnroll; ++u) {
       const I i = base + u * step;

@@ -39,51 +39,53 @@
 namespace sk {
 namespace softmax {
 
+// `plan`, marked as auto's choice: the rule that chose it and the rule in words.
+inline Plan auto_choice(Plan plan, int64_t rule, std::string why) {
+  plan.reason_code = rule;
+  plan.reason = std::move(why);
+  return plan;
+}
+
 // The plan of the variant `auto` picks for p, with its rule and the rule in words.
 template <typename T>
 Plan plan_auto(const Problem& p) {
-  auto chosen = [](Plan plan, int64_t rule, std::string why) {
-    plan.reason_code = rule;
-    plan.reason = std::move(why);
-    return plan;
-  };
   const auto n = [](int64_t v) { return std::to_string(v); };
   if (p.cols <= kWarpRowMaxCols) {
-    return chosen(plan_warp_per_row<T>(p), AutoReason::narrow_row,
+    return auto_choice(plan_warp_per_row<T>(p), AutoReason::narrow_row,
                   "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) + ": row in registers");
   }
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device};
   const Plan regs = plan_cluster_regs<T>(aligned);
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
-    return chosen(plan_cluster_regs<T>(p), AutoReason::one_cta_registers,
+    return auto_choice(plan_cluster_regs<T>(p), AutoReason::one_cta_registers,
                   "row in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   const bool hopper = device_properties(p.device).major >= kClusterMinMajor;
   if (hopper) {
     const Plan hybrid = plan_block_hybrid<T>(aligned);
     if (hybrid.status == PlanStatus::ok) {
-      return chosen(plan_block_hybrid<T>(p), AutoReason::one_cta_hybrid,
+      return auto_choice(plan_block_hybrid<T>(p), AutoReason::one_cta_hybrid,
                     "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
     }
   }
   if (regs.status == PlanStatus::ok) {
-    return chosen(plan_cluster_regs<T>(p), AutoReason::cluster_registers,
+    return auto_choice(plan_cluster_regs<T>(p), AutoReason::cluster_registers,
                   "row in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
   }
   if (hopper) {
     const Plan cluster = plan_cluster_smem<T>(aligned);
     if (cluster.status == PlanStatus::ok) {
-      return chosen(plan_cluster_smem<T>(p), AutoReason::cluster_smem,
+      return auto_choice(plan_cluster_smem<T>(p), AutoReason::cluster_smem,
                     "row too wide for registers; split over " + n(cluster.cluster_size) + " CTAs' shared memory (" +
                         n(cluster.smem_bytes) + " B each)");
     }
   }
   const Plan smem = plan_block_smem<T>(aligned);
   if (smem.status == PlanStatus::ok) {
-    return chosen(plan_block_smem<T>(p), AutoReason::block_smem,
+    return auto_choice(plan_block_smem<T>(p), AutoReason::block_smem,
                   "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
   }
-  return chosen(plan_block_uncached<T>(p, Variant::online), AutoReason::fallback_online,
+  return auto_choice(plan_block_uncached<T>(p, Variant::online), AutoReason::fallback_online,
                 "row too wide for shared memory and registers on this GPU: two reads, one write");
 }
 
@@ -97,33 +99,28 @@ Plan plan_auto(const Problem& p) {
 // As forward, the trial plans are for an aligned input of the same width.
 template <typename T>
 Plan plan_auto_backward(const Problem& p) {
-  auto chosen = [](Plan plan, int64_t rule, std::string why) {
-    plan.reason_code = rule;
-    plan.reason = std::move(why);
-    return plan;
-  };
   const auto n = [](int64_t v) { return std::to_string(v); };
   if (p.cols <= kWarpRowMaxCols) {
-    return chosen(plan_warp_per_row_backward<T>(p), AutoReason::narrow_row,
+    return auto_choice(plan_warp_per_row_backward<T>(p), AutoReason::narrow_row,
                   "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) +
                       ": rows of y and dy in registers");
   }
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device, 0, p.cols};
   const Plan regs = plan_cluster_regs_backward<T>(aligned);
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
-    return chosen(plan_cluster_regs_backward<T>(p), AutoReason::one_cta_registers,
+    return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::one_cta_registers,
                   "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   const Plan smem = plan_block_smem_backward<T>(aligned);
   if (smem.status == PlanStatus::ok) {
-    return chosen(plan_block_smem_backward<T>(p), AutoReason::block_smem,
+    return auto_choice(plan_block_smem_backward<T>(p), AutoReason::block_smem,
                   "rows of y and dy, " + n(smem.smem_bytes) + " B, in one block's shared memory");
   }
   if (regs.status == PlanStatus::ok) {
-    return chosen(plan_cluster_regs_backward<T>(p), AutoReason::cluster_registers,
+    return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::cluster_registers,
                   "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
   }
-  return chosen(plan_block_uncached_backward<T>(p), AutoReason::fallback_uncached,
+  return auto_choice(plan_block_uncached_backward<T>(p), AutoReason::fallback_uncached,
                 "rows of y and dy too wide for registers and shared memory on this GPU: two passes");
 }
 

@@ -57,24 +57,28 @@ struct BlockSmemFamily {
   }
 };
 
-template <typename T>
-Plan plan_block_smem(const Problem& p) {
-  constexpr int kElem = static_cast<int>(sizeof(T));
-  Plan plan = new_plan(Variant::block_smem);
-  const int pack = widest_pack<T>(p);
-  const void* fn = kernel_for_pack<BlockSmemFamily, T>(pack);
-  const int64_t limit = opt_in_smem(fn, p.device, false);
-  const int64_t smem = round_up(std::max<int64_t>(p.cols, 1) * kElem, 16);
+// A block per row with `smem` bytes of dynamic shared memory (forward: the row;
+// backward: the rows of y and dy): OneFlow's block size for that, on a one-shot grid, or
+// row_exceeds_smem past the opt-in limit.
+inline Plan plan_smem_blocks(Plan plan, const Problem& p, const void* fn, int pack, int64_t smem) {
   plan.pack = pack;
   plan.smem_bytes = smem;
-  plan.smem_limit = limit;
-  const int threads = smem <= limit ? occupancy_block(fn, p.device, smem).first : 0;
+  plan.smem_limit = opt_in_smem(fn, p.device, false);
+  const int threads = smem <= plan.smem_limit ? occupancy_block(fn, p.device, smem).first : 0;
   if (threads == 0) {
     plan.status = PlanStatus::row_exceeds_smem;
     return plan;
   }
   one_shot_grid(plan, p.device, fn, threads, plan_rows(p), smem);
   return plan;
+}
+
+template <typename T>
+Plan plan_block_smem(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  const int pack = widest_pack<T>(p);
+  return plan_smem_blocks(new_plan(Variant::block_smem), p, kernel_for_pack<BlockSmemFamily, T>(pack), pack,
+                          round_up(std::max<int64_t>(p.cols, 1) * kElem, 16));
 }
 
 // ---------------------------------------------------------------------------------
@@ -112,21 +116,9 @@ struct BlockSmemBackwardFamily {
 template <typename T>
 Plan plan_block_smem_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
-  Plan plan = new_plan(Variant::block_smem);
   const int pack = widest_pack<T>(p);
-  const void* fn = kernel_for_pack<BlockSmemBackwardFamily, T>(pack);
-  const int64_t limit = opt_in_smem(fn, p.device, false);
-  const int64_t smem = 2 * backward_smem_cols(std::max<int64_t>(p.cols, 1), kElem) * kElem;
-  plan.pack = pack;
-  plan.smem_bytes = smem;
-  plan.smem_limit = limit;
-  const int threads = smem <= limit ? occupancy_block(fn, p.device, smem).first : 0;
-  if (threads == 0) {
-    plan.status = PlanStatus::row_exceeds_smem;
-    return plan;
-  }
-  one_shot_grid(plan, p.device, fn, threads, plan_rows(p), smem);
-  return plan;
+  return plan_smem_blocks(new_plan(Variant::block_smem), p, kernel_for_pack<BlockSmemBackwardFamily, T>(pack), pack,
+                          2 * backward_smem_cols(std::max<int64_t>(p.cols, 1), kElem) * kElem);
 }
 
 }  // namespace softmax
