@@ -1,0 +1,86 @@
+"""What the Triton test files share (tests/test_triton_softmax.py, forward;
+tests/test_triton_softmax_backward.py): the backend and the skip marks, the device the
+tests run on (a GPU, else CPU tensors under Triton's interpreter), the op modules
+(imported only after the skip check: they import Triton), and bit-level bf16 helpers."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from comparison import get_backend
+from comparison.inputs import make_rows
+
+BACKEND = get_backend("triton")
+PYTESTMARK = [
+    pytest.mark.skipif(not BACKEND.is_available(),
+                       reason=f"triton backend unavailable: {BACKEND.unavailable_reason()}"),
+    # The interpreter computes with numpy, which warns where the GPU quietly gives NaN
+    # (-inf - -inf: padding lanes, rows of -inf), inf (differences of values near the
+    # dtype's maximum, fp16 outputs below -65504) or 1/0 and log(0) (rows of -inf): all
+    # as torch does; the results are checked instead.
+    pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:divide by zero encountered:RuntimeWarning"),
+]
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+OPS = ("softmax", "log_softmax")
+VARIANTS = ("fused", "online", "split", "auto")
+DTYPES = [torch.float32, torch.float16, torch.bfloat16]
+DTYPE_IDS = ["fp32", "fp16", "bf16"]
+
+
+def modules():
+    """(op module, launch helpers, fused, online, split, policy, row helpers); imports
+    Triton, so only after the skip check."""
+    from kernels_triton import (launch, softmax, softmax_fused, softmax_online, softmax_policy,
+                                softmax_rows, softmax_split)
+    return softmax, launch, softmax_fused, softmax_online, softmax_split, softmax_policy, softmax_rows
+
+
+CPU_ROWS = [1, 2, 7]  # 7: every extreme row of make_rows, and a short last fused block
+
+
+def interpreted() -> bool:
+    from kernels_triton.backend import interpreting
+    return interpreting()
+
+
+def truncated_bf16(y32: torch.Tensor) -> torch.Tensor:
+    """fp32 values cut to bf16 by dropping the low 16 bits: what Triton's interpreter's
+    own fp32 -> bf16 conversion does."""
+    return (y32.view(torch.int32) >> 16).to(torch.int16).view(torch.bfloat16)
+
+
+def same_bits(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Elementwise: equal bits, or both NaN (NaN payloads differ between devices)."""
+    return (a.view(torch.int16) == b.view(torch.int16)) | (a.isnan() & b.isnan())
+
+
+BWD_OPS = ("softmax_backward", "log_softmax_backward")
+BWD_VARIANTS = ("fused", "tiled", "split", "auto")
+
+
+def odd_tensors(device):
+    """(name, tensor) pairs the op modules may be handed: every rank, empty in each
+    dimension, layouts with and without a rows view, and dtypes the kernels do not take."""
+    base = make_rows(6, 10, torch.float32, device)
+    return [
+        ("1-D", base[0].clone()),
+        ("1-D strided", base[:, 0]),                      # stride 10: no unit-stride view
+        ("0-dim", base[0, 0].clone()),
+        ("empty 1-D", torch.empty(0, device=device)),
+        ("0 rows", torch.empty(0, 5, device=device)),
+        ("0 cols", torch.empty(4, 0, device=device)),
+        ("0 x 0", torch.empty(0, 0, device=device)),
+        ("3-D", base.reshape(2, 3, 10)),
+        ("3-D without a rows view", base.reshape(3, 2, 10).transpose(0, 1)),
+        ("3-D empty", torch.empty(2, 0, 3, device=device)),
+        ("2-D transposed", base.t()),                     # column stride 10
+        ("2-D offset view", base[1:, 3:]),
+        ("bf16 1-D", base[0].to(torch.bfloat16)),
+        ("int32", base.to(torch.int32)),
+        ("int64", base.to(torch.int64)),
+        ("fp64", base.double()),
+        ("bool", base > 0),
+        ("0-dim int", torch.tensor(3, device=device)),
+    ]
