@@ -35,7 +35,8 @@ DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 # -- argument parsing -------------------------------------------------------------------
 
-def _items(text: str) -> list[str]:
+def comma_items(text: str) -> list[str]:
+    """The items of a comma-separated option value (no empty ones: "512,,2048" is an error)."""
     items = [v.strip() for v in text.split(",")]
     if not text.strip() or any(not v for v in items):
         raise argparse.ArgumentTypeError(f"expected a comma-separated list without empty items, got {text!r}")
@@ -44,7 +45,7 @@ def _items(text: str) -> list[str]:
 
 def _int_list(text: str) -> list[int]:
     try:
-        values = [int(v) for v in _items(text)]
+        values = [int(v) for v in comma_items(text)]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}")
     if any(v < 1 for v in values):
@@ -54,7 +55,7 @@ def _int_list(text: str) -> list[int]:
 
 def _choice_list(choices):
     def parse(text: str) -> list[str]:
-        values = _items(text)
+        values = comma_items(text)
         bad = [v for v in values if v not in choices]
         if bad:
             raise argparse.ArgumentTypeError(
@@ -97,8 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="smallest input when --rows is not given, e.g. 1GiB (GPU runs only)")
     p.add_argument("--dtype", type=_choice_list(tuple(DTYPES)), default=["fp32", "bf16"],
                    help="fp32,bf16,fp16 (default: fp32,bf16)")
-    p.add_argument("--op", type=_choice_list(_user_ops()), default=list(SOFTMAX_OPS),
-                   help=f"{','.join(_user_ops())} (default: softmax,log_softmax)")
+    p.add_argument("--op", type=_choice_list(user_ops()), default=list(SOFTMAX_OPS),
+                   help=f"{','.join(user_ops())} (default: softmax,log_softmax)")
     p.add_argument("--pass", dest="passes", type=_choice_list(PASSES), default=["fwd"],
                    help="fwd (the op), bwd (its backward op: read y and dy, write dx), fwd+bwd (a "
                         "training step through autograd); comma-separated; default: fwd")
@@ -132,7 +133,7 @@ def reporting_default_size() -> str:
     return f"{L2_MULTIPLE}x the GPU's L2 cache, at most 1/{round(1 / MEMORY_FRACTION)} of its memory"
 
 
-def _user_ops() -> tuple[str, ...]:
+def user_ops() -> tuple[str, ...]:
     """The ops the CLI sweeps: forward ops and reductions (backward ops come with --pass)."""
     return tuple(op for op in OPS if not op.endswith("_backward"))
 
@@ -150,7 +151,7 @@ def select_variants(spec: str, backends, ops, passes) -> dict[tuple[str, str, st
     """(backend, op, pass) -> variants to run; ValueError for names that no backend has,
     or that belong to a backend not selected or not available here (with which one)."""
     chosen: dict[tuple[str, str, str], list[str]] = {}
-    names = [] if spec in ("auto", "all") else _items(spec)
+    names = [] if spec in ("auto", "all") else comma_items(spec)
     for b in backends:
         for op in ops:
             for pass_ in passes_for(op, passes):

@@ -34,7 +34,7 @@ from pathlib import Path
 import torch
 
 from . import report as reporting
-from .cli import DTYPES, _items, _user_ops, build_parser, execute, plan
+from .cli import DTYPES, build_parser, comma_items, execute, plan, user_ops
 from .plot import matplotlib_missing, plot_results
 
 WIDTHS = "128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144"
@@ -109,7 +109,7 @@ def narrowed(name: str, sweep: Sweep, dtypes: list[str] | None, ops: list[str] |
                                     ("--cols", cols, "")):
         if wanted is None:
             continue
-        own = _items(_option(argv, option) or default)
+        own = comma_items(_option(argv, option) or default)
         kept = [v for v in own if v in wanted]
         if not kept:
             raise ValueError(f"sweep {name!r} runs {option} {','.join(own)}: none of {','.join(wanted)}")
@@ -165,18 +165,18 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--index {args.index}: no JSON file written by `python -m comparison record` there")
         print(f"wrote {write_index(folder)}", file=sys.stderr)
         return 0
-    names = _items(args.sweeps)
+    names = comma_items(args.sweeps)
     unknown = [n for n in names if n not in SWEEPS]
     if unknown:
         parser.error(f"--sweeps: unknown sweep(s) {', '.join(unknown)}; valid: {', '.join(SWEEPS)}")
-    dtypes = None if args.dtype is None else _items(args.dtype)
-    ops = None if args.op is None else _items(args.op)
-    for option, values, valid in (("--dtype", dtypes, tuple(DTYPES)), ("--op", ops, _user_ops())):
+    dtypes = None if args.dtype is None else comma_items(args.dtype)
+    ops = None if args.op is None else comma_items(args.op)
+    for option, values, valid in (("--dtype", dtypes, tuple(DTYPES)), ("--op", ops, user_ops())):
         bad = [v for v in values or [] if v not in valid]
         if bad:
             parser.error(f"{option}: invalid choice(s) {', '.join(bad)}; choose from {', '.join(valid)}")
     try:
-        cols = None if args.cols is None else _items(args.cols)
+        cols = None if args.cols is None else comma_items(args.cols)
         runs = [(name, *narrowed(name, SWEEPS[name], dtypes, ops, cols)) for name in names]
     except ValueError as exc:
         parser.error(str(exc))
