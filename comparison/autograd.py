@@ -14,6 +14,10 @@ from .backend import BACKWARD_OF
 from .registry import get_backend
 
 
+# Under torch.compile the answer is taken as a constant of the trace (it depends on the
+# two strings alone): tracing into it would import the backend's module, which dynamo
+# refuses to trace (a graph break, an error with fullgraph=True).
+@torch.compiler.assume_constant_result
 def backward_backend(backend: str, forward_op: str) -> str:
     """The backend for the backward of `forward_op` run on `backend`."""
     if backend != "auto" and get_backend(backend).variants(BACKWARD_OF[forward_op]):

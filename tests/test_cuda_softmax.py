@@ -221,6 +221,32 @@ def test_over_two_billion_elements(op, variant, huge_input):
     del out, y
 
 
+BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
+
+
+@pytest.mark.parametrize("variant", ["auto", *cuda_softmax.BACKWARD])
+@pytest.mark.parametrize("op", BACKWARD_OPS)
+def test_backward_over_two_billion_elements(op, variant, huge_input):
+    """dx of 2^31 + 32768 fp16 elements (y, dy and dx: 12 GiB): row offsets past 2^31
+    elements in all three tensors, dy with its own row stride (a view of a wider buffer)."""
+    x = huge_input if variant != "warp_per_row" else huge_input.view(-1, 1024)
+    forward = "log_softmax" if op == "log_softmax_backward" else "softmax"
+    y = cuda_softmax.run(x, forward, "auto")
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    wide = torch.empty(x.shape[0], x.shape[1] + 8, dtype=x.dtype, device="cuda").normal_(0, 1, generator=gen)
+    dy = wide[:, :x.shape[1]]
+    support = BACKEND.supports(y, op, variant)
+    assert support, f"{variant} should serve {tuple(y.shape)}: {support.reason}"
+    out = torch.full_like(y, math.nan)
+    dx = cuda_softmax.run(y, op, variant, out=out, dy=dy)
+    for rows in _boundary_rows(y):
+        result = check(op, y[rows], dx[rows], dy=dy[rows])
+        assert result.ok, f"rows {rows.start}-{rows.stop}: {result.summary()}"
+    written = ~torch.isnan(dx).any(-1) | torch.isnan(y).any(-1)  # rows of -inf give NaN y, NaN dx
+    assert bool(written.all()), f"{int((~written).sum())} rows left unwritten"
+    del y, wide, dy, out, dx
+
+
 # -- streams, devices --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant", VARIANTS)
