@@ -27,26 +27,16 @@ from __future__ import annotations
 import pytest
 import torch
 
-from comparison import get_backend, reduce_sum
+from comparison import reduce_sum
 from comparison.api import OP_FUNCTIONS
 from comparison.inputs import make_rows
 from softmax_cases import HAS_GPU, REDUCE_OPS, Target, fill, run_and_check, special_rows
+from triton_support import BACKEND, DEVICE, DTYPE_IDS, DTYPES, PYTESTMARK
 
-BACKEND = get_backend("triton")
-pytestmark = [
-    pytest.mark.skipif(not BACKEND.is_available(),
-                       reason=f"triton backend unavailable: {BACKEND.unavailable_reason()}"),
-    # The interpreter computes with numpy, which warns where torch would quietly give
-    # inf (fp16 sums past 65504) or NaN (inf - inf): the results are checked instead.
-    pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning"),
-    pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning"),
-]
-DEVICE = "cuda" if HAS_GPU else "cpu"
+pytestmark = PYTESTMARK
 OPS = REDUCE_OPS
 ROW_VARIANTS = ["block", "tiled", "auto"]
 WHOLE_VARIANTS = ["two_stage", "auto"]
-DTYPES = [torch.float32, torch.float16, torch.bfloat16]
-DTYPE_IDS = ["fp32", "fp16", "bf16"]
 
 
 def _modules():

@@ -1,7 +1,8 @@
-"""What the Triton test files share (tests/test_triton_softmax.py, forward;
-tests/test_triton_softmax_backward.py): the backend and the skip marks, the device the
-tests run on (a GPU, else CPU tensors under Triton's interpreter), the op modules
-(imported only after the skip check: they import Triton), and bit-level bf16 helpers."""
+"""What the Triton test files share (tests/test_triton_softmax.py, the forward;
+tests/test_triton_softmax_backward.py; tests/test_triton_reduce.py): the backend and the
+skip marks, the device the tests run on (a GPU, else CPU tensors under Triton's
+interpreter), the op modules (imported only after the skip check: they import Triton),
+and bit-level bf16 helpers."""
 from __future__ import annotations
 
 import pytest
