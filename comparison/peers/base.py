@@ -3,6 +3,8 @@ once whether its library can run here, keeping the answer (an import, a device q
 DSL's start-up: too slow to repeat on every call of a sweep)."""
 from __future__ import annotations
 
+import abc
+
 from ..backend import Backend
 
 
@@ -17,7 +19,7 @@ class PeerBackend(Backend):
             self._unavailable = self._load()
         return self._unavailable
 
+    @abc.abstractmethod
     def _load(self) -> str | None:
         """Import the peer's library (or check what it needs); None when it can run, else why
         not. Called once."""
-        raise NotImplementedError
