@@ -182,22 +182,29 @@ inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, c
 // Launch: the plan's kernel, grid and block, with the row arguments
 // ---------------------------------------------------------------------------------
 
+// The plan's grid, block, shared memory and cluster, with `args` (RowsArgs or GradArgs,
+// the kernels' one parameter) completed by the row geometry every kernel reads.
+template <typename Args>
+void launch_planned(const Plan& plan, const Problem& p, Args& args, cudaStream_t stream) {
+  args.rows = p.rows;
+  args.cols = p.cols;
+  args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
+  // Only the cluster kernels read it (their rows are at most 16 x 2^19 values).
+  args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, plan.cluster_size), INT32_MAX));
+  void* params[] = {&args};
+  launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
+                dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
+                static_cast<int>(plan.cluster_size), params, stream);
+}
+
 template <typename T>
 void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
   RowsArgs<T> args;
   args.x = reinterpret_cast<const T*>(p.x);
   args.y = reinterpret_cast<T*>(p.y);
-  args.rows = p.rows;
-  args.cols = p.cols;
   args.x_stride = p.stride;
-  args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
-  // Only the cluster kernels read it (their rows are at most 16 x 2^19 values).
-  args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, plan.cluster_size), INT32_MAX));
   args.log = log;
-  void* params[] = {&args};
-  launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
-                dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
-                static_cast<int>(plan.cluster_size), params, stream);
+  launch_planned(plan, p, args, stream);
 }
 
 template <typename T>
@@ -206,17 +213,10 @@ void launch_backward(const Plan& plan, const Problem& p, bool log, cudaStream_t 
   args.y = reinterpret_cast<const T*>(p.x);
   args.dy = reinterpret_cast<const T*>(p.g);
   args.dx = reinterpret_cast<T*>(p.y);
-  args.rows = p.rows;
-  args.cols = p.cols;
   args.y_stride = p.stride;
   args.dy_stride = p.g_stride;
-  args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
-  args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, plan.cluster_size), INT32_MAX));
   args.log = log;
-  void* params[] = {&args};
-  launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
-                dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
-                static_cast<int>(plan.cluster_size), params, stream);
+  launch_planned(plan, p, args, stream);
 }
 
 inline void check_shape(int64_t rows, int64_t cols, int64_t stride) {

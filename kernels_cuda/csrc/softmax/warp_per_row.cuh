@@ -156,42 +156,54 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 template <int... Cs> struct IntList {};
 using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 
-template <typename T, int N, int C>
+// The instances plan_warp_per_row and plan_warp_per_row_backward pick from, through
+// `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R>() and a
+// name for errors).
+template <typename Kernels, typename T, int N, int C>
 const void* warp_row_kernel(int rows_per_access) {
   if constexpr (C == N) {
-    if (rows_per_access == kWarpRowRows) {
-      return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, kWarpRowRows>);
-    }
+    if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows>();
   }
-  return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, 1>);
+  return Kernels::template get<T, N, C, 1>();
 }
 
 // The first listed C >= needed that is a multiple of N; writes it to *chosen.
-template <typename T, int N, int C, int... Rest>
+template <typename Kernels, typename T, int N, int C, int... Rest>
 const void* pick_warp_row(int needed, int rows_per_access, int* chosen) {
   if constexpr (C % N == 0) {
     if (needed <= C) {
       *chosen = C;
-      return warp_row_kernel<T, N, C>(rows_per_access);
+      return warp_row_kernel<Kernels, T, N, C>(rows_per_access);
     }
   }
   if constexpr (sizeof...(Rest) > 0) {
-    return pick_warp_row<T, N, Rest...>(needed, rows_per_access, chosen);
+    return pick_warp_row<Kernels, T, N, Rest...>(needed, rows_per_access, chosen);
   } else {
-    throw std::runtime_error("warp_per_row: no kernel for " + std::to_string(needed) + " values per thread");
+    throw std::runtime_error(std::string(Kernels::kName) + ": no kernel for " + std::to_string(needed) +
+                             " values per thread");
   }
 }
 
-template <typename T, int N, int... Cs>
+template <typename Kernels, typename T, int N, int... Cs>
 const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, int* chosen) {
-  return pick_warp_row<T, N, Cs...>(needed, rows_per_access, chosen);
+  return pick_warp_row<Kernels, T, N, Cs...>(needed, rows_per_access, chosen);
 }
 
-struct WarpRowFamily {
+// kernel_for_pack's family over `Kernels`.
+template <typename Kernels>
+struct WarpRowFamilyOf {
   template <typename T, int N> static const void* get(int needed, int rows_per_access, int* chosen) {
-    return pick_warp_row_list<T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
+    return pick_warp_row_list<Kernels, T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
   }
 };
+
+struct WarpRowKernels {
+  static constexpr const char* kName = "warp_per_row";
+  template <typename T, int N, int C, int R> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R>);
+  }
+};
+using WarpRowFamily = WarpRowFamilyOf<WarpRowKernels>;
 
 template <typename T>
 Plan plan_warp_per_row(const Problem& p) {
@@ -264,41 +276,13 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 // Backward plan: the forward's groups, rows per access and cols_per_thread list
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int C>
-const void* warp_row_backward_kernel(int rows_per_access) {
-  if constexpr (C == N) {
-    if (rows_per_access == kWarpRowRows) {
-      return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, kWarpRowRows>);
-    }
-  }
-  return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, 1>);
-}
-
-template <typename T, int N, int C, int... Rest>
-const void* pick_warp_row_backward(int needed, int rows_per_access, int* chosen) {
-  if constexpr (C % N == 0) {
-    if (needed <= C) {
-      *chosen = C;
-      return warp_row_backward_kernel<T, N, C>(rows_per_access);
-    }
-  }
-  if constexpr (sizeof...(Rest) > 0) {
-    return pick_warp_row_backward<T, N, Rest...>(needed, rows_per_access, chosen);
-  } else {
-    throw std::runtime_error("warp_per_row backward: no kernel for " + std::to_string(needed) + " values per thread");
-  }
-}
-
-template <typename T, int N, int... Cs>
-const void* pick_warp_row_backward_list(IntList<Cs...>, int needed, int rows_per_access, int* chosen) {
-  return pick_warp_row_backward<T, N, Cs...>(needed, rows_per_access, chosen);
-}
-
-struct WarpRowBackwardFamily {
-  template <typename T, int N> static const void* get(int needed, int rows_per_access, int* chosen) {
-    return pick_warp_row_backward_list<T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
+struct WarpRowBackwardKernels {
+  static constexpr const char* kName = "warp_per_row backward";
+  template <typename T, int N, int C, int R> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, R>);
   }
 };
+using WarpRowBackwardFamily = WarpRowFamilyOf<WarpRowBackwardKernels>;
 
 template <typename T>
 Plan plan_warp_per_row_backward(const Problem& p) {
