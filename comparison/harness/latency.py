@@ -19,7 +19,7 @@ measured for an empty kernel (`torch.cuda._sleep(0)`) in the same run: the floor
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Callable
 
 import torch
@@ -28,7 +28,7 @@ from ..api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
 from ..backend import BACKWARD_OF
 from ..inputs import make_gradient, make_rows
 from ..reference import reference
-from .sweep import passes_for, pass_op
+from .sweep import pass_op, passes_for, report_dict
 
 LATENCY_ROWS = (1,)        # rows when --rows is not given: one row, the latency regime
 TARGET_SECONDS = 0.1       # per loop and replay measurement
@@ -52,9 +52,7 @@ class Latency:
     note: str = ""
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["pass"] = d.pop("pass_")
-        return d
+        return report_dict(self)
 
 
 def _repeats(estimate_s: float) -> int:

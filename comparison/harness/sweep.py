@@ -34,6 +34,14 @@ CPU_MAX_ELEMENTS = 1 << 16  # CPU runs (agreement only) stay small: seconds, not
 CPU_MIN_ROWS = 4            # keep the extreme rows of comparison.inputs
 
 
+def report_dict(row) -> dict:
+    """A result dataclass (Result, latency.Latency) as its report fields: `pass_` (a
+    Python keyword otherwise) is reported as `pass`."""
+    d = asdict(row)
+    d["pass"] = d.pop("pass_")
+    return d
+
+
 @dataclass
 class Result:
     op: str
@@ -55,9 +63,7 @@ class Result:
     note: str = ""
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["pass"] = d.pop("pass_")
-        return d
+        return report_dict(self)
 
     @classmethod
     def fields(cls) -> list[str]:
