@@ -200,7 +200,9 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
 def chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
     """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
     SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
-    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD)."""
+    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD).
+    Rows of no columns plan as one column (nothing is launched for them)."""
+    cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
         return 1, whole
@@ -258,7 +260,8 @@ def backward_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tupl
     """(SPLIT, CHUNK) of the backward for rows of `cols` `elem`-byte values: one chunk up
     to SPLIT_BWD_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a
     power of two, the smallest whose chunks fit SPLIT_BWD_CHUNK_BYTES (odd rows:
-    SPLIT_BWD_CHUNK_ODD elements)."""
+    SPLIT_BWD_CHUNK_ODD elements); rows of no columns as one column."""
+    cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     if interpreted or (align > 1 and whole * elem <= SPLIT_BWD_WHOLE_ROW_BYTES):
         return 1, whole

@@ -24,8 +24,9 @@ def needs_matplotlib():
 @pytest.fixture
 def saved_report(tmp_path):
     path = tmp_path / "r.json"
+    # --check-only: a report without timings on any machine (a GPU would otherwise time it).
     assert main(["--cols", "32,128", "--backends", "torch", "--dtype", "fp32", "--op", "softmax,reduce_max",
-                 "--format", "json", "--output", str(path)]) == 0
+                 "--check-only", "--format", "json", "--output", str(path)]) == 0
     return path
 
 

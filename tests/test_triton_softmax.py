@@ -240,6 +240,10 @@ def test_occupancy_and_grid_arithmetic():
     odd = split.SPLIT_CHUNK_ODD
     assert split.chunks(4 * odd, 4, 1, False) == (4, odd)
     assert split.chunks(10**6, 4, 16, True) == (1, 2**20)  # interpreter: one chunk
+    # rows of no columns (empty inputs ask whether split fits before anything is skipped)
+    for align in (1, 16):
+        assert split.chunks(0, 4, align, False) == (1, 1) and split.fits(0, 4, align, 132)
+        assert split.backward_chunks(0, 2, align, False) == (1, 1) and split.backward_fits(0, 2, align, 132)
 
 
 def test_resource_cache_keys_on_what_triton_specialises():

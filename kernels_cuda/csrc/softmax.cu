@@ -37,8 +37,8 @@
 //   cluster_tma     R + W         persistent clusters; next row's slices in flight (TMA)
 //   block_hybrid    R + W         row split over one CTA's registers and shared memory (TMA)
 //
-// exp(x - m) is fast_exp2(fma(x, log2e, -m_s)) with m_s = m * log2e rounded once per row
-// (see OnlinePair in common/online.cuh for why that is exact enough). Every launch
+// exp(x - m) is fast_exp2((x - m) * log2e), the shift first so that rows near FLT_MAX
+// stay finite (exp_term in common/online.cuh says why). Every launch
 // decision is the planner's: a plan per (device, dtype, variant, shape, alignment),
 // cached, auto included (softmax/auto.cuh); Python asks for plans and launches, it
 // decides nothing.

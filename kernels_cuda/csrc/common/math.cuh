@@ -38,7 +38,6 @@ __device__ __forceinline__ int64_t global_thread_count() {
 
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr float kLog2e = 1.4426950408889634f;
-constexpr float kLn2 = 0.6931471805599453f;
 
 // max that propagates NaN (fmaxf drops it): a row holding NaN must reduce to NaN, as
 // torch.amax and torch.softmax do. One FMNMX.NAN on sm_80+, three instructions before.

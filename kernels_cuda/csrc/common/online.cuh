@@ -17,11 +17,12 @@ namespace sk {
 // The merge is associative, so threads, warps, blocks and clusters combine states in
 // any order.
 //
-// exp is evaluated as fast_exp2(x * log2e - m_s) with m_s = m * log2e rounded once
-// (scaled_max): one FMA and one MUFU.EX2 per element. Every exponent of a row uses the
-// same m_s, so the rounding of m_s scales all terms by the same 2^delta and cancels in
-// x / sum; partial sums stay consistent because m_s is always computed the same way
-// (__fmul_rn is never contracted into a neighbouring add).
+// exp(x - m) is evaluated as fast_exp2((x - m) * log2e) (exp_term): a subtract, a
+// multiply and one MUFU.EX2 per element. The shift comes first on purpose: the one-FMA
+// form fast_exp2(fma(x, log2e, -m * log2e)) saves the subtract but overflows for any
+// row whose maximum exceeds FLT_MAX / log2e (~2.36e38, in fp32 and bf16): m * log2e is
+// then inf, every term 0 and the row NaN where torch gives finite values. The extra
+// instruction is free in these memory-bound kernels.
 //
 // Special values follow plain arithmetic, as torch does: a NaN or +inf anywhere makes
 // d NaN; a row of only -inf ends as (-inf, 0) and its outputs become NaN. The state of
@@ -34,7 +35,24 @@ struct OnlinePair {
   float d;  // sum of exp(x - m)
 };
 
-__device__ __forceinline__ float scaled_max(float m) { return __fmul_rn(m, kLog2e); }
+// exp(x - m) for a finite or -inf x and a finite m (+inf / NaN give NaN, as torch's do).
+__device__ __forceinline__ float exp_term(float x, float m) { return fast_exp2((x - m) * kLog2e); }
+
+// The one-FMA form, exp(x - m) = 2^(x * l2e - ms), for the loop whose registers are
+// tightest (RegSlice's softmax pass: the subtract form made scalar fp32 slices of 64
+// bytes spill at 40 registers). Past kFmaShiftMax, where m * log2e could overflow, the
+// base is 2 (l2e = 1): every term there is exactly 0 or 1 either way, since floats
+// that large are at least 2^103 apart, so exp(x - m) is 1 at x == m and 0 elsewhere.
+constexpr float kFmaShiftMax = 8.50705917e37f;  // 2^126
+struct FmaShift {
+  float l2e;  // log2(e), or 1 past kFmaShiftMax
+  float ms;   // m * l2e
+};
+__device__ __forceinline__ FmaShift fma_shift(float m) {
+  const float l2e = fabsf(m) > kFmaShiftMax ? 1.0f : kLog2e;
+  return {l2e, m * l2e};
+}
+__device__ __forceinline__ float exp_term(float x, FmaShift s) { return fast_exp2(fmaf(x, s.l2e, -s.ms)); }
 
 __device__ __forceinline__ OnlinePair online_empty() { return {-INFINITY, 0.0f}; }
 
@@ -42,20 +60,18 @@ __device__ __forceinline__ OnlinePair online_merge(OnlinePair a, OnlinePair b) {
   const float m = nan_max(a.m, b.m);
   // Both sides saw nothing but -inf (or nothing at all): their d are 0, keep (-inf, 0).
   if (m == -INFINITY) return {m, a.d + b.d};
-  const float ms = scaled_max(m);
-  return {m, a.d * fast_exp2(scaled_max(a.m) - ms) + b.d * fast_exp2(scaled_max(b.m) - ms)};
+  return {m, a.d * exp_term(a.m, m) + b.d * exp_term(b.m, m)};
 }
 
 // Folds a batch of values into a state with one rescale for the whole batch (not one
 // per value). `batch_max` is the batch's maximum (nan_max; -inf for an empty batch) and
-// sum_exp(ms) must return the batch's sum of exp2(fma(x, kLog2e, -ms)). Taking a functor
+// sum_exp(m) must return the batch's sum of exp_term(x, m). Taking a functor
 // lets callers keep the batch in its raw (packed fp16/bf16) form, converting on the fly.
 template <typename SumExp>
 __device__ __forceinline__ OnlinePair online_accumulate(OnlinePair acc, float batch_max, SumExp&& sum_exp) {
   const float m = nan_max(acc.m, batch_max);
   if (m == -INFINITY) return acc;  // only -inf so far: exp(-inf - -inf) would be NaN
-  const float ms = scaled_max(m);
-  return {m, acc.d * fast_exp2(scaled_max(acc.m) - ms) + sum_exp(ms)};
+  return {m, acc.d * exp_term(acc.m, m) + sum_exp(m)};
 }
 
 // The same for K values in registers; slots with nothing to add hold -inf.
@@ -64,10 +80,10 @@ __device__ __forceinline__ OnlinePair online_accumulate(OnlinePair acc, const fl
   float batch_max = v[0];
 #pragma unroll
   for (int k = 1; k < K; ++k) batch_max = nan_max(batch_max, v[k]);
-  return online_accumulate(acc, batch_max, [&](float ms) {
+  return online_accumulate(acc, batch_max, [&](float m) {
     float d = 0.0f;
 #pragma unroll
-    for (int k = 0; k < K; ++k) d += fast_exp2(fmaf(v[k], kLog2e, -ms));
+    for (int k = 0; k < K; ++k) d += exp_term(v[k], m);
     return d;
   });
 }
@@ -84,34 +100,22 @@ struct OnlineMergeOp {
 // then
 //     softmax:      exp(x - m) * (1 / d)            (one reciprocal per row)
 //     log-softmax:  (x - m) - log(d)
-// in fp32 whatever the I/O dtype. Log-softmax subtracts m itself and corrects log(d)
-// for the rounding of m_s, so outputs near 0 keep full precision even for |x| ~ 1e4.
+// in fp32 whatever the I/O dtype. Log-softmax subtracts m itself, so outputs near 0
+// keep full precision even for |x| ~ 1e4.
 // ---------------------------------------------------------------------------------
 
 // Per-row constants of the output pass.
 struct RowNorm {
-  float m;   // row maximum
-  float ms;  // scaled_max(m)
-  float c;   // softmax: 1 / d; log-softmax: log(sum(exp(x - m)))
+  float m;  // row maximum
+  float c;  // softmax: 1 / d; log-softmax: log(d), d = sum(exp(x - m))
 };
 
 __device__ __forceinline__ RowNorm make_row_norm(float m, float d, bool log) {
-  RowNorm n;
-  n.m = m;
-  n.ms = scaled_max(m);
-  if (log) {
-    // d = 2^delta * sum(exp(x - m)) with delta = m*log2e - m_s (exact with an FMA).
-    n.c = logf(d) - fmaf(m, kLog2e, -n.ms) * kLn2;
-  } else {
-    n.c = 1.0f / d;
-  }
-  return n;
+  return {m, log ? logf(d) : 1.0f / d};
 }
 
-__device__ __forceinline__ float exp_term(float x, float ms) { return fast_exp2(fmaf(x, kLog2e, -ms)); }
-
 __device__ __forceinline__ float normalize(float x, const RowNorm& n, bool log) {
-  return log ? (x - n.m) - n.c : exp_term(x, n.ms) * n.c;
+  return log ? (x - n.m) - n.c : exp_term(x, n.m) * n.c;
 }
 
 }  // namespace sk

@@ -104,17 +104,29 @@ struct RegSlice {
       }
     }
     const bool empty = m == -INFINITY;
-    const float ms_safe = empty ? 0.0f : scaled_max(m);
     const float shift = empty ? 0.0f : m;
     float d = 0.0f;
+    // Two loops, one per mode: each keeps fewer values alive than one loop that selects.
+    if (kInPlace && log) {
 #pragma unroll
-    for (int p = 0; p < P; ++p) {
+      for (int p = 0; p < P; ++p) {
 #pragma unroll
-      for (int k = 0; k < N; ++k) {
-        const float x = value(p, k, false);
-        const float e = exp_term(x, ms_safe);
-        d += e;
-        if constexpr (kInPlace) v[p * N + k] = log ? x - shift : e;
+        for (int k = 0; k < N; ++k) {
+          const float t = value(p, k, false) - shift;
+          d += fast_exp2(t * kLog2e);
+          if constexpr (kInPlace) v[p * N + k] = t;
+        }
+      }
+    } else {
+      const FmaShift s = fma_shift(shift);
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+          const float e = exp_term(value(p, k, false), s);
+          d += e;
+          if constexpr (kInPlace) v[p * N + k] = e;
+        }
       }
     }
     return OnlinePair{m, d};
@@ -122,13 +134,13 @@ struct RegSlice {
 
   // The output of packs t, t + G, ... at yr, given the row's constants n.
   // fp32 softmax: exp(x - m_t) * exp(m_t - m) / d, where the factor is 0 for a thread
-  // of only -inf (exp2(-inf - m_s)) unless the row's maximum is -inf or NaN too: then
+  // of only -inf (exp(-inf - m)) unless the row's maximum is -inf or NaN too: then
   // it is NaN, as every output of such a row must be. fp32 log-softmax:
   // ((x - m_t) + (m_t - m)) - log d, exactly (x - m) - log d in the thread that holds
   // the maximum; a row of only -inf gets -inf + inf = NaN.
   __device__ __forceinline__ void write(T* yr, int t, int G, int local, const RowNorm& n, bool log) const {
     const float shift = m == -INFINITY ? 0.0f : m;
-    const float scale = log ? shift - n.m : fast_exp2(scaled_max(m) - n.ms) * n.c;
+    const float scale = log ? shift - n.m : exp_term(m, n.m) * n.c;
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       const int i = t + p * G;

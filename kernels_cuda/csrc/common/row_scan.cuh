@@ -66,13 +66,13 @@ __device__ __forceinline__ OnlinePair scan_packs(const T* src, T* smem, I packs)
         for (int k = 0; k < N; ++k) batch_max = nan_max(batch_max, to_float(p[u].v[k]));
       }
     }
-    acc = online_accumulate(acc, batch_max, [&](float ms) {
+    acc = online_accumulate(acc, batch_max, [&](float m) {
       float d = 0.0f;
 #pragma unroll
       for (int u = 0; u < kScanUnroll; ++u) {
         if (base + u * step < packs) {
 #pragma unroll
-          for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), ms);
+          for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), m);
         }
       }
       return d;
@@ -98,9 +98,9 @@ __device__ __forceinline__ float max_packs(const T* src, I packs) {
   return m;
 }
 
-// This thread's sum of exp(x - m) over packs [0, packs) of `src`, given m_s.
+// This thread's sum of exp(x - m) over packs [0, packs) of `src`, given the row max m.
 template <Cache kLoad, typename T, int N, typename I>
-__device__ __forceinline__ float sum_exp_packs(const T* src, I packs, float ms) {
+__device__ __forceinline__ float sum_exp_packs(const T* src, I packs, float m) {
   float d = 0.0f;
   const I step = blockDim.x;
   for_each_pack_batch<kLoad, kScanUnroll, T, N>(src, static_cast<I>(threadIdx.x), step, packs, [&](I base, const auto& p) {
@@ -108,7 +108,7 @@ __device__ __forceinline__ float sum_exp_packs(const T* src, I packs, float ms) 
     for (int u = 0; u < kScanUnroll; ++u) {
       if (base + u * step < packs) {
 #pragma unroll
-        for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), ms);
+        for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), m);
       }
     }
   });

@@ -97,7 +97,7 @@ __device__ __forceinline__ T warp_reduce_tree(T v, Op op, T* scratch, int width 
 // sum NaN (through the lane that holds it, whose d is NaN).
 __device__ __forceinline__ OnlinePair warp_merge_pairs(OnlinePair v) {
   const float m = warp_allreduce_static<32>(v.m, MaxOp());
-  const float scale = m == -INFINITY ? 0.0f : fast_exp2(scaled_max(v.m) - scaled_max(m));
+  const float scale = m == -INFINITY ? 0.0f : exp_term(v.m, m);
   return {m, warp_allreduce_static<32>(v.d * scale, SumOp())};
 }
 

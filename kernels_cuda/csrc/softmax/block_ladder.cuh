@@ -63,9 +63,8 @@ __global__ void __launch_bounds__(kLadderThreads) softmax_ladder_kernel(RowsArgs
     float m = -INFINITY;
     for (int64_t c = begin; c < end; c += step) m = nan_max(m, to_float(xr[c]));
     m = reduce(m, MaxOp());
-    const float ms = scaled_max(m);
     float d = 0.0f;
-    for (int64_t c = begin; c < end; c += step) d += exp_term(to_float(xr[c]), ms);
+    for (int64_t c = begin; c < end; c += step) d += exp_term(to_float(xr[c]), m);
     d = reduce(d, SumOp());
     const RowNorm n = make_row_norm(m, d, a.log);
     for (int64_t c = begin; c < end; c += step) yr[c] = from_float<T>(normalize(to_float(xr[c]), n, a.log));

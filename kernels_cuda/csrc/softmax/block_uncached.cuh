@@ -46,8 +46,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_uncached_kerne
   for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x) {
     const T* xr = a.x + row * a.x_stride;
     const float m = block_allreduce(max_packs<Cache::kGlobal, T, N>(xr, packs), MaxOp());
-    const float ms = scaled_max(m);
-    const float d = block_allreduce(sum_exp_packs<Cache::kGlobal, T, N>(xr, packs, ms), SumOp());
+    const float d = block_allreduce(sum_exp_packs<Cache::kGlobal, T, N>(xr, packs, m), SumOp());
     const RowNorm n = make_row_norm(m, d, a.log);
     write_packs<Cache::kStreaming, Cache::kStreaming, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
   }

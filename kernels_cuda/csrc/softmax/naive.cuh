@@ -41,7 +41,6 @@ __global__ void __launch_bounds__(kNaiveThreads) softmax_naive_kernel(RowsArgs<T
     const T* xr = a.x + row * a.x_stride;
     float m = -INFINITY;
     for (int64_t j = 0; j < a.cols; ++j) m = nan_max(m, to_float(xr[j]));
-    const float ms = scaled_max(m);
     // Compensated (Kahan) summation: a plain fp32 chain over thousands of terms drifts
     // past the fp32 tolerance (its error grows with the chain length, and the row's
     // largest term, exp(0) = 1, sets the rounding step of every later add). Without
@@ -49,7 +48,7 @@ __global__ void __launch_bounds__(kNaiveThreads) softmax_naive_kernel(RowsArgs<T
     float d = 0.0f;
     float lost = 0.0f;
     for (int64_t j = 0; j < a.cols; ++j) {
-      const float term = exp_term(to_float(xr[j]), ms) - lost;
+      const float term = exp_term(to_float(xr[j]), m) - lost;
       const float next = d + term;
       lost = (next - d) - term;
       d = next;

@@ -109,16 +109,15 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       m[r] = warp_allreduce(m[r], MaxOp(), G);
-      const float ms = scaled_max(m[r]);
       d[r] = 0.0f;
       if (a.log) {
 #pragma unroll
-        for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], ms);
+        for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], m[r]);
       } else {
         // Keep exp(x - m) in the registers: the output is then one multiply.
 #pragma unroll
         for (int k = 0; k < C; ++k) {
-          v[r][k] = exp_term(v[r][k], ms);
+          v[r][k] = exp_term(v[r][k], m[r]);
           d[r] += v[r][k];
         }
       }
