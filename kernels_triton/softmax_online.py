@@ -139,11 +139,14 @@ def _softmax_online_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_str
 # at 16 warps: 97-102 registers on sm_90) or 16384 16-bit values (32 per thread at 16
 # warps: 86-96 registers). 8192-wide 16-bit tiles at 16 warps take fewer values but
 # spill: ptxas holds them to 64 registers and spills 12 bytes (log-softmax). Odd rows
-# (an address per value): TILED_TILE_ODD values of any dtype (16 per thread at 8 warps,
-# 124-128 registers, as ptxas allocates for the forward's odd tiles).
+# (an address per value): TILED_TILE_ODD values of any dtype, TILED_ODD_VALUES_PER_THREAD
+# of each tensor per thread (16 warps). 16 per thread (8 warps) took 124-128 registers
+# under Triton 3.9's ptxas but 255 and 22-28 bytes of spills under 3.6's (softmax
+# backward, H100 run of 2026-11-23).
 TILED_TILE_BYTES = 32 * 1024
 TILED_TILE_ODD = ONLINE_TILE_ODD
 TILED_VALUES_PER_THREAD = ONLINE_VALUES_PER_THREAD
+TILED_ODD_VALUES_PER_THREAD = 8
 TILED_MAX_WARPS = ONLINE_MAX_WARPS
 
 
@@ -239,7 +242,8 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     else:
         cap = TILED_TILE_BYTES // y.element_size() if align > 1 else TILED_TILE_ODD
     tile = min(triton.next_power_of_2(cols), cap)
-    warps = max(1, min(TILED_MAX_WARPS, tile // (32 * TILED_VALUES_PER_THREAD)))
+    per_thread = TILED_VALUES_PER_THREAD if align > 1 else TILED_ODD_VALUES_PER_THREAD
+    warps = max(1, min(TILED_MAX_WARPS, tile // (32 * per_thread)))
     return {"TILE": tile, "NUM_STAGES": ONLINE_NUM_STAGES, "ALIGN": align}, warps, None, rows
 
 

@@ -38,21 +38,6 @@ struct OnlinePair {
 // exp(x - m) for a finite or -inf x and a finite m (+inf / NaN give NaN, as torch's do).
 __device__ __forceinline__ float exp_term(float x, float m) { return fast_exp2((x - m) * kLog2e); }
 
-// The one-FMA form, exp(x - m) = 2^(x * l2e - ms), for the loop whose registers are
-// tightest (RegSlice's softmax pass: the subtract form made scalar fp32 slices of 64
-// bytes spill at 40 registers). Past kFmaShiftMax, where m * log2e could overflow, the
-// base is 2 (l2e = 1): every term there is exactly 0 or 1 either way, since floats
-// that large are at least 2^103 apart, so exp(x - m) is 1 at x == m and 0 elsewhere.
-constexpr float kFmaShiftMax = 8.50705917e37f;  // 2^126
-struct FmaShift {
-  float l2e;  // log2(e), or 1 past kFmaShiftMax
-  float ms;   // m * l2e
-};
-__device__ __forceinline__ FmaShift fma_shift(float m) {
-  const float l2e = fabsf(m) > kFmaShiftMax ? 1.0f : kLog2e;
-  return {l2e, m * l2e};
-}
-__device__ __forceinline__ float exp_term(float x, FmaShift s) { return fast_exp2(fmaf(x, s.l2e, -s.ms)); }
 
 __device__ __forceinline__ OnlinePair online_empty() { return {-INFINITY, 0.0f}; }
 

@@ -106,27 +106,14 @@ struct RegSlice {
     const bool empty = m == -INFINITY;
     const float shift = empty ? 0.0f : m;
     float d = 0.0f;
-    // Two loops, one per mode: each keeps fewer values alive than one loop that selects.
-    if (kInPlace && log) {
 #pragma unroll
-      for (int p = 0; p < P; ++p) {
+    for (int p = 0; p < P; ++p) {
 #pragma unroll
-        for (int k = 0; k < N; ++k) {
-          const float t = value(p, k, false) - shift;
-          d += fast_exp2(t * kLog2e);
-          if constexpr (kInPlace) v[p * N + k] = t;
-        }
-      }
-    } else {
-      const FmaShift s = fma_shift(shift);
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-          const float e = exp_term(value(p, k, false), s);
-          d += e;
-          if constexpr (kInPlace) v[p * N + k] = e;
-        }
+      for (int k = 0; k < N; ++k) {
+        const float x = value(p, k, false);
+        const float e = exp_term(x, shift);
+        d += e;
+        if constexpr (kInPlace) v[p * N + k] = log ? x - shift : e;
       }
     }
     return OnlinePair{m, d};

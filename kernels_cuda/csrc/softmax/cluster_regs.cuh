@@ -82,9 +82,14 @@ constexpr int kRegsWideThreads = 1024;
 // Registers per thread that __launch_bounds__ holds the kernel to (32, 40 or 64: 4, 3 or
 // 2 blocks of 512 threads per SM) for B bytes per thread in packs of N elements of
 // `elem` bytes; fp16/bf16 need a few more registers (conversions), narrow packs more
-// still (an address per pack). The tightest bounds that ptxas meets without spilling.
+// still (an address per pack: 16 scalar fp32 packs spill 52 bytes at 40 registers since
+// exp(x - m) takes a subtract and a multiply, online.cuh). The tightest bounds that
+// ptxas meets without spilling.
 constexpr int regs_budget(int elem, int n, int bytes) {
-  return elem == 4 && n > 1 && bytes <= 32 ? 32 : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 40 : 64;
+  return elem == 4 && n > 1 && bytes <= 32   ? 32
+         : elem == 4 && n == 1 && bytes > 32 ? 64
+         : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 40
+                                                        : 64;
 }
 constexpr int regs_min_blocks(int elem, int n, int bytes, int threads) {
   return std::max(1, 65536 / (regs_budget(elem, n, bytes) * threads));
