@@ -131,11 +131,17 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 # registers and bytes of a forward program. First choices by that rule, to be tuned on
 # the GPU as the forward's were. ptxas (sm_90): 8 KiB chunks 64-94 registers (fp32 at 4
 # warps, 16-bit at 8), whole rows 63-91 (16-bit 32 KiB rows at 32 warps: 64, the most
-# 1024 threads may have), odd chunks 96-117; no spills.
+# 1024 threads may have), odd chunks 96-117; no spills. Except under Triton 3.6's
+# ptxas: the fp16 softmax backward's 32 KiB whole row at 32 warps spills (16 bytes;
+# bf16 and log-softmax do not), so fp16 stops at SPLIT_BWD_MAX_WARPS_FP16 warps (32
+# values of each tensor per thread: 118-121 registers, no spills; still one program
+# per SM, the same bytes in flight). Checked by compiling for sm_90a with Triton 3.6
+# and 3.9 without a GPU; the H100 run of 2026-11-23 had caught the spill.
 SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
 SPLIT_BWD_CHUNK_BYTES = {elem: chunk // 2 for elem, chunk in SPLIT_CHUNK_BYTES.items()}
 SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
 SPLIT_BWD_VALUES_PER_THREAD = SPLIT_VALUES_PER_THREAD // 2
+SPLIT_BWD_MAX_WARPS_FP16 = 16
 
 
 @triton.jit
@@ -298,7 +304,8 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     rows, cols = y.shape
     align = softmax_rows.row_align(y, dy)
     split, chunk = backward_chunks(cols, y.element_size(), align, interpreted=sm_count is None)
-    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_BWD_VALUES_PER_THREAD)))
+    most = SPLIT_BWD_MAX_WARPS_FP16 if y.dtype == torch.float16 else SPLIT_MAX_WARPS
+    warps = max(1, min(most, chunk // (32 * SPLIT_BWD_VALUES_PER_THREAD)))
     return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
 
 
