@@ -2,7 +2,8 @@
 # The GPU evidence the open issues still wait for, in device calls of at most 10 minutes
 # each (run from the repository root on the GPU machine; logs go to $OUT):
 #
-#   bash benchmarks/gpu_evidence.sh tests             # every GPU suite but the slow sweeps
+#   bash benchmarks/gpu_evidence.sh tests             # every GPU suite but the slow sweeps and the matrix
+#   bash benchmarks/gpu_evidence.sh matrix            # the matrix (tests/test_matrix.py) but its slow cases
 #   bash benchmarks/gpu_evidence.sh slow              # the slow sweeps (the matrix at every width)
 #   bash benchmarks/gpu_evidence.sh sanitize memcheck # one compute-sanitizer tool per call:
 #   bash benchmarks/gpu_evidence.sh sanitize racecheck   # memcheck, racecheck, synccheck, initcheck
@@ -15,13 +16,26 @@ mkdir -p "$out"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 git log -1 --format='commit %h %s' 2>/dev/null || true
+# The suites are large (the matrix alone is most of 26000 GPU tests): they run on a
+# worker on three of every four cores (pytest-xdist, a file per worker: module fixtures such as the
+# 4 GiB inputs of the >2^31-element tests stay in one process), and SIGINT at the time
+# limit still prints the summary of what ran. The CUDA extension is built once first.
+build() { python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; }
+PYTEST="python3 -m pytest -q -rfE --tb=short -p no:cacheprovider"
+if python3 -c "import xdist" 2>/dev/null; then
+  PYTEST="$PYTEST -n $(( $(nproc) * 3 / 4 > 1 ? $(nproc) * 3 / 4 : 1 )) --dist loadfile"
+fi
+progress='^[.sFxXE]*\s*\[ *[0-9]+%\]$'  # the dots: dropped from the log, the summary stays
 case "${1:-}" in
   tests)
-    timeout 560 python3 -m pytest tests -q -rfEs -m "not slow" --tb=short -p no:cacheprovider 2>&1 \
-      | tee "$out/gpu_tests.log" | tail -40 ;;
+    build; timeout -s INT 540 $PYTEST tests -m "not slow" --ignore=tests/test_matrix.py 2>&1 \
+      | grep -Ev "$progress" | tee "$out/gpu_tests.log" | tail -40 ;;
+  matrix)
+    build; timeout -s INT 540 $PYTEST tests/test_matrix.py -m "not slow" --tb=line 2>&1 \
+      | grep -Ev "$progress" | tee "$out/gpu_tests_matrix.log" | tail -40 ;;
   slow)
-    timeout 560 python3 -m pytest tests -q -rfEs -m slow --tb=short -p no:cacheprovider 2>&1 \
-      | tee "$out/gpu_tests_slow.log" | tail -40 ;;
+    build; timeout -s INT 540 $PYTEST tests -m slow 2>&1 \
+      | grep -Ev "$progress" | tee "$out/gpu_tests_slow.log" | tail -40 ;;
   sanitize)
     tool=${2:?which tool: memcheck, racecheck, synccheck or initcheck}
     python3 benchmarks/sanitize.py --tools "$tool" --timeout 540 --out "$out/sanitize_$tool.log" 2>&1 | tail -20 ;;
