@@ -15,25 +15,35 @@
 # H200 run of 2026-11-21 found 1024-thread cluster CTAs slower at fp32 65536 (84.4 vs
 # 87.0, csrc/softmax/cluster_regs.cuh): this measures the widest rows, forward.
 #
-# How: a copy of the package in $ALT with the cluster shapes of plan_cluster_regs taking
-# kRegsWideThreads (1024) threads instead of kRegsMaxThreads (512); both extensions are
-# built side by side, then `python -m comparison` times cluster_regs in each (every
-# element checked against float64, as always) with auto and Triton's split beside.
+# The same question for cluster_smem, whose slices target 32 KB (three or more CTAs per
+# SM; clamped to 64 KB by the 16-CTA limit at 262144 fp32): slices of 128 KB, QuACK's.
+#
+# How: two copies of the package, $ALT/cluster1024 with the cluster shapes of
+# plan_cluster_regs taking kRegsWideThreads (1024) threads instead of kRegsMaxThreads
+# (512), and $ALT/smem128k with kClusterSliceTargetBytes at 128 KB; the three
+# extensions are built side by side, then `python -m comparison` times the variant in
+# each (every element checked against float64, as always), auto and Triton's split beside.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=${OUT:-benchmarks/out}
 mkdir -p "$out"
 root=$PWD
 alt=${ALT:-/tmp/wide_rows_alt}
-header=kernels_cuda/csrc/softmax/cluster_regs.cuh
-rm -rf "$alt" && mkdir -p "$alt" && cp -r comparison kernels_cuda kernels_triton "$alt"/
-sed -i 's/shapes.emplace_back(k, kRegsMaxThreads);/shapes.emplace_back(k, kRegsWideThreads);/' "$alt/$header"
-if ! grep -q 'shapes.emplace_back(k, kRegsWideThreads);' "$alt/$header"; then
-  echo "the cluster shape line of $header changed: update this experiment's sed" >&2
-  exit 1
-fi
+rm -rf "$alt"
+variant_tree() {  # variant_tree NAME HEADER SED-EXPRESSION CHANGED-LINE
+  mkdir -p "$alt/$1" && cp -r comparison kernels_cuda kernels_triton "$alt/$1"/
+  sed -i "$3" "$alt/$1/kernels_cuda/csrc/softmax/$2"
+  if ! grep -qF "$4" "$alt/$1/kernels_cuda/csrc/softmax/$2"; then
+    echo "softmax/$2 changed: update this experiment's sed for $1" >&2
+    exit 1
+  fi
+}
+variant_tree cluster1024 cluster_regs.cuh 's/shapes.emplace_back(k, kRegsMaxThreads);/shapes.emplace_back(k, kRegsWideThreads);/' \
+  'shapes.emplace_back(k, kRegsWideThreads);'
+variant_tree smem128k cluster_smem.cuh 's/kClusterSliceTargetBytes = 32 \* 1024;/kClusterSliceTargetBytes = 128 * 1024;/' \
+  'kClusterSliceTargetBytes = 128 * 1024;'
 nvidia-smi --query-gpu=name --format=csv,noheader
-for tree in "$root" "$alt"; do
+for tree in "$root" "$alt/cluster1024" "$alt/smem128k"; do
   (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
 done
 wait
@@ -42,15 +52,16 @@ run() {  # run TREE LABEL VARIANTS
     --op softmax --pass fwd --cols 65536,131072,262144 --backends cuda,triton --variants "$3" \
     --format csv --output "$out/wide_rows_$2.csv")
 }
-run "$root" base auto,cluster_regs,split
-run "$alt" cluster1024 cluster_regs
+run "$root" base auto,cluster_regs,cluster_smem,split
+run "$alt/cluster1024" cluster1024 cluster_regs
+run "$alt/smem128k" smem128k cluster_smem
 python3 - "$out" <<'PY'
 import csv, sys
 from pathlib import Path
 
 out = Path(sys.argv[1])
 rows = {}
-for label in ("base", "cluster1024"):
+for label in ("base", "cluster1024", "smem128k"):
     for r in csv.DictReader((out / f"wide_rows_{label}.csv").open()):
         if r.get("pct_of_copy"):
             key = (r["dtype"], int(r["cols"]))
