@@ -38,7 +38,6 @@ struct OnlinePair {
 // exp(x - m) for a finite or -inf x and a finite m (+inf / NaN give NaN, as torch's do).
 __device__ __forceinline__ float exp_term(float x, float m) { return fast_exp2((x - m) * kLog2e); }
 
-
 __device__ __forceinline__ OnlinePair online_empty() { return {-INFINITY, 0.0f}; }
 
 __device__ __forceinline__ OnlinePair online_merge(OnlinePair a, OnlinePair b) {
