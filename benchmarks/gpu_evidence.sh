@@ -7,6 +7,7 @@
 #   bash benchmarks/gpu_evidence.sh slow              # the slow sweeps (the matrix at every width)
 #   bash benchmarks/gpu_evidence.sh sanitize memcheck # one compute-sanitizer tool per call:
 #   bash benchmarks/gpu_evidence.sh sanitize racecheck   # memcheck, racecheck, synccheck, initcheck
+#                                                        # (more args go to sanitize.py: --ops ...)
 #   bash benchmarks/gpu_evidence.sh wide              # every CUDA and Triton variant at the widest rows, fwd and bwd
 #
 # Records (forward, backward, step, peers) are `benchmarks/record.sh` (benchmarks/README.md).
@@ -38,7 +39,8 @@ case "${1:-}" in
       | grep -Ev "$progress" | tee "$out/gpu_tests_slow.log" | tail -40 ;;
   sanitize)
     tool=${2:?which tool: memcheck, racecheck, synccheck or initcheck}
-    python3 benchmarks/sanitize.py --tools "$tool" --timeout 540 --out "$out/sanitize_$tool.log" 2>&1 | tail -20 ;;
+    shift 2  # anything more goes to sanitize.py, e.g. --ops softmax,log_softmax to split a tool's cases
+    python3 benchmarks/sanitize.py --tools "$tool" --timeout 540 --out "$out/sanitize_$tool.log" "$@" 2>&1 | tail -20 ;;
   wide)
     timeout 560 python3 -m comparison --cols 65536,131072,262144 --dtype fp32,bf16 --op softmax \
       --pass fwd,bwd --backends cuda,triton --variants all --min-bytes 1GiB --quiet \
