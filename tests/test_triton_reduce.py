@@ -218,6 +218,22 @@ def test_any_tensor_gets_an_answer(name):
         assert "dtype" in reduce.why_unsupported(x, "reduce_sum", "auto")
 
 
+@pytest.mark.parametrize("name", [name for name, _ in odd_tensors("cpu")])
+def test_gpu_launch_parameters_for_any_tensor_without_a_gpu(name):
+    # A GPU plan sizes its launch with interpreted=False, which the interpreter never
+    # asks for: ask here, for every kernel that takes the tensor (empty ones launch nothing).
+    reduce, reductions = _modules()
+    x = dict(odd_tensors(DEVICE))[name]
+    canonical, why = reduce._canonical(x)
+    if why is not None or canonical is None or x.dtype not in DTYPES or x.numel() == 0:
+        return
+    assert reductions.auto_kernel(canonical) in reductions.KERNELS
+    for kernel in reductions.KERNELS:
+        if reductions.why_unsupported(canonical, kernel) is None:
+            constexprs, warps, units = reductions.launch_params(canonical, kernel, interpreted=False)
+            assert warps >= 1 and units >= 1, (kernel, constexprs, warps, units)
+
+
 def test_bf16_results_are_rounded_to_nearest_even():
     # The bf16 result of a reduction is its fp32 result rounded to nearest even: the same
     # kernel on the same values as fp32 input (the same tiles: they depend on the width

@@ -315,6 +315,41 @@ def test_any_tensor_gets_an_answer(name):
         assert "no such view" in softmax_mod.why_unsupported(x, "softmax", "auto")
 
 
+H100_LIKE = dict(index=0, name="H100-like", sm_count=132, regs_per_sm=65536, smem_per_sm=233472,
+                 max_threads_per_sm=2048, warp_size=32, l2_bytes=50 * 2**20)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in odd_tensors("cpu")])
+def test_gpu_planning_answers_any_tensor_without_a_gpu(name, monkeypatch):
+    # The planning a GPU runs (why_unsupported's residency checks, auto's choice, the
+    # launch parameters) differs from the interpreter's, which skips it: pretend to be on
+    # an H100 so that CI asks those questions too. An empty row once raised
+    # ZeroDivisionError there (split's chunks) and was caught only on the GPU.
+    softmax_mod, launch, _, _, _, policy, _ = _modules()
+    monkeypatch.setattr(launch, "on_gpu", lambda x: True)
+    monkeypatch.setattr(launch, "device_limits", lambda index: launch.DeviceLimits(**H100_LIKE))
+    x = dict(odd_tensors(DEVICE))[name]
+    x2d = launch.rows_view(x)
+    for op in (*OPS, *BWD_OPS):
+        for variant in ("auto", *softmax_mod.VARIANTS[op]):
+            why = softmax_mod.why_unsupported(x, op, variant)
+            assert why is None or (isinstance(why, str) and why), (op, variant, why)
+    if x2d is None or x.dtype not in DTYPES:
+        return
+    sm_count = H100_LIKE["sm_count"]
+    kernel = policy.auto_kernel(x2d, sm_count)
+    backward_kernel = policy.auto_backward_kernel(x2d, x2d, sm_count)
+    assert kernel in softmax_mod.FAMILIES and backward_kernel in softmax_mod.BACKWARD_FAMILIES
+    if x.numel() == 0:  # nothing is launched: plans stop before the launch parameters
+        return
+    for family in softmax_mod.FAMILIES.values():
+        if family.why_unsupported(x2d) is None:
+            family.launch_params(x2d, sm_count)
+    for family in softmax_mod.BACKWARD_FAMILIES.values():
+        if family.why_unsupported(x2d, x2d) is None:
+            family.launch_params(x2d, x2d, sm_count)
+
+
 def test_unknown_ops_and_variants_get_a_reason():
     softmax_mod, *_ = _modules()
     x = torch.zeros(2, 3, device=DEVICE)
