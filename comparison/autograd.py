@@ -6,6 +6,8 @@ ran the forward when it implements the backward op (else on `auto`'s choice).
 """
 from __future__ import annotations
 
+import sys
+
 import torch
 from torch.autograd.function import once_differentiable
 
@@ -14,10 +16,27 @@ from .backend import BACKWARD_OF
 from .registry import get_backend
 
 
+def constant_under_compile(fn):
+    """`torch.compiler.assume_constant_result(fn)` without importing torch._dynamo first.
+
+    That decorator imports torch._dynamo, which imports Triton; imported with
+    `comparison`, Triton would fix its interpreter switch (TRITON_INTERPRET, read once,
+    at its import) before the CLI sets it for a CPU run, and every Triton row of
+    `python -m comparison` on a CPU failed ("Cannot call @triton.jit'd outside of the
+    scope of a kernel": triton.language's own helpers compiled, not interpreted). So
+    until dynamo is loaded by something else, the function gets the mark that decorator
+    sets (tests/test_api.py checks that it is the same mark); dynamo reads it when it
+    traces, by which time it is loaded."""
+    if "torch._dynamo" in sys.modules:
+        return torch.compiler.assume_constant_result(fn)
+    fn._dynamo_marked_constant = True
+    return fn
+
+
 # Under torch.compile the answer is taken as a constant of the trace (it depends on the
 # two strings alone): tracing into it would import the backend's module, which dynamo
 # refuses to trace (a graph break, an error with fullgraph=True).
-@torch.compiler.assume_constant_result
+@constant_under_compile
 def backward_backend(backend: str, forward_op: str) -> str:
     """The backend for the backward of `forward_op` run on `backend`."""
     if backend != "auto" and get_backend(backend).variants(BACKWARD_OF[forward_op]):

@@ -305,3 +305,16 @@ def test_backward_ops_compile_fullgraph():
 
     y, dy = torch.softmax(torch.randn(4, 9), -1), torch.randn(4, 9)
     torch.testing.assert_close(torch.compile(f, fullgraph=True, backend="aot_eager")(y, dy), f(y, dy))
+
+
+def test_backward_backend_carries_dynamos_constant_mark():
+    """autograd marks backward_backend constant for dynamo without importing dynamo (which
+    imports Triton) at `import comparison`: the mark must be what torch's decorator sets."""
+    import torch._dynamo
+
+    from comparison import autograd
+
+    marked = torch._dynamo.assume_constant_result(lambda: 0)
+    expected = {k: v for k, v in vars(marked).items()}
+    assert expected, "torch's assume_constant_result sets no attribute any more: use it directly"
+    assert {k: getattr(autograd.backward_backend, k, None) for k in expected} == expected

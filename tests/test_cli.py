@@ -16,6 +16,29 @@ def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "comparison", *args], capture_output=True, text=True)
 
 
+def _env_without_triton_interpret() -> dict:
+    """This process's environment as a user's shell has it: conftest.py set TRITON_INTERPRET
+    for the tests, which would hide a CLI that sets it too late."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+
+
+def test_a_cpu_run_interprets_triton_when_the_user_did_not_ask():
+    # The CLI turns on Triton's interpreter for a CPU run; Triton reads the switch once,
+    # at its import, so nothing `import comparison` does may import Triton first (a
+    # decorator that imported torch._dynamo did, and every Triton row failed).
+    env = _env_without_triton_interpret()
+    probe = subprocess.run([sys.executable, "-c", "import sys, comparison; print('triton' in sys.modules)"],
+                           capture_output=True, text=True, env=env)
+    assert probe.returncode == 0 and probe.stdout.strip() == "False", probe.stdout + probe.stderr
+    proc = subprocess.run([sys.executable, "-m", "comparison", "--cols", "64", "--backends", "triton", "--dtype",
+                           "fp32", "--op", "softmax", "--device", "cpu", "--check-only"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 agree, 0 fail" in proc.stdout, proc.stdout
+
+
 def test_default_sweep_prints_one_table_per_op_and_dtype():
     proc = run_cli("--cols", "512,2048", "--backends", "torch", "--op", "softmax", "--check-only")
     assert proc.returncode == 0, proc.stderr
