@@ -31,7 +31,7 @@ from comparison import reduce_sum
 from comparison.api import OP_FUNCTIONS
 from comparison.inputs import make_rows
 from softmax_cases import HAS_GPU, REDUCE_OPS, Target, fill, run_and_check, special_rows
-from triton_support import BACKEND, DEVICE, DTYPE_IDS, DTYPES, PYTESTMARK
+from triton_support import BACKEND, DEVICE, DTYPE_IDS, DTYPES, PYTESTMARK, odd_tensors
 
 pytestmark = PYTESTMARK
 OPS = REDUCE_OPS
@@ -149,29 +149,6 @@ def test_tiled_takes_short_rows_several_at_a_time():
 
 
 # -- any tensor: an answer, never an exception ----------------------------------------------
-
-def odd_tensors(device):
-    """(name, tensor) pairs the op module may be handed: canonical forms, empty in each
-    dimension, layouts that are not canonical, and dtypes the kernels do not take."""
-    base = make_rows(6, 10, torch.float32, device)
-    return [
-        ("1-D", base[0].clone()),
-        ("1-D strided", base[:, 0]),
-        ("0-dim", base[0, 0].clone()),
-        ("empty 1-D", torch.empty(0, device=device)),
-        ("0 rows", torch.empty(0, 5, device=device)),
-        ("0 cols", torch.empty(4, 0, device=device)),
-        ("0 x 0", torch.empty(0, 0, device=device)),
-        ("3-D", base.reshape(2, 3, 10)),
-        ("2-D transposed", base.t()),
-        ("2-D offset view", base[1:, 3:]),
-        ("bf16 rows", base.to(torch.bfloat16)),
-        ("int32", base.to(torch.int32)),
-        ("fp64", base.double()),
-        ("bool", base > 0),
-        ("0-dim int", torch.tensor(3, device=device)),
-    ]
-
 
 def expected_reduction(op, x):
     """What torch gives for the op module's forms (2-D: along rows; 1-D or 0-dim: whole),

@@ -5,6 +5,8 @@ interpreter), the op modules (imported only after the skip check: they import Tr
 and bit-level bf16 helpers."""
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
@@ -62,8 +64,9 @@ BWD_VARIANTS = ("fused", "tiled", "split", "auto")
 
 
 def odd_tensors(device):
-    """(name, tensor) pairs the op modules may be handed: every rank, empty in each
-    dimension, layouts with and without a rows view, and dtypes the kernels do not take."""
+    """(name, tensor) pairs the op modules (softmax, its backward, the reductions) may be
+    handed: every rank, empty in each dimension, layouts with and without a rows view,
+    and dtypes the kernels do not take."""
     base = make_rows(6, 10, torch.float32, device)
     return [
         ("1-D", base[0].clone()),
@@ -78,6 +81,7 @@ def odd_tensors(device):
         ("3-D empty", torch.empty(2, 0, 3, device=device)),
         ("2-D transposed", base.t()),                     # column stride 10
         ("2-D offset view", base[1:, 3:]),
+        ("bf16 rows", base.to(torch.bfloat16)),
         ("bf16 1-D", base[0].to(torch.bfloat16)),
         ("int32", base.to(torch.int32)),
         ("int64", base.to(torch.int64)),
@@ -85,3 +89,18 @@ def odd_tensors(device):
         ("bool", base > 0),
         ("0-dim int", torch.tensor(3, device=device)),
     ]
+
+
+def check_compiled_plan(p: dict, kernel: str, rows: int, where: str) -> None:
+    """A GPU plan of `kernel` (forward or backward) over `rows` rows: compiled without
+    spills, at least one program resident per SM, and the grid its family's: a program
+    per row block (fused, one-shot), at most what stays resident (persistent families),
+    whole groups of SPLIT programs (split, every one of which must be resident)."""
+    assert p["n_spills"] == 0, where
+    assert p["programs_per_sm"] >= 1 and p["constexprs"]["INTERPRETER"] is False, where
+    if kernel == "fused":
+        assert p["grid"] == math.ceil(rows / p["constexprs"]["ROWS"]), where
+    else:
+        assert p["grid"] <= p["sm_count"] * p["programs_per_sm"], where
+    if kernel == "split":
+        assert p["grid"] % p["constexprs"]["SPLIT"] == 0, where
