@@ -27,7 +27,7 @@ git log -1 --format='commit %h %s' 2>/dev/null || true
 # in one process), except the matrix, whose cases have no shared fixture: one file on one
 # worker was the long pole of a whole-suite run, so its tests are dealt out one by one.
 build() { python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; }
-PYTEST="python3 -m pytest -q -rfE --tb=short -p no:cacheprovider"
+PYTEST="python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider"
 limit=${LIMIT:-540}
 tag=${TAG:+_$TAG}  # TAG=part2: a second log of the same stage in one call
 by_file="" one_by_one=""
