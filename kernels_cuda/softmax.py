@@ -13,7 +13,7 @@ and makes one call into the extension per question: `plan`, `why_unsupported`, `
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
-cluster_smem, cluster_regs, cluster_tma, block_hybrid R + W (the copy-bandwidth floor).
+cluster_smem, cluster_regs, cluster_tma, block_hybrid, split R + W (the copy-bandwidth floor).
 
 Backward ops (softmax_backward, log_softmax_backward: x is the forward output y, `dy` its
 gradient, a new contiguous dx): the variants of csrc/softmax/backward_variants.def, each
@@ -100,6 +100,11 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
         capacity = p["cluster_size"] * p["threads"] * p["cols_per_thread"]
         return (f"cluster_regs keeps the row in registers of at most {p['cluster_size']} CTAs x {p['threads']} "
                 f"threads x {p['cols_per_thread']} values = {capacity} values on this GPU: {cols} columns exceed it")
+    if status == "too_many_chunks":
+        chunk = p["threads"] * p["cols_per_thread"]
+        return (f"split holds each row in chunks of {chunk} values, one CTA each, and needs every CTA of a row "
+                f"resident at once: {cols} columns need {p['split']} CTAs, more than this GPU holds at once "
+                f"({p['resident_per_sm']} per SM)")
     if variant == "cluster_regs":
         return (f"cluster_regs: no cluster of up to {p['cluster_size']} CTAs of up to {p['threads']} threads "
                 f"can be resident on this GPU")

@@ -45,7 +45,7 @@ CSRC = build.CSRC
 UNITS = [p.name for p in build.cuda_sources()] + ["load_inline unit"]
 # Kernels that hold rows in registers or shared memory: a spill defeats their purpose.
 REGISTER_RESIDENT = ("warp_per_row", "block_smem", "cluster_smem", "cluster_regs", "cluster_tma",
-                     "block_hybrid")
+                     "block_hybrid", "split")
 try:  # the flags torch's extension builder puts in front of every nvcc command
     from torch.utils.cpp_extension import COMMON_NVCC_FLAGS as TORCH_NVCC_FLAGS
 except ImportError:
@@ -150,10 +150,19 @@ def test_dynamic_shared_memory_keeps_its_alignment(compiled):
             ("cluster_tma.cuh", "128", "16"), ("block_hybrid.cuh", "128", "16")}, warnings
 
 
+def _bound_functions() -> set[str]:
+    """What bindings.cpp offers Python: its declarations of the .cu entry points and its
+    own definitions (wrappers), less the entry points only a wrapper calls."""
+    text = re.sub(r"//[^\n]*", "", (CSRC / build.BINDINGS).read_text())
+    head = r"^[A-Za-z_][\w:<>, ]*?[\s*&](\w+)\s*\([^;{]*\)\s*"
+    declared = set(re.findall(head + ";", text, flags=re.M))
+    defined = set(re.findall(head + r"\{", text, flags=re.M))
+    bodies = "".join(body for _, body in re.findall(head + r"(\{.*?^\})", text, flags=re.M | re.S))
+    return defined | {name for name in declared if not re.search(rf"\b{name}\(", bodies)}
+
+
 def test_every_binding_is_listed_in_build_functions():
-    text = (CSRC / build.BINDINGS).read_text()
-    text = re.sub(r"//[^\n]*", "", text)
-    declared = set(re.findall(r"^[A-Za-z_][\w:<>, ]*?[\s*&](\w+)\s*\([^;{]*\)\s*;", text, flags=re.M))
+    declared = _bound_functions()
     listed = set(build.FUNCTIONS)
     assert declared, "no declarations found in bindings.cpp"
     assert declared == listed, (f"declared in bindings.cpp but not in build.FUNCTIONS: {sorted(declared - listed)}; "
@@ -274,7 +283,7 @@ def test_the_code_comparison_catches_a_disagreement(tmp_path):
 def test_parsed_tables():
     assert cuda_softmax.LADDER == ("naive", "smem_tree", "coalesced", "warp_shuffle", "warp_per_row", "block_smem",
                                    "block_uncached", "online", "cluster_smem", "cluster_regs", "cluster_tma",
-                                   "block_hybrid")
+                                   "block_hybrid", "split")
     assert [cuda_softmax.VARIANT_CODES[v] for v in cuda_softmax.LADDER] == list(range(len(cuda_softmax.LADDER)))
     assert cuda_softmax.VARIANT_CODES["auto"] not in range(len(cuda_softmax.LADDER))
     backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs")
@@ -284,7 +293,7 @@ def test_parsed_tables():
     assert cuda_softmax.PLAN_STATUS[0] == "ok" and cuda_softmax.AUTO_REASONS[0] == "requested"
     assert {"status", "pack", "threads", "blocks", "cluster_size", "smem_bytes", "cols_per_thread", "group_width",
             "rows_per_access", "resident_per_sm", "active_clusters", "grid_y", "variant",
-            "reason_code"} <= set(cuda_softmax.PLAN_FIELDS)
+            "reason_code", "split", "workspace_bytes"} <= set(cuda_softmax.PLAN_FIELDS)
     assert codes.DTYPE_CODES == {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
     assert cuda_reduce.VARIANTS == {op: ("warp_xor", "warp_down", "smem_tree", "vectorized")
                                     for op in ("reduce_sum", "reduce_max")}
@@ -317,7 +326,7 @@ def test_why_unsupported_answers_for_empty_inputs_without_a_gpu():
 
 def _declared_parameters(function: str) -> list[str]:
     text = (CSRC / build.BINDINGS).read_text()
-    params = re.search(rf"\b{function}\(([^)]*)\);", text).group(1)
+    params = re.search(rf"\b{function}\(([^)]*)\)\s*[;{{]", text).group(1)
     return [p.split()[-1] for p in params.split(",")]
 
 

@@ -68,6 +68,7 @@ VARIANT_LIMITS = {
     "cluster_regs": lambda cols, plan: plan["status"] != "ok",
     "cluster_tma": lambda cols, plan: plan["status"] != "ok",
     "block_hybrid": lambda cols, plan: plan["status"] != "ok",
+    "split": lambda cols, plan: plan["status"] == "too_many_chunks",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -105,7 +106,7 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     limit = VARIANT_LIMITS[variant]
     if limit is None:
         return False
-    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid")
+    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid", "split")
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
@@ -166,7 +167,7 @@ def test_misaligned_views_get_the_widest_pack_their_alignment_allows(variant, dt
         assert p["status"] == "ok"
         assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
         if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs",
-                            "cluster_tma", "block_hybrid"):
+                            "cluster_tma", "block_hybrid", "split"):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0
@@ -350,6 +351,14 @@ def test_plan_fields(variant, cols):
         assert p["blocks"] == p["cluster_size"] * min(1000, p["active_clusters"]), p
         assert p["cluster_size"] * p["smem_bytes"] >= 2 * cols * 4, "two stages of every slice"
         assert p["smem_bytes"] <= p["smem_limit"], p
+    elif p["variant"] == "split":
+        # Persistent and cooperative: `split` CTAs per row, as many row groups as fit the
+        # GPU at once (at most one per row); rows of one chunk need no workspace.
+        chunk_values = p["threads"] * p["cols_per_thread"]
+        assert p["split"] == -(-cols // chunk_values) or p["split"] * chunk_values >= cols, p
+        assert p["blocks"] % p["split"] == 0 and p["blocks"] // p["split"] <= 1000, p
+        assert p["blocks"] <= p["resident_per_sm"] * torch.cuda.get_device_properties(0).multi_processor_count, p
+        assert p["workspace_bytes"] == (1000 * p["split"] * 8 if p["split"] > 1 else 0), p
     elif p["variant"] not in ("naive", "warp_per_row"):
         per_block = p["rows_per_access"] if p["variant"] == "cluster_regs" else 1
         assert p["blocks"] == p["cluster_size"] * math.ceil(1000 / per_block) and p["grid_y"] == 1, \
@@ -376,6 +385,47 @@ def test_plan_fields(variant, cols):
         assert p["threads"] <= 512 or (p["cluster_size"] == 1 and cols * 4 > 512 * 128), p
         assert p["cluster_size"] * p["group_width"] * p["cols_per_thread"] >= cols, p
         assert p["cluster_size"] == 1 or (p["active_clusters"] >= 1 and p["rows_per_access"] == 1), p
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_split_declines_rows_with_more_chunks_than_the_gpu_holds(op):
+    """split's CTAs wait for each other, so a row may have no more chunks (of 32 KB at
+    most: 256 threads x 128 bytes) than CTAs fit the GPU at once; a row past that is
+    declined with the reason (a cooperative launch would refuse it anyway)."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    cols = 8 * sms * 256 * 32  # 32 KB chunks: 8 per SM, more than fit
+    x = make_rows(2, cols, torch.float32, "cuda", seed=31)
+    p = cuda_softmax.plan(x, op, "split")
+    assert p["status"] == "too_many_chunks" and p["split"] > p["resident_per_sm"] * sms, p
+    check_declined(Target("cuda", op, "split"), BACKEND.supports(x, op, "split"), x, -1)
+    assert "resident at once" in BACKEND.supports(x, op, "split").reason
+
+
+@pytest.mark.parametrize("cols", [4096, 131072])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_calls_captured_in_a_cuda_graph_replay_on_new_inputs(variant, cols):
+    """A call captured in a CUDA graph gives the right answer on every replay with new
+    values in its input: nothing of one launch (split's workspace, set to all ones
+    before each launch, is a captured memset) leaks into the next."""
+    dtype = torch.float32
+    x = make_rows(8, cols, dtype, "cuda", seed=cols)
+    if declines(variant, x):
+        pytest.skip(f"{variant} declines {cols} columns")
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside the capture: plans made, extension built
+        comparison.softmax(x, backend="cuda", variant=variant)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = comparison.softmax(x, backend="cuda", variant=variant)
+    for seed in (1, 2, 3):
+        source = make_rows(8, cols, dtype, "cuda", seed=seed)
+        x.copy_(source)
+        y.fill_(math.nan)
+        graph.replay()
+        torch.cuda.synchronize()
+        check_result("softmax", source, y, f"replay {seed}:")
 
 
 # cluster_regs holds at most 16 CTAs x 512 threads x 128 bytes of a row (32 fp32 values

@@ -5,13 +5,15 @@
 // build.FUNCTIONS. Add each new entry point both here and to build.FUNCTIONS
 // (tests/test_cuda_compile.py fails when the two disagree).
 //
-// Only plain types cross this boundary: pointers, sizes and strides (in elements), the
+// Only plain types cross this boundary (one exception: softmax_forward, defined here,
+// hands the launcher torch's allocator for the workspace a plan may need): pointers, sizes and strides (in elements), the
 // codes of the .def files (dtype, variant, op), the device index and the cudaStream_t
 // travel as int64_t, so the .cu files need no torch headers at all. Answers are
 // standard containers, which pybind11 converts (lists, str, dicts, tuples). A launcher
 // plans for itself, so one call plans (cached) and launches; a variant that cannot serve
 // the input raises ValueError.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -27,9 +29,27 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_plan(int64_t 
                                                                         int64_t variant, int64_t device);
 
 // softmax.cu: softmax (log-softmax with `log`) of each row into a contiguous output, on
-// `stream`; variant may be kAuto.
-void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
-                     int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream);
+// `stream`; variant may be kAuto. `workspace(bytes)` returns device memory for plans
+// that need some (split), ordered on `stream`.
+void softmax_forward_launch(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
+                            int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream,
+                            const std::function<uint64_t(int64_t)>& workspace);
+
+// softmax_forward_launch with its workspace from torch's caching allocator: a byte tensor
+// on `device`, allocated on the current stream (the one Python passes as `stream`), and
+// freed when this returns, which the allocator makes safe: the memory goes to no later
+// work of that stream before the kernel is done with it. Under CUDA graph capture the
+// allocation comes from the graph's pool, as any tensor's.
+void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride, int64_t dtype,
+                     int64_t variant, bool log, int64_t device, int64_t stream) {
+  at::Tensor workspace;
+  softmax_forward_launch(x_ptr, y_ptr, rows, cols, x_row_stride, dtype, variant, log, device, stream,
+                         [&](int64_t bytes) {
+                           workspace = at::empty({bytes}, at::TensorOptions().dtype(at::kByte).device(
+                                                              at::Device(at::kCUDA, static_cast<int>(device))));
+                           return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(workspace.data_ptr()));
+                         });
+}
 
 // softmax.cu: the launch plan of a backward variant (or kAuto) for y and dy, as softmax_plan.
 std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan(

@@ -13,6 +13,7 @@
 //   cluster_regs     softmax/cluster_regs.cuh   softmax_cluster_regs_kernel     plan_cluster_regs
 //   cluster_tma      softmax/cluster_tma.cuh    softmax_cluster_tma_kernel      plan_cluster_tma
 //   block_hybrid     softmax/block_hybrid.cuh   softmax_block_hybrid_kernel     plan_block_hybrid
+//   split            softmax/split.cuh          softmax_split_kernel            plan_split
 //   auto             softmax/auto.cuh           (one of the above)              plan_auto
 //
 // The backward (softmax_backward, log_softmax_backward: read y and dy, write dx) has a
@@ -36,6 +37,7 @@
 //   cluster_regs    R + W         row split over the registers of a block or a cluster
 //   cluster_tma     R + W         persistent clusters; next row's slices in flight (TMA)
 //   block_hybrid    R + W         row split over one CTA's registers and shared memory (TMA)
+//   split           R + W         row chunks over persistent CTAs exchanging through global memory
 //
 // exp(x - m) is fast_exp2((x - m) * log2e), the shift first so that rows near FLT_MAX
 // stay finite (exp_term in common/online.cuh says why). Every launch
@@ -59,6 +61,7 @@
 #include "common/packs.cuh"
 #include "softmax/auto.cuh"
 #include "softmax/block_hybrid.cuh"
+#include "softmax/split.cuh"
 #include "softmax/block_ladder.cuh"
 #include "softmax/block_smem.cuh"
 #include "softmax/block_uncached.cuh"
@@ -99,6 +102,7 @@ Plan plan_variant(const Problem& p, int64_t variant) {
     case Variant::cluster_regs: return plan_cluster_regs<T>(p);
     case Variant::cluster_tma: return plan_cluster_tma<T>(p);
     case Variant::block_hybrid: return plan_block_hybrid<T>(p);
+    case Variant::split: return plan_split<T>(p);
     case Variant::kAuto: return plan_auto<T>(p);
     default: throw std::invalid_argument("softmax: unknown variant code " + std::to_string(variant));
   }
@@ -142,6 +146,9 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +
              ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) + ">";
+    case Variant::split:
+      return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
+             n(plan.cols_per_thread * dtype_size(dtype)) + ">";
     default: return "softmax_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
   }
 }
@@ -183,27 +190,38 @@ inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, c
 // ---------------------------------------------------------------------------------
 
 // The plan's grid, block, shared memory and cluster, with `args` (RowsArgs or GradArgs,
-// the kernels' one parameter) completed by the row geometry every kernel reads.
+// the kernels' one parameter) completed by the row geometry every kernel reads. split
+// launches cooperatively: its CTAs wait for each other, so the driver must start them
+// all at once (it refuses a grid that cannot be resident instead of hanging).
 template <typename Args>
 void launch_planned(const Plan& plan, const Problem& p, Args& args, cudaStream_t stream) {
   args.rows = p.rows;
   args.cols = p.cols;
   args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
-  // Only the cluster kernels read it (their rows are at most 16 x 2^19 values).
-  args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, plan.cluster_size), INT32_MAX));
+  // Only the cluster and split kernels read it (their rows are at most 2^31 - 1 packs).
+  const int64_t parts = std::max<int64_t>(plan.cluster_size, plan.split);
+  args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, parts), INT32_MAX));
   void* params[] = {&args};
   launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
                 dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
-                static_cast<int>(plan.cluster_size), params, stream);
+                static_cast<int>(plan.cluster_size), params, stream, plan.variant == Variant::split);
 }
 
+// workspace(bytes): device memory for the launch on `stream` (softmax_forward's caller
+// allocates it, stream-ordered); only plans with workspace_bytes > 0 ask.
 template <typename T>
-void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
+void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream, const Workspace& workspace) {
   RowsArgs<T> args;
   args.x = reinterpret_cast<const T*>(p.x);
   args.y = reinterpret_cast<T*>(p.y);
   args.x_stride = p.stride;
   args.log = log;
+  args.split = static_cast<int>(std::max<int64_t>(plan.split, 1));
+  args.slots = nullptr;
+  if (plan.workspace_bytes > 0) {
+    args.slots = reinterpret_cast<unsigned long long*>(static_cast<uintptr_t>(workspace(plan.workspace_bytes)));
+    SK_CUDA_CHECK(cudaMemsetAsync(args.slots, 0xFF, static_cast<size_t>(plan.workspace_bytes), stream));
+  }
   launch_planned(plan, p, args, stream);
 }
 
@@ -267,9 +285,13 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_plan(int64_t 
 // y[r, :] = softmax(x[r, :]) (log-softmax with `log`) for a (rows, cols) input with row
 // stride x_row_stride (elements) and unit column stride, into a contiguous output, on
 // `stream` of `device`: plans (cached; variant may be kAuto) and launches. A variant that
-// cannot serve the input raises std::invalid_argument (ValueError in Python).
-void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
-                     int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream) {
+// cannot serve the input raises std::invalid_argument (ValueError in Python). The
+// caller's `workspace` allocates what a plan needs beside x and y (split's exchange
+// slots), stream-ordered on `stream`: bindings.cpp's softmax_forward passes torch's
+// caching allocator, which is also what keeps a CUDA graph capture of the call valid.
+void softmax_forward_launch(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride,
+                            int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream,
+                            const sk::softmax::Workspace& workspace) {
   using namespace sk::softmax;
   check_shape(rows, cols, x_row_stride);
   if (rows == 0 || cols == 0) return;
@@ -283,7 +305,7 @@ void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, i
                                 " (plan status " + status_name(plan->status) + "); check why_unsupported first");
   }
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
-  sk::with_dtype(dtype, [&](auto type) { launch<typename decltype(type)::type>(*plan, p, log, s); });
+  sk::with_dtype(dtype, [&](auto type) { launch<typename decltype(type)::type>(*plan, p, log, s, workspace); });
 }
 
 // The launch softmax_backward would make (variant: a backward variant's code, or kAuto),

@@ -53,18 +53,23 @@ inline DeviceProperties device_properties(int device) {
 // the cluster-residency query describe their shape with the same one.
 class LaunchConfig {
  public:
-  LaunchConfig(dim3 grid, dim3 block, size_t smem, int cluster, cudaStream_t stream) {
+  LaunchConfig(dim3 grid, dim3 block, size_t smem, int cluster, cudaStream_t stream, bool cooperative = false) {
     config_.gridDim = grid;
     config_.blockDim = block;
     config_.dynamicSmemBytes = smem;
     config_.stream = stream;
+    config_.attrs = attr_;
     if (cluster > 1) {
-      attr_[0].id = cudaLaunchAttributeClusterDimension;
-      attr_[0].val.clusterDim.x = static_cast<unsigned>(cluster);
-      attr_[0].val.clusterDim.y = 1;
-      attr_[0].val.clusterDim.z = 1;
-      config_.attrs = attr_;
-      config_.numAttrs = 1;
+      attr_[config_.numAttrs].id = cudaLaunchAttributeClusterDimension;
+      attr_[config_.numAttrs].val.clusterDim.x = static_cast<unsigned>(cluster);
+      attr_[config_.numAttrs].val.clusterDim.y = 1;
+      attr_[config_.numAttrs].val.clusterDim.z = 1;
+      ++config_.numAttrs;
+    }
+    if (cooperative) {
+      attr_[config_.numAttrs].id = cudaLaunchAttributeCooperative;
+      attr_[config_.numAttrs].val.cooperative = 1;
+      ++config_.numAttrs;
     }
   }
   LaunchConfig(const LaunchConfig&) = delete;  // config_.attrs points into this object
@@ -73,15 +78,16 @@ class LaunchConfig {
 
  private:
   cudaLaunchConfig_t config_ = {};
-  cudaLaunchAttribute attr_[1] = {};
+  cudaLaunchAttribute attr_[2] = {};
 };
 
 // Launches `fn` (parameters `params`) on `stream`; in clusters of `cluster` CTAs along x
-// when `cluster` > 1 (the grid's x dimension a multiple of it).
+// when `cluster` > 1 (the grid's x dimension a multiple of it); `cooperative`: every
+// CTA resident at once, or the launch fails (kernels whose CTAs wait for each other).
 inline void launch_kernel(const void* fn, dim3 grid, dim3 block, size_t smem, int cluster, void** params,
-                          cudaStream_t stream) {
-  if (cluster > 1) {
-    const LaunchConfig config(grid, block, smem, cluster, stream);
+                          cudaStream_t stream, bool cooperative = false) {
+  if (cluster > 1 || cooperative) {
+    const LaunchConfig config(grid, block, smem, cluster, stream, cooperative);
     SK_CUDA_CHECK(cudaLaunchKernelExC(config.get(), fn, params));
   } else {
     SK_CUDA_CHECK(cudaLaunchKernel(fn, grid, block, params, smem, stream));

@@ -44,8 +44,10 @@ struct RowsArgs {
   int64_t x_stride;  // elements between consecutive rows of x
   int group_width;   // warp_per_row: lanes per row (power of two <= 32); cluster_regs:
                      // threads per row slice (a multiple of 32)
-  int slice_packs;   // cluster_smem, cluster_regs: packs of the row each CTA handles
+  int slice_packs;   // cluster_smem, cluster_regs, split: packs of the row each CTA handles
   bool log;          // log-softmax instead of softmax
+  int split;                   // split: CTAs per row
+  unsigned long long* slots;   // split: rows x split words, all ones at launch (see split.cuh)
 };
 
 // The backward kernels' argument (launch_backward in softmax.cu fills it from the plan).

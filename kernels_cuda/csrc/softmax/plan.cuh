@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -73,6 +74,10 @@ inline std::string status_name(int64_t status) {
     default: return "status " + std::to_string(status);
   }
 }
+
+// Device memory a launch needs beside its input and output (a plan's workspace_bytes):
+// bytes -> address, allocated by the caller on the launch's stream.
+using Workspace = std::function<uint64_t(int64_t bytes)>;
 
 // The input a plan is made for: x (rows, cols) with row stride `stride` elements and
 // unit column stride, y contiguous. Only the pointers' alignment matters to a plan.

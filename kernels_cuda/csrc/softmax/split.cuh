@@ -1,0 +1,228 @@
+// split: a row cut into `split` chunks, each held in the registers of its own CTA; the
+// CTAs of a row exchange their chunk's online pair through global memory and wait for
+// each other, with no cluster: rows of any width up to one chunk per resident CTA.
+//
+// Why, beside cluster_regs: a cluster has at most 16 CTAs, so a 1 MB row (fp32 262144)
+// needs 64 KB per CTA and one or two CTAs per SM, every CTA of an SM held by the same
+// cluster barrier; the H100 measured cluster_regs at 90.9 / 83.3 % of copy (fp32
+// 131072 / 262144) where Triton's `split` (this design, kernels_triton/softmax_split.py)
+// reached 95.7 / 92.7 (benchmarks/h100_2026-11-23b/wide_rows_base.csv). Here chunks
+// are 16 KB (kSplitThreads threads x 64 bytes), four CTAs per SM, each CTA of a
+// different row group, so while one waits for its slowest partner the others load.
+//
+// Grid: persistent, `groups` x `split` CTAs, all resident at once (a cooperative
+// launch, which the driver refuses rather than leave a CTA waiting for one that cannot
+// start): CTA b is chunk b % split of rows g, g + groups, ... (g = b / split). Per row,
+// each CTA
+//   1. requests its chunk of the NEXT row (a second RegSlice: 2 x 64 bytes of registers),
+//      so that loads are in flight through the wait below;
+//   2. reduces its chunk to a pair (slice_merge_pairs: one barrier);
+//   3. thread 0 publishes the pair as one 64-bit word (|d| bits high, m bits low: never
+//      negative) into slot [row][part] of the workspace, which the launch set to all
+//      ones (-1: "not yet") just before; warp 0 polls the row's `split` slots until none
+//      is negative, merges them, and hands the row's pair to the CTA (a second barrier);
+//   4. writes its chunk of the output.
+// Each element is read once and written once; the workspace is 8 bytes per chunk of
+// every row (rows x split words), fresh per call so that nothing waits on a stale word.
+// split = 1 (rows up to one chunk) is a persistent one-CTA-per-row kernel with the next
+// row in flight, no workspace.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "common/block_reduce.cuh"
+#include "common/online.cuh"
+#include "common/reg_slice.cuh"
+#include "softmax/geometry.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Launch constants
+// ---------------------------------------------------------------------------------
+
+// Chunks of kSplitThreads x kSplitBytes (16 KB: Triton's split measured 16 KB fp32
+// chunks best on an H200, 89.8 vs 89.0 / 86.8 for 32 / 64 KB), or of kSplitWideBytes
+// per thread (32 KB) when the row has more 16 KB chunks than CTAs fit the GPU at once.
+// __launch_bounds__ keeps four CTAs per SM (64 registers: two slices of 64 bytes are 32
+// registers of data per thread), three where a slice takes more than 8 loads (each
+// pack its own address: 16 scalar fp32 packs per slice spill 164 bytes at 64
+// registers, sm_90 ptxas), two at 128 bytes (101-127 registers).
+constexpr int kSplitThreads = 256;
+constexpr int kSplitBytes = 64;
+constexpr int kSplitWideBytes = 128;
+constexpr int split_min_blocks(int bytes, int pack_bytes) {
+  return bytes > kSplitBytes ? 2 : bytes / pack_bytes > 8 ? 3 : 4;
+}
+
+// ---------------------------------------------------------------------------------
+// The exchange through global memory
+// ---------------------------------------------------------------------------------
+
+// A pair as one word: |d|'s bits high (the sign cleared, so a NaN sum too publishes a
+// non-negative word), m's bits low.
+__device__ __forceinline__ unsigned long long pair_word(OnlinePair p) {
+  return (static_cast<unsigned long long>(__float_as_uint(fabsf(p.d))) << 32) | __float_as_uint(p.m);
+}
+__device__ __forceinline__ OnlinePair word_pair(unsigned long long w) {
+  return {__uint_as_float(static_cast<unsigned>(w)), __uint_as_float(static_cast<unsigned>(w >> 32))};
+}
+// Relaxed at GPU scope: seen by every SM's later loads without L1's stale copy, and one
+// 64-bit access, so a reader sees the whole pair or the "not yet" word.
+__device__ __forceinline__ void publish_word(unsigned long long* slot, unsigned long long w) {
+  asm volatile("st.relaxed.gpu.global.b64 [%0], %1;\n" ::"l"(slot), "l"(w) : "memory");
+}
+__device__ __forceinline__ unsigned long long read_word(const unsigned long long* slot) {
+  unsigned long long w;
+  asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];\n" : "=l"(w) : "l"(slot) : "memory");
+  return w;
+}
+
+// Warp 0: the merged pair of the row's `split` slots, each polled until published.
+__device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* slots, int split) {
+  const int lane = threadIdx.x & 31;
+  OnlinePair acc = online_empty();
+  for (int j = lane; j < split; j += 32) {
+    unsigned long long w = read_word(slots + j);
+    while (static_cast<long long>(w) < 0) w = read_word(slots + j);
+    acc = online_merge(acc, word_pair(w));
+  }
+  return warp_merge_pairs(acc);
+}
+
+// ---------------------------------------------------------------------------------
+// Forward kernel
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N, int B>
+struct SplitRow {
+  // One row of the loop: `cur` holds this CTA's chunk of `row` (loaded the row before),
+  // `next` receives its chunk of row + groups. parity: which of the double-buffered
+  // shared slots this row uses (a warp may reach row + 1 while another still reads
+  // row's slots; row + 2 rewrites them only after the barriers of row + 1).
+  __device__ __forceinline__ static void run(const RowsArgs<T>& a, RegSlice<T, N, B>& cur, RegSlice<T, N, B>& next,
+                                             int64_t row, int64_t groups, int first, int local, int parity,
+                                             OnlinePair (*warp_pairs)[kSplitThreads / 32], OnlinePair* row_pair) {
+    const int t = threadIdx.x;
+    const int G = blockDim.x;
+    const int64_t next_row = row + groups;
+    next.load(a.x + next_row * a.x_stride + static_cast<int64_t>(first) * N, t, G, next_row < a.rows ? local : 0);
+    OnlinePair acc = slice_merge_pairs(cur.reduce(a.log), warp_pairs[parity], 0, G);
+    if (a.split > 1) {
+      unsigned long long* slots = a.slots + row * a.split;
+      if (t < 32) {
+        if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
+        const OnlinePair p = gather_row_pair(slots, a.split);
+        if (t == 0) row_pair[parity] = p;
+      }
+      __syncthreads();
+      acc = row_pair[parity];
+    }
+    if (local > 0) {
+      cur.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
+                a.log);
+    }
+  }
+};
+
+template <typename T, int N, int B>
+__global__ void __launch_bounds__(kSplitThreads, split_min_blocks(B, N * static_cast<int>(sizeof(T)))) softmax_split_kernel(RowsArgs<T> a) {
+  __shared__ OnlinePair warp_pairs[2][kSplitThreads / 32];
+  __shared__ OnlinePair row_pair[2];
+  const int split = a.split;
+  const int part = static_cast<int>(blockIdx.x % split);
+  const int64_t groups = gridDim.x / split;
+  const int packs = static_cast<int>(a.cols / N);  // rows of at most 2^31 - 1 packs
+  const int first = static_cast<int>(min(static_cast<int64_t>(packs), static_cast<int64_t>(part) * a.slice_packs));
+  const int local = min(packs - first, a.slice_packs);  // 0 for chunks past the row's end
+  int64_t row = blockIdx.x / split;
+  RegSlice<T, N, B> s0, s1;
+  s0.load(a.x + row * a.x_stride + static_cast<int64_t>(first) * N, threadIdx.x, blockDim.x,
+          row < a.rows ? local : 0);
+  // Unrolled by two so that the two slices swap roles without a register copy (a copy
+  // would wait for the next row's loads before this row is written).
+  while (row < a.rows) {
+    SplitRow<T, N, B>::run(a, s0, s1, row, groups, first, local, 0, warp_pairs, row_pair);
+    row += groups;
+    if (row >= a.rows) break;
+    SplitRow<T, N, B>::run(a, s1, s0, row, groups, first, local, 1, warp_pairs, row_pair);
+    row += groups;
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Forward plan
+// ---------------------------------------------------------------------------------
+
+// The instances the plan can pick: kSplitBytes, and kSplitWideBytes where kRegsMaxLoads
+// packs hold it (scalar fp16/bf16 packs: 32 bytes per thread only).
+template <typename T, int N>
+const void* split_kernel(int bytes) {
+  constexpr int kMax = std::min(kSplitWideBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
+  switch (bytes) {
+    case 32:
+      if constexpr (kMax < kSplitBytes) return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, 32>);
+      break;
+    case kSplitBytes:
+      if constexpr (kMax >= kSplitBytes) return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitBytes>);
+      break;
+    case kSplitWideBytes:
+      if constexpr (kMax >= kSplitWideBytes) {
+        return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitWideBytes>);
+      }
+      break;
+    default:
+      break;
+  }
+  throw std::runtime_error("split: no kernel for " + std::to_string(bytes) + " bytes per thread and packs of " +
+                           std::to_string(N));
+}
+
+struct SplitFamily {
+  template <typename T, int N> static const void* get(int bytes) { return split_kernel<T, N>(bytes); }
+};
+
+template <typename T>
+Plan plan_split(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::split);
+  const int pack = widest_pack<T>(p);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int pack_bytes = pack * kElem;
+  const int max_bytes = std::min(kSplitWideBytes, kRegsMaxLoads * pack_bytes);
+  const int sms = device_properties(p.device).sm_count;
+  plan.pack = pack;
+  for (int bytes = std::min(kSplitBytes, max_bytes); bytes <= max_bytes; bytes *= 2) {
+    const int64_t chunk_packs = static_cast<int64_t>(kSplitThreads) * (bytes / pack_bytes);
+    const int64_t split = ceil_div(packs, chunk_packs);
+    const int64_t slice = ceil_div(packs, split);
+    const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
+    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes);
+    const int resident = resident_blocks(fn, p.device, group, 0);
+    const int64_t capacity = static_cast<int64_t>(resident) * sms;
+    plan.cols_per_thread = bytes / kElem;
+    plan.split = split;
+    plan.threads = group;
+    plan.resident_per_sm = resident;
+    if (split > capacity) continue;  // wider chunks, fewer CTAs
+    plan.kernel = fn;
+    plan.group_width = group;
+    const int64_t groups = std::min(rows, capacity / split);
+    plan.blocks = groups * split;
+    plan.workspace_bytes = split > 1 ? rows * split * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
+    return plan;
+  }
+  plan.status = PlanStatus::too_many_chunks;
+  return plan;
+}
+
+}  // namespace softmax
+}  // namespace sk
