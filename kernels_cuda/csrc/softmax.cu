@@ -147,8 +147,14 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
              n(plan.cols_per_thread * dtype_size(dtype)) +
              ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) + ">";
     case Variant::split:
-      return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
-             n(plan.cols_per_thread * dtype_size(dtype)) + ">";
+    {
+      const int64_t bytes = plan.cols_per_thread * dtype_size(dtype);
+      const int64_t threads = bytes == kSplitWideBytes && plan.threads > kSplitChunkBytes / kSplitWideBytes
+                                  ? kSplitWideThreads
+                                  : std::min<int64_t>(kSplitWideThreads, kSplitChunkBytes / bytes);
+      return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" + n(bytes) +
+             ", max_threads=" + n(threads) + ">";
+    }
     default: return "softmax_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
   }
 }

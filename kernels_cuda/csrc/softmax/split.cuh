@@ -7,7 +7,7 @@
 // cluster barrier; the H100 measured cluster_regs at 90.9 / 83.3 % of copy (fp32
 // 131072 / 262144) where Triton's `split` (this design, kernels_triton/softmax_split.py)
 // reached 95.7 / 92.7 (benchmarks/h100_2026-11-23b/wide_rows_base.csv). Here chunks
-// are 16 KB (kSplitThreads threads x 64 bytes), four CTAs per SM, each CTA of a
+// are 16 KB (32 values per thread: fp32 128 threads, 16-bit 256), four CTAs per SM, each CTA of a
 // different row group, so while one waits for its slowest partner the others load.
 //
 // Grid: persistent, `groups` x `split` CTAs, all resident at once (a cooperative
@@ -35,6 +35,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/block_reduce.cuh"
 #include "common/online.cuh"
@@ -48,18 +50,25 @@ namespace softmax {
 // Launch constants
 // ---------------------------------------------------------------------------------
 
-// Chunks of kSplitThreads x kSplitBytes (16 KB: Triton's split measured 16 KB fp32
-// chunks best on an H200, 89.8 vs 89.0 / 86.8 for 32 / 64 KB), or of kSplitWideBytes
-// per thread (32 KB) when the row has more 16 KB chunks than CTAs fit the GPU at once.
-// __launch_bounds__ keeps four CTAs per SM (64 registers: two slices of 64 bytes are 32
-// registers of data per thread), three where a slice takes more than 8 loads (each
-// pack its own address: 16 scalar fp32 packs per slice spill 164 bytes at 64
-// registers, sm_90 ptxas), two at 128 bytes (101-127 registers).
-constexpr int kSplitThreads = 256;
-constexpr int kSplitBytes = 64;
+// Chunks of kSplitChunkBytes (16 KB: Triton's split measured 16 KB fp32 chunks best on
+// an H200, 89.8 vs 89.0 / 86.8 for 32 / 64 KB), kSplitValues values per thread as
+// Triton's (fp32: 128 threads of 128 bytes; 16-bit: 256 of 64), fewer where narrow
+// packs cap the bytes per thread (kRegsMaxLoads loads: scalar fp32 64 bytes, scalar
+// 16-bit 32, in 256 threads); 32 KB chunks (256 threads of 128 bytes) when the row has
+// more 16 KB chunks than CTAs fit the GPU at once. The H100 measured the first form,
+// 256 threads of 64 bytes for fp32 too, at 82.2 / 78.9 % of copy at fp32 131072 /
+// 262144 where Triton's split gave 95.8 / 91.8 (its bf16, same geometry as Triton's:
+// 90.3 / 79.5 against 89.7 / 83.1; benchmarks/h100_2026-11-23b/split_first_form.md).
+// __launch_bounds__ keeps four CTAs per SM (two slices in registers: 128-thread CTAs
+// may use 128 registers, 256-thread ones 64), three where a slice takes more than 8
+// loads (an address per pack: 16 scalar fp32 packs per slice spill 164 bytes at 64
+// registers, sm_90 ptxas), two for 256 threads of 128 bytes.
+constexpr int kSplitChunkBytes = 16 * 1024;
+constexpr int kSplitValues = 32;
+constexpr int kSplitWideThreads = 256;  // also the most threads a split CTA has
 constexpr int kSplitWideBytes = 128;
-constexpr int split_min_blocks(int bytes, int pack_bytes) {
-  return bytes > kSplitBytes ? 2 : bytes / pack_bytes > 8 ? 3 : 4;
+constexpr int split_min_blocks(int bytes, int threads, int pack_bytes) {
+  return threads * bytes > kSplitChunkBytes ? 2 : bytes / pack_bytes > 8 ? 3 : 4;
 }
 
 // ---------------------------------------------------------------------------------
@@ -101,7 +110,7 @@ __device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* 
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int B>
+template <typename T, int N, int B, int kThreads>
 struct SplitRow {
   // One row of the loop: `cur` holds this CTA's chunk of `row` (loaded the row before),
   // `next` receives its chunk of row + groups. parity: which of the double-buffered
@@ -109,7 +118,7 @@ struct SplitRow {
   // row's slots; row + 2 rewrites them only after the barriers of row + 1).
   __device__ __forceinline__ static void run(const RowsArgs<T>& a, RegSlice<T, N, B>& cur, RegSlice<T, N, B>& next,
                                              int64_t row, int64_t groups, int first, int local, int parity,
-                                             OnlinePair (*warp_pairs)[kSplitThreads / 32], OnlinePair* row_pair) {
+                                             OnlinePair (*warp_pairs)[kThreads / 32], OnlinePair* row_pair) {
     const int t = threadIdx.x;
     const int G = blockDim.x;
     const int64_t next_row = row + groups;
@@ -132,9 +141,10 @@ struct SplitRow {
   }
 };
 
-template <typename T, int N, int B>
-__global__ void __launch_bounds__(kSplitThreads, split_min_blocks(B, N * static_cast<int>(sizeof(T)))) softmax_split_kernel(RowsArgs<T> a) {
-  __shared__ OnlinePair warp_pairs[2][kSplitThreads / 32];
+template <typename T, int N, int B, int kThreads>
+__global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * static_cast<int>(sizeof(T))))
+    softmax_split_kernel(RowsArgs<T> a) {
+  __shared__ OnlinePair warp_pairs[2][kThreads / 32];
   __shared__ OnlinePair row_pair[2];
   const int split = a.split;
   const int part = static_cast<int>(blockIdx.x % split);
@@ -149,10 +159,10 @@ __global__ void __launch_bounds__(kSplitThreads, split_min_blocks(B, N * static_
   // Unrolled by two so that the two slices swap roles without a register copy (a copy
   // would wait for the next row's loads before this row is written).
   while (row < a.rows) {
-    SplitRow<T, N, B>::run(a, s0, s1, row, groups, first, local, 0, warp_pairs, row_pair);
+    SplitRow<T, N, B, kThreads>::run(a, s0, s1, row, groups, first, local, 0, warp_pairs, row_pair);
     row += groups;
     if (row >= a.rows) break;
-    SplitRow<T, N, B>::run(a, s1, s0, row, groups, first, local, 1, warp_pairs, row_pair);
+    SplitRow<T, N, B, kThreads>::run(a, s1, s0, row, groups, first, local, 1, warp_pairs, row_pair);
     row += groups;
   }
 }
@@ -161,32 +171,29 @@ __global__ void __launch_bounds__(kSplitThreads, split_min_blocks(B, N * static_
 // Forward plan
 // ---------------------------------------------------------------------------------
 
-// The instances the plan can pick: kSplitBytes, and kSplitWideBytes where kRegsMaxLoads
-// packs hold it (scalar fp16/bf16 packs: 32 bytes per thread only).
+// The instances the plan can pick (split_shapes): for each element size and pack, its
+// 16 KB shape and, where packs allow 128 bytes per thread, the 32 KB one.
 template <typename T, int N>
-const void* split_kernel(int bytes) {
+const void* split_kernel(int bytes, int threads) {
   constexpr int kMax = std::min(kSplitWideBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
-  switch (bytes) {
-    case 32:
-      if constexpr (kMax < kSplitBytes) return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, 32>);
-      break;
-    case kSplitBytes:
-      if constexpr (kMax >= kSplitBytes) return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitBytes>);
-      break;
-    case kSplitWideBytes:
-      if constexpr (kMax >= kSplitWideBytes) {
-        return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitWideBytes>);
-      }
-      break;
-    default:
-      break;
+  constexpr int kFirst = std::min(kMax, kSplitValues * static_cast<int>(sizeof(T)));
+  constexpr int kFirstThreads = std::min(kSplitWideThreads, kSplitChunkBytes / kFirst);
+  if (bytes == kFirst && threads == kFirstThreads) {
+    return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kFirst, kFirstThreads>);
   }
-  throw std::runtime_error("split: no kernel for " + std::to_string(bytes) + " bytes per thread and packs of " +
-                           std::to_string(N));
+  if constexpr (kMax == kSplitWideBytes) {
+    if (bytes == kSplitWideBytes && threads == kSplitWideThreads) {
+      return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitWideBytes, kSplitWideThreads>);
+    }
+  }
+  throw std::runtime_error("split: no kernel for " + std::to_string(bytes) + " bytes per thread, " +
+                           std::to_string(threads) + " threads and packs of " + std::to_string(N));
 }
 
 struct SplitFamily {
-  template <typename T, int N> static const void* get(int bytes) { return split_kernel<T, N>(bytes); }
+  template <typename T, int N> static const void* get(int bytes, int threads) {
+    return split_kernel<T, N>(bytes, threads);
+  }
 };
 
 template <typename T>
@@ -198,14 +205,18 @@ Plan plan_split(const Problem& p) {
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int pack_bytes = pack * kElem;
   const int max_bytes = std::min(kSplitWideBytes, kRegsMaxLoads * pack_bytes);
+  const int first = std::min(max_bytes, kSplitValues * kElem);
   const int sms = device_properties(p.device).sm_count;
   plan.pack = pack;
-  for (int bytes = std::min(kSplitBytes, max_bytes); bytes <= max_bytes; bytes *= 2) {
-    const int64_t chunk_packs = static_cast<int64_t>(kSplitThreads) * (bytes / pack_bytes);
+  // (bytes per thread, threads): the 16 KB chunk, then the 32 KB one.
+  std::vector<std::pair<int, int>> shapes = {{first, std::min(kSplitWideThreads, kSplitChunkBytes / first)}};
+  if (max_bytes == kSplitWideBytes) shapes.emplace_back(kSplitWideBytes, kSplitWideThreads);
+  for (const auto& [bytes, threads] : shapes) {
+    const int64_t chunk_packs = static_cast<int64_t>(threads) * (bytes / pack_bytes);
     const int64_t split = ceil_div(packs, chunk_packs);
     const int64_t slice = ceil_div(packs, split);
     const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
-    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes);
+    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes, threads);
     const int resident = resident_blocks(fn, p.device, group, 0);
     const int64_t capacity = static_cast<int64_t>(resident) * sms;
     plan.cols_per_thread = bytes / kElem;
