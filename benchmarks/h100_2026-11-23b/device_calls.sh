@@ -44,3 +44,14 @@ echo "sanitize done at $(el)s"
 timeout $(( 590 - $(el) )) python3 -m comparison --cols 16384,32768,65536,131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda,triton --variants auto,cluster_regs,split --min-bytes 1GiB --quiet --format markdown --output $OUT/split_wide.md
 grep -E "^\| +[0-9]" $OUT/split_wide.md | awk -F'|' '{print $2,$3,$4,$5,$7,$8}' | head -80
 echo "all done at $(el)s"
+
+# ---- call 6 (commit 8959d95: split with Triton's geometry)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+W="-W ignore::pytest_benchmark.logger.PytestBenchmarkWarning -p no:cacheprovider"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 60 python3 -m comparison --cols 16384,65536,131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda,triton --variants auto,split --min-bytes 1GiB --quiet --format markdown --output $OUT/split_wide.md
+grep -E "split|auto" $OUT/split_wide.md | grep -E "^\|" | awk -F'|' '{print $2,$4,$7,$10}' | paste -sd';'
+echo "bench done at $(el)s"
+timeout -s INT $(( 225 - $(el) )) python3 -m pytest -q -n 12 --dist load --tb=short -rfEs $W tests/test_matrix.py tests/test_cuda_softmax.py -k "(cuda and split) or graph or plan_fields" 2>&1 | grep -Ev '^[.sFxX]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split.log | tail -12
+echo "all done at $(el)s"
