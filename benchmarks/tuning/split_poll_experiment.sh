@@ -31,15 +31,17 @@ from pathlib import Path
 
 path = Path(sys.argv[1])
 text = path.read_text()
-old = """      if (t < 32) {
-        if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
-        const OnlinePair p = gather_row_pair(slots, a.split);
-        if (t == 0) row_pair[parity] = p;
-      }
-      __syncthreads();
-      acc = row_pair[parity];"""
-new = """      if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
-      acc = gather_row_pair(slots, a.split);  // every warp polls: no hand-off, one barrier per row"""
+old = """    if (t < 32) {
+      // Chunk blockIdx.x % split, recomputed here: passed in from the kernel instead, it
+      // stays live through the loads in flight (ptxas: up to 5 more registers).
+      if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
+      const OnlinePair p = gather_row_pair(slots, a.split);
+      if (t == 0) row_pair = p;
+    }
+    __syncthreads();
+    acc = row_pair;"""
+new = """    if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
+    acc = gather_row_pair(slots, a.split);  // every warp polls: no hand-off, one barrier per row"""
 if old not in text:
     sys.exit("softmax/split.cuh changed: update this experiment's replacement")
 path.write_text(text.replace(old, new))
@@ -56,18 +58,4 @@ run() {  # run TREE LABEL BACKENDS VARIANTS
 }
 run "$root" base cuda,triton auto,split
 run "$alt/every_warp" every_warp cuda split
-python3 - "$out" <<'PY'
-import csv, sys
-from pathlib import Path
-
-out = Path(sys.argv[1])
-rows = {}
-for label in ("base", "every_warp"):
-    for r in csv.DictReader((out / f"split_poll_{label}.csv").open()):
-        if r.get("pct_of_copy"):
-            key = (r["dtype"], int(r["cols"]))
-            rows.setdefault(key, {})[f"{label}:{r['backend']}/{r['variant']}"] = (float(r["pct_of_copy"]), r["ok"])
-for (dtype, cols), cells in sorted(rows.items()):
-    print(f"{dtype} {cols:7d}  " + "  ".join(f"{k}={v:5.1f}{'' if ok in ('ok', 'True') else ' ' + ok}"
-                                            for k, (v, ok) in sorted(cells.items())))
-PY
+python3 benchmarks/tuning/side_by_side.py "$out" split_poll base every_warp

@@ -55,18 +55,4 @@ run() {  # run TREE LABEL VARIANTS
 run "$root" base auto,cluster_regs,cluster_smem,split
 run "$alt/cluster1024" cluster1024 cluster_regs
 run "$alt/smem128k" smem128k cluster_smem
-python3 - "$out" <<'PY'
-import csv, sys
-from pathlib import Path
-
-out = Path(sys.argv[1])
-rows = {}
-for label in ("base", "cluster1024", "smem128k"):
-    for r in csv.DictReader((out / f"wide_rows_{label}.csv").open()):
-        if r.get("pct_of_copy"):
-            key = (r["dtype"], int(r["cols"]))
-            rows.setdefault(key, {})[f"{label}:{r['backend']}/{r['variant']}"] = (float(r["pct_of_copy"]), r["ok"])
-for (dtype, cols), cells in sorted(rows.items()):
-    print(f"{dtype} {cols:7d}  " + "  ".join(f"{k}={v:5.1f}{'' if ok in ('ok', 'True') else ' ' + ok}"
-                                            for k, (v, ok) in sorted(cells.items())))
-PY
+python3 benchmarks/tuning/side_by_side.py "$out" wide_rows base cluster1024 smem128k

@@ -6,12 +6,12 @@
 // (tests/test_cuda_compile.py fails when the two disagree).
 //
 // Only plain types cross this boundary (one exception: softmax_forward, defined here,
-// hands the launcher torch's allocator for the workspace a plan may need): pointers, sizes and strides (in elements), the
-// codes of the .def files (dtype, variant, op), the device index and the cudaStream_t
-// travel as int64_t, so the .cu files need no torch headers at all. Answers are
-// standard containers, which pybind11 converts (lists, str, dicts, tuples). A launcher
-// plans for itself, so one call plans (cached) and launches; a variant that cannot serve
-// the input raises ValueError.
+// hands the launcher torch's allocator for the workspace a plan may need): pointers,
+// sizes and strides (in elements), the codes of the .def files (dtype, variant, op), the
+// device index and the cudaStream_t travel as int64_t, so the .cu files need no torch
+// headers at all. Answers are standard containers, which pybind11 converts (lists, str,
+// dicts, tuples). A launcher plans for itself, so one call plans (cached) and launches; a
+// variant that cannot serve the input raises ValueError.
 #include <cstdint>
 #include <functional>
 #include <map>

@@ -61,7 +61,6 @@
 #include "common/packs.cuh"
 #include "softmax/auto.cuh"
 #include "softmax/block_hybrid.cuh"
-#include "softmax/split.cuh"
 #include "softmax/block_ladder.cuh"
 #include "softmax/block_smem.cuh"
 #include "softmax/block_uncached.cuh"
@@ -71,6 +70,7 @@
 #include "softmax/geometry.cuh"
 #include "softmax/naive.cuh"
 #include "softmax/plan.cuh"
+#include "softmax/split.cuh"
 #include "softmax/warp_per_row.cuh"
 
 namespace sk {
@@ -149,9 +149,9 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
     case Variant::split:
     {
       const int64_t bytes = plan.cols_per_thread * dtype_size(dtype);
-      const int64_t threads = bytes == kSplitWideBytes && plan.threads > kSplitChunkBytes / kSplitWideBytes
-                                  ? kSplitWideThreads
-                                  : std::min<int64_t>(kSplitWideThreads, kSplitChunkBytes / bytes);
+      // The 32 KB shape is the only one of more than split_threads(bytes) threads.
+      const int64_t threads = plan.threads > split_threads(static_cast<int>(bytes)) ? kSplitWideThreads
+                                                                                     : split_threads(static_cast<int>(bytes));
       return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" + n(bytes) +
              ", max_threads=" + n(threads) + ">";
     }

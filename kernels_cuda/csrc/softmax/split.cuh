@@ -73,6 +73,8 @@ constexpr int kSplitChunkBytes = 16 * 1024;
 constexpr int kSplitValues = 32;
 constexpr int kSplitWideThreads = 256;  // also the most threads a split CTA has
 constexpr int kSplitWideBytes = 128;
+// Threads of the 16 KB shape for `bytes` per thread (the 32 KB shape: kSplitWideThreads).
+constexpr int split_threads(int bytes) { return std::min(kSplitWideThreads, kSplitChunkBytes / bytes); }
 constexpr int split_min_blocks(int bytes, int threads, int pack_bytes) {
   return threads * bytes > kSplitChunkBytes ? 2 : bytes / pack_bytes > 8 ? 3 : 4;
 }
@@ -116,36 +118,37 @@ __device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* 
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int B, int kThreads>
-struct SplitRow {
-  // One row of the loop: `cur` holds this CTA's chunk of `row` (loaded the row before),
-  // `next` receives its chunk of row + groups. parity: which of the double-buffered
-  // shared slots this row uses (a warp may reach row + 1 while another still reads
-  // row's slots; row + 2 rewrites them only after the barriers of row + 1).
-  __device__ __forceinline__ static void run(const RowsArgs<T>& a, RegSlice<T, N, B>& cur, RegSlice<T, N, B>& next,
-                                             int64_t row, int64_t groups, int first, int local, int parity,
-                                             OnlinePair (*warp_pairs)[kThreads / 32], OnlinePair* row_pair) {
-    const int t = threadIdx.x;
-    const int G = blockDim.x;
-    const int64_t next_row = row + groups;
-    next.load(a.x + next_row * a.x_stride + static_cast<int64_t>(first) * N, t, G, next_row < a.rows ? local : 0);
-    OnlinePair acc = slice_merge_pairs(cur.reduce(a.log), warp_pairs[parity], 0, G);
-    if (a.split > 1) {
-      unsigned long long* slots = a.slots + row * a.split;
-      if (t < 32) {
-        if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
-        const OnlinePair p = gather_row_pair(slots, a.split);
-        if (t == 0) row_pair[parity] = p;
-      }
-      __syncthreads();
-      acc = row_pair[parity];
+// One row of the loop: `cur` holds this CTA's chunk (packs [first, first + local)) of
+// `row`, loaded the row before; `next` receives its chunk of row + groups.
+// parity: which of the double-buffered shared slots this row uses (a warp may reach row
+// + 1 while another still reads row's slots; row + 2 rewrites them only after the
+// barriers of row + 1).
+template <typename T, int N, int B>
+__device__ __forceinline__ void split_row(const RowsArgs<T>& a, RegSlice<T, N, B>& cur, RegSlice<T, N, B>& next,
+                                          int64_t row, int64_t groups, int first, int local,
+                                          OnlinePair* warp_pairs, OnlinePair& row_pair) {
+  const int t = threadIdx.x;
+  const int G = blockDim.x;
+  const int64_t next_row = row + groups;
+  next.load(a.x + next_row * a.x_stride + static_cast<int64_t>(first) * N, t, G, next_row < a.rows ? local : 0);
+  OnlinePair acc = slice_merge_pairs(cur.reduce(a.log), warp_pairs, 0, G);
+  if (a.split > 1) {
+    unsigned long long* slots = a.slots + row * a.split;
+    if (t < 32) {
+      // Chunk blockIdx.x % split, recomputed here: passed in from the kernel instead, it
+      // stays live through the loads in flight (ptxas: up to 5 more registers).
+      if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
+      const OnlinePair p = gather_row_pair(slots, a.split);
+      if (t == 0) row_pair = p;
     }
-    if (local > 0) {
-      cur.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
-                a.log);
-    }
+    __syncthreads();
+    acc = row_pair;
   }
-};
+  if (local > 0) {
+    cur.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
+              a.log);
+  }
+}
 
 template <typename T, int N, int B, int kThreads>
 __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * static_cast<int>(sizeof(T))))
@@ -165,10 +168,10 @@ __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * st
   // Unrolled by two so that the two slices swap roles without a register copy (a copy
   // would wait for the next row's loads before this row is written).
   while (row < a.rows) {
-    SplitRow<T, N, B, kThreads>::run(a, s0, s1, row, groups, first, local, 0, warp_pairs, row_pair);
+    split_row(a, s0, s1, row, groups, first, local, warp_pairs[0], row_pair[0]);
     row += groups;
     if (row >= a.rows) break;
-    SplitRow<T, N, B, kThreads>::run(a, s1, s0, row, groups, first, local, 1, warp_pairs, row_pair);
+    split_row(a, s1, s0, row, groups, first, local, warp_pairs[1], row_pair[1]);
     row += groups;
   }
 }
@@ -183,7 +186,7 @@ template <typename T, int N>
 const void* split_kernel(int bytes, int threads) {
   constexpr int kMax = std::min(kSplitWideBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
   constexpr int kFirst = std::min(kMax, kSplitValues * static_cast<int>(sizeof(T)));
-  constexpr int kFirstThreads = std::min(kSplitWideThreads, kSplitChunkBytes / kFirst);
+  constexpr int kFirstThreads = split_threads(kFirst);
   if (bytes == kFirst && threads == kFirstThreads) {
     return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kFirst, kFirstThreads>);
   }
@@ -215,7 +218,7 @@ Plan plan_split(const Problem& p) {
   const int sms = device_properties(p.device).sm_count;
   plan.pack = pack;
   // (bytes per thread, threads): the 16 KB chunk, then the 32 KB one.
-  std::vector<std::pair<int, int>> shapes = {{first, std::min(kSplitWideThreads, kSplitChunkBytes / first)}};
+  std::vector<std::pair<int, int>> shapes = {{first, split_threads(first)}};
   if (max_bytes == kSplitWideBytes) shapes.emplace_back(kSplitWideBytes, kSplitWideThreads);
   for (const auto& [bytes, threads] : shapes) {
     const int64_t chunk_packs = static_cast<int64_t>(threads) * (bytes / pack_bytes);
