@@ -82,6 +82,10 @@ class Backend(abc.ABC):
     # True for this package's own kernel families; False for peers (torch and the other
     # libraries it is compared with), whose disagreements are findings, not failures.
     own: bool = False
+    # True where "auto" serves every canonical shape of the backend's devices and dtypes
+    # (the shape-dependent check is then skipped on the call path); tests/test_api.py
+    # holds each backend that says so to it.
+    auto_serves_every_shape: bool = False
 
     # -- availability ---------------------------------------------------------------
     @abc.abstractmethod
@@ -142,7 +146,7 @@ class Backend(abc.ABC):
         _check_op(op)
         if not isinstance(x, torch.Tensor):
             return no(f"expected a torch.Tensor, got {type(x).__name__}", TypeError)
-        basic = self._supports_basics(x, op, variant)
+        basic = self.basic_support(x, op, variant)
         if not basic:
             return basic
         try:
@@ -153,10 +157,11 @@ class Backend(abc.ABC):
 
     def supports_canonical(self, x: torch.Tensor, op: str, variant: str = "auto") -> Support:
         """`supports` for a tensor already in canonical form (the dispatch path: no view)."""
-        basic = self._supports_basics(x, op, variant)
+        basic = self.basic_support(x, op, variant)
         return self._supports_canonical(x, op, variant) if basic else basic
 
-    def _supports_basics(self, x: torch.Tensor, op: str, variant: str) -> Support:
+    def basic_support(self, x: torch.Tensor, op: str, variant: str) -> Support:
+        """The checks that depend on no shape: availability, variant, device type, dtype."""
         if not self.__dict__.get("_found_available"):
             why = self.unavailable_reason()
             if why is not None:

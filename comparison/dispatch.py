@@ -76,17 +76,37 @@ def run_canonical(backend: Backend, x2d: torch.Tensor, op: str, variant: str,
     return backend.run(x2d, op, variant, dy=dy)
 
 
+# Row ops: (backend, op, variant, device type, dtype) -> the backend that runs such a call,
+# its basic checks (availability, variant, device, dtype) passed. Neither depends on the
+# shape: the backends AUTO_ORDER searches serve every canonical shape with "auto"
+# (`auto_serves_every_shape`), so its choice is a function of the device and dtype too. A
+# loop of calls then pays one dict hit for what would be a few microseconds of checks.
+_ROUTES: dict[tuple, Backend] = {}
+
+
+def route(backend: str, x: torch.Tensor, op: str, variant: str) -> Backend:
+    """The backend that runs row op `op` on `x`, checked (raising the check's error)."""
+    key = (backend, op, variant, x.device.type, x.dtype)
+    chosen = _ROUTES.get(key)
+    if chosen is None:
+        chosen = resolve_backend(backend, x, op, variant)
+        chosen.basic_support(x, op, variant).raise_if_unsupported()
+        _ROUTES[key] = chosen
+    return chosen
+
+
 def run_rows(op: str, x: torch.Tensor, dim: int, backend: str, variant: str,
              dy: torch.Tensor | None = None) -> torch.Tensor:
     """A row op (softmax, log-softmax, or their backward with `x` = y and `dy`) along the
     normalised `dim`; the result has x's shape, contiguous."""
-    chosen = resolve_backend(backend, x, op, variant)
+    chosen = route(backend, x, op, variant)
     x2d = rows_view(x, dim)
-    if x.numel() == 0:
+    if variant != "auto" or not chosen.auto_serves_every_shape or not x.numel():
         chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
+    if not x.numel():
         return torch.empty_like(x, memory_format=torch.contiguous_format)
     dy2d = None if dy is None else rows_view(dy, dim)
-    return from_rows(run_canonical(chosen, x2d, op, variant, dy2d), x, dim)
+    return from_rows(chosen.run(x2d, op, variant, dy=dy2d), x, dim)
 
 
 def reduced_shape(shape, dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:

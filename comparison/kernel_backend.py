@@ -22,6 +22,7 @@ from .backend import YES, Backend, Support, no
 
 class ModuleBackend(Backend):
     own = True
+    auto_serves_every_shape = True  # each family's auto plans any width (kernels_*/softmax.py)
     package: str = ""
     modules: tuple[str, ...] = ()
 

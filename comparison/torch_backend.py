@@ -13,6 +13,7 @@ REDUCE_DTYPES = (*FLOAT_DTYPES, torch.int8, torch.uint8, torch.int16, torch.int3
 class TorchBackend(Backend):
     name = "torch"
     dtypes = FLOAT_DTYPES
+    auto_serves_every_shape = True
 
     def unavailable_reason(self) -> str | None:
         return None

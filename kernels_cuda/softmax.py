@@ -28,7 +28,7 @@ import functools
 import torch
 
 from . import codes
-from .build import current_stream, extension
+from .build import extension
 
 _VARIANTS = codes.read("softmax/variants.def")
 LADDER = codes.names_by_code(_VARIANTS["SK_SOFTMAX_VARIANT"])  # slowest first
@@ -148,8 +148,9 @@ def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
 
 def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None,
         dy: torch.Tensor | None = None) -> torch.Tensor:
-    """`op` ("softmax" / "log_softmax") of each row of a canonical CUDA tensor: one call
-    that plans (cached in C++; `auto` chosen there) and launches.
+    """`op` of each row of a canonical CUDA tensor (for the backward ops x is the forward
+    output y and `dy` its gradient): one call into the extension that plans (cached in
+    C++; `auto` chosen there), allocates the result and launches on the current stream.
 
     `out`, when given, is a contiguous (rows, cols) tensor of x's dtype and device (tests
     pass a NaN-poisoned one to prove that every element is written).
@@ -157,36 +158,21 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     if x.dim() != 2 or (x.shape[1] > 1 and x.stride(1) != 1):
         raise ValueError(f"expected a 2-D tensor with unit column stride, got shape {tuple(x.shape)} "
                          f"and strides {x.stride()}")
-    rows, cols = x.shape
-    if out is None:
-        out = torch.empty((rows, cols), dtype=x.dtype, device=x.device)
-    elif out.shape != x.shape or out.dtype != x.dtype or out.device != x.device or not out.is_contiguous():
+    if out is not None and (out.shape != x.shape or out.dtype != x.dtype or out.device != x.device
+                            or not out.is_contiguous()):
         raise ValueError("out must be a contiguous tensor of the input's shape, dtype and device")
     if x.numel() == 0:
-        return out
-    if op in _BACKWARD_OPS:
-        return _run_backward(extension(), x, dy, op, variant, out)
-    try:
-        extension().softmax_forward(x.data_ptr(), out.data_ptr(), rows, cols, x.stride(0), DTYPE_CODES[x.dtype],
-                                    VARIANT_CODES[variant], op == "log_softmax", x.device.index,
-                                    current_stream(x.device.index))
-    except ValueError as exc:  # the plan refused x: say why in why_unsupported's words
-        raise ValueError(why_unsupported(x, op, variant) or str(exc)) from None
-    return out
-
-
-def _run_backward(ext, y: torch.Tensor, dy: torch.Tensor | None, op: str, variant: str,
-                  out: torch.Tensor) -> torch.Tensor:
-    """dx into `out` from y and dy: one call that plans (cached) and launches."""
-    if dy is None or dy.shape != y.shape or dy.dtype != y.dtype or dy.device != y.device or (
-            y.shape[1] > 1 and dy.stride(1) != 1):
+        return torch.empty_like(x, memory_format=torch.contiguous_format) if out is None else out
+    backward = op in _BACKWARD_OPS
+    if backward and (dy is None or dy.shape != x.shape or dy.dtype != x.dtype or dy.device != x.device or (
+            x.shape[1] > 1 and dy.stride(1) != 1)):
         raise ValueError(f"{op} needs dy of y's shape, dtype and device with unit column stride")
-    rows, cols = y.shape
     try:
-        ext.softmax_backward(y.data_ptr(), dy.data_ptr(), out.data_ptr(), rows, cols, y.stride(0), dy.stride(0),
-                             DTYPE_CODES[y.dtype], VARIANT_CODES[variant], op == "log_softmax_backward",
-                             y.device.index, current_stream(y.device.index))
-    except ValueError as exc:
-        p = plan(y, op, variant, dy)
-        raise ValueError(_refusal(y, variant, p) if p["status"] != "ok" else str(exc)) from None
-    return out
+        if backward:
+            return extension().softmax_backward(x, dy, out, DTYPE_CODES[x.dtype], VARIANT_CODES[variant],
+                                                op == "log_softmax_backward")
+        return extension().softmax_forward(x, out, DTYPE_CODES[x.dtype], VARIANT_CODES[variant],
+                                           op == "log_softmax")
+    except ValueError as exc:  # the plan refused x: say why in why_unsupported's words
+        p = plan(x, op, variant, dy)
+        raise ValueError(_refusal(x, variant, p) if p["status"] != "ok" else str(exc)) from None

@@ -16,6 +16,10 @@ grid it gets, and how many programs of a compiled kernel stay resident on an SM.
   `grid_2d` (a one-shot grid laid out on a second dimension past CUDA's grid.x limit).
 * Plans: `PlanCache`, the plans of `softmax.plan` / `reduce.plan` kept by what they
   read of their tensors, so that a repeated call computes none of it again.
+* Launches: `launch`, a planned launch that goes through Triton's JIT once per plan and
+  argument alignment and straight to the compiled kernel's launcher after that
+  (`BoundKernel`: the JIT's per-call binding, specialisation and cache lookup cost tens of
+  microseconds, more than a small kernel runs).
 * `Family`: the launch interface of a backward kernel family, under the names a forward
   family module exposes at its top level (so one planner drives both).
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import inspect
 import math
 from dataclasses import dataclass
 from typing import Callable
@@ -55,9 +60,12 @@ def on_gpu(x: torch.Tensor) -> bool:
 
 
 def on_device(x: torch.Tensor):
-    """The context every launch on `x` runs in: Triton launches on the current device (and
-    its current stream), so the current device is made x's own."""
-    return torch.cuda.device(x.device) if x.device.type == "cuda" else contextlib.nullcontext()
+    """The context every launch on `x` runs in: Triton launches on the *current* device (and
+    its current stream), so the current device is made x's own (when it is not already:
+    switching devices costs microseconds, the check a fraction of one)."""
+    if x.device.type != "cuda" or x.device.index == torch.cuda.current_device():
+        return contextlib.nullcontext()
+    return torch.cuda.device(x.device)
 
 
 @dataclass(frozen=True)
@@ -233,6 +241,87 @@ def resources(kernel, args: tuple, constexprs: dict, *, num_warps: int, limits: 
     return res
 
 
+# -- launches ----------------------------------------------------------------------------------
+
+# torch's current-stream query as an integer, the one Triton's own launches make; the
+# public Stream object costs microseconds more.
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (
+    lambda index: torch.cuda.current_stream(index).cuda_stream)
+
+
+class BoundKernel:
+    """A compiled Triton kernel and the constexpr values of one plan, launched with the
+    compiled kernel's own launcher: what `JITFunction.run` does after its per-call work
+    (binding the arguments to the signature, specialising each one, looking the binary up
+    in its cache, checking the globals it read), which a plan has already settled. The
+    launcher takes every argument in signature order, constexprs included (it skips them),
+    as the JIT passes them; the launch hooks (profilers) are honoured as the JIT does."""
+
+    __slots__ = ("compiled", "tail")
+
+    def __init__(self, compiled, tail: tuple):
+        self.compiled, self.tail = compiled, tail
+
+    @classmethod
+    def bind(cls, kernel, compiled, n_args: int, constexprs: dict):
+        """The BoundKernel for `compiled` (what `kernel[grid](*args, **constexprs)` returned)
+        launched with `n_args` positional arguments, or None where this Triton's objects
+        are not the ones this relies on (the JIT then launches every time)."""
+        params = getattr(kernel, "params", None)
+        if params is None or not all(hasattr(compiled, a) for a in ("run", "function", "packed_metadata")):
+            return None
+        if any(prm.is_constexpr for prm in params[:n_args]):
+            return None
+        tail = []
+        for prm in params[n_args:]:
+            if prm.name in constexprs:
+                tail.append(constexprs[prm.name])
+            elif prm.default is not inspect.Parameter.empty:
+                tail.append(prm.default)
+            else:
+                return None
+        return cls(compiled, tuple(tail))
+
+    def __call__(self, grid: tuple, args: tuple, device: int) -> None:
+        c = self.compiled
+        stream = _raw_stream(device)
+        hooks = _knobs().runtime
+        enter = hooks.launch_enter_hook
+        full = (*args, *self.tail)
+        metadata = c.launch_metadata(grid, stream, *full) if enter is not None else None
+        c.run(grid[0], grid[1] if len(grid) > 1 else 1, grid[2] if len(grid) > 2 else 1, stream, c.function,
+              c.packed_metadata, metadata, enter, hooks.launch_exit_hook, *full)
+
+
+@functools.cache
+def _knobs():
+    from triton import knobs
+
+    return knobs
+
+
+def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: dict, constexprs: dict) -> None:
+    """``kernel[grid](*args, num_warps=num_warps, **options, **constexprs)`` for plan `p`:
+    through Triton's JIT the first time `p` launches tensors of a given 16-byte alignment
+    (what Triton specialises on beyond the plan's shapes, strides and dtypes), through the
+    `BoundKernel` it returned after that. Call on the arguments' device (`on_device`)."""
+    bound_launch = p.get("bound_launch")
+    if bound_launch is None:  # the interpreter, or a Triton the binding does not fit
+        kernel[grid](*args, num_warps=num_warps, **options, **constexprs)
+        return
+    key = (kernel, *(a.data_ptr() % 16 == 0 for a in args if isinstance(a, torch.Tensor)))
+    bound = bound_launch.get(key)
+    if bound is not None:
+        bound(grid, args, p["device"])
+        return
+    compiled = kernel[grid](*args, num_warps=num_warps, **options, **constexprs)
+    bound = BoundKernel.bind(kernel, compiled, len(args), constexprs)
+    if bound is None:
+        p["bound_launch"] = None
+    else:
+        bound_launch[key] = bound
+
+
 # -- families ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -304,8 +393,9 @@ def clear_plans() -> None:
 
 
 def copy_plan(p: dict) -> dict:
-    """A plan a caller may modify (its dict-valued fields copied too)."""
-    return {k: dict(v) if isinstance(v, dict) else v for k, v in p.items()}
+    """A plan a caller may modify (its dict-valued fields copied too), without the
+    launchers bound to the cached one."""
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in p.items() if k != "bound_launch"}
 
 
 # -- grids -------------------------------------------------------------------------------------

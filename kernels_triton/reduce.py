@@ -101,7 +101,8 @@ def _make_plan(x: torch.Tensor, op: str, variant: str) -> dict:
         out["grid"] = launch.persistent_grid(units, res.programs_per_sm, limits.sm_count)
         out.update(programs_resident=limits.sm_count * res.programs_per_sm,
                    programs_per_sm=res.programs_per_sm, occupancy_limited_by=res.limited_by,
-                   n_regs=res.n_regs, n_spills=res.n_spills)
+                   n_regs=res.n_regs, n_spills=res.n_spills, device=x.device.index,
+                   bound_launch={})  # launch.launch: the compiled kernels, bound on their first launch
     else:
         out["grid"] = max(1, min(units, reductions.INTERPRETER_PROGRAMS))
     if kernel == "two_stage":

@@ -278,9 +278,10 @@ def launch_plan(x: torch.Tensor, out: torch.Tensor, p: dict) -> None:
     """Launch `p` (from reduce.plan) on the canonical `x` into `out`."""
     grid = (p["grid"],)
     if p["kernel"] in ROW_KERNELS:
-        KERNELS[p["kernel"]][grid](x, out, x.shape[0], x.shape[1], x.stride(0),
-                                   num_warps=p["num_warps"], **p["constexprs"])
+        launch.launch(KERNELS[p["kernel"]], grid, (x, out, x.shape[0], x.shape[1], x.stride(0)), p, p["num_warps"],
+                      {}, p["constexprs"])
         return
     partials = torch.empty(p["grid"], dtype=torch.float32, device=x.device)
-    _partials_kernel[grid](x, partials, x.numel(), num_warps=p["num_warps"], **p["constexprs"])
-    _finish_kernel[(1,)](partials, out, p["grid"], num_warps=p["finish_num_warps"], **p["finish_constexprs"])
+    launch.launch(_partials_kernel, grid, (x, partials, x.numel()), p, p["num_warps"], {}, p["constexprs"])
+    launch.launch(_finish_kernel, (1,), (partials, out, p["grid"]), p, p["finish_num_warps"], {},
+                  p["finish_constexprs"])

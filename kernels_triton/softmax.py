@@ -175,7 +175,8 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) 
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
-               shared=res.shared)
+               shared=res.shared, device=x.device.index,
+               bound_launch={})  # launch.launch: the compiled kernels, bound on their first launch
     return out
 
 

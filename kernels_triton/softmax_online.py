@@ -254,8 +254,8 @@ def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
 
 def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict) -> None:
     """Launch `tiled` as planned (`p` from softmax.plan): dx from y and dy."""
-    _softmax_tiled_backward_kernel[(p["grid"],)](*softmax_rows.backward_kernel_args(y, dy, dx),
-                                                 num_warps=p["num_warps"], **p["constexprs"])
+    launch.launch(_softmax_tiled_backward_kernel, (p["grid"],), softmax_rows.backward_kernel_args(y, dy, dx), p,
+                  p["num_warps"], {}, p["constexprs"])
 
 
 # -- launch ------------------------------------------------------------------------------------
@@ -270,8 +270,8 @@ def compile_args(x: torch.Tensor) -> tuple:
 
 def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
     """Launch `online` as planned (`p` from softmax.plan) from `x` into `y`."""
-    _softmax_online_kernel[(p["grid"],)](*softmax_rows.kernel_args(x, y), num_warps=p["num_warps"],
-                                         **p["constexprs"])
+    launch.launch(_softmax_online_kernel, (p["grid"],), softmax_rows.kernel_args(x, y), p, p["num_warps"], {},
+                  p["constexprs"])
 
 
 # `grid` serves `tiled` as it is: softmax.plan passes the bytes of a row that pass 2

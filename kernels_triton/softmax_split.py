@@ -327,8 +327,8 @@ def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p:
     through `slots` (default: fresh `exchange_slots`)."""
     if slots is None:
         slots = exchange_slots(y.shape[0], p["constexprs"]["SPLIT"], y.device)
-    _softmax_split_backward_kernel[(p["grid"],)](*softmax_rows.backward_kernel_args(y, dy, dx, slots),
-                                                 num_warps=p["num_warps"], **p["constexprs"])
+    launch.launch(_softmax_split_backward_kernel, (p["grid"],), softmax_rows.backward_kernel_args(y, dy, dx, slots),
+                  p, p["num_warps"], {}, p["constexprs"])
 
 
 # -- launch ------------------------------------------------------------------------------------
@@ -347,8 +347,8 @@ def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
     """Launch `split` as planned (`p` from softmax.plan) from `x` into `y`."""
     # The exchange words: int64 (rows, SPLIT), fresh per call, -1: not yet published.
     slots = torch.full((x.shape[0], p["constexprs"]["SPLIT"]), -1, dtype=torch.int64, device=x.device)
-    _softmax_split_kernel[(p["grid"],)](*softmax_rows.kernel_args(x, y, slots), num_warps=p["num_warps"],
-                                        **p["constexprs"])
+    launch.launch(_softmax_split_kernel, (p["grid"],), softmax_rows.kernel_args(x, y, slots), p, p["num_warps"], {},
+                  p["constexprs"])
 
 
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,

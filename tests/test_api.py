@@ -192,6 +192,38 @@ def test_supports_always_answers():
         assert not backend.supports("not a tensor", "softmax")
 
 
+def test_auto_serves_every_shape_where_a_backend_says_so():
+    """The call path skips the shape check of "auto" on backends that set
+    `auto_serves_every_shape` (comparison/dispatch.py): each must answer yes for every
+    canonical tensor of its dtypes, whatever its width, rows or row stride."""
+    from comparison.backend import ROW_OPS
+
+    claiming = [name for name in list_backends() if get_backend(name).auto_serves_every_shape]
+    assert {"cuda", "triton", "torch"} <= set(claiming)
+    assert not {"liger", "quack"} & set(claiming)  # peers with width limits
+    canonical = [torch.randn(1, 1), torch.randn(3, 97), torch.randn(2, 1 << 20), torch.randn(4, 1030)[:, 3:1003],
+                 torch.randn(8, 64)[::2], torch.empty(0, 7), torch.empty(5, 0)]
+    for name in claiming:
+        backend = get_backend(name)
+        for op in ROW_OPS:
+            for dtype in backend.dtypes_for(op):
+                for x in canonical:
+                    answer = backend._supports_canonical(x.to(dtype), op, "auto")
+                    assert answer, (name, op, dtype, tuple(x.shape), x.stride(), answer.reason)
+
+
+def test_refusals_are_not_remembered_as_routes():
+    """The call path remembers checked (backend, op, variant, device, dtype) routes: a
+    refused call must be refused again, and a good route must not serve another dtype."""
+    for _ in range(2):
+        with pytest.raises((ValueError, RuntimeError), match="cuda"):
+            softmax(torch.randn(2, 3), backend="cuda")
+    softmax(torch.randn(2, 3), backend="torch")
+    for _ in range(2):
+        with pytest.raises(TypeError, match="does not support dtype torch.int64"):
+            softmax(torch.arange(6).reshape(2, 3), backend="torch")
+
+
 def test_get_backend_auto_explains_itself():
     with pytest.raises(ValueError, match="'auto' is not a backend") as info:
         get_backend("auto")

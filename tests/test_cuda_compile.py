@@ -351,7 +351,6 @@ def test_softmax_calls_match_the_bindings(monkeypatch, variant):
     fields[cuda_softmax.PLAN_FIELDS.index("pack")] = 4
     recorder = _Recorder({"softmax_plan": (fields, "kernel<...>", "why")})
     monkeypatch.setattr(cuda_softmax, "extension", lambda: recorder)
-    monkeypatch.setattr(cuda_softmax, "current_stream", lambda device: 1234)
     x = torch.zeros(6, 1032)[:, 8:]
     p = cuda_softmax.plan(x, "log_softmax", variant)
     assert (p["variant"], p["status"], p["reason_code"]) == ("naive", "ok", "requested")  # code 0 of each table
@@ -359,13 +358,17 @@ def test_softmax_calls_match_the_bindings(monkeypatch, variant):
     out = torch.empty(6, 1024)
     cuda_softmax.run(x, "log_softmax", variant, out=out)
     assert [name for name, _ in recorder.calls] == ["softmax_plan", "softmax_forward"]
-    for name, args in recorder.calls:
-        got = dict(zip(_declared_parameters(name), args, strict=True))
-        assert (got["x_ptr"], got["rows"], got["cols"], got["x_row_stride"]) == (x.data_ptr(), 6, 1024, 1032)
+    plan_args = dict(zip(_declared_parameters("softmax_plan"), recorder.calls[0][1], strict=True))
+    assert (plan_args["x_ptr"], plan_args["rows"], plan_args["cols"]) == (x.data_ptr(), 6, 1024)
+    assert plan_args["x_row_stride"] == 1032 and plan_args["device"] == x.device.index
+    forward = dict(zip(_declared_parameters("softmax_forward"), recorder.calls[1][1], strict=True))
+    assert forward["x"] is x and forward["out"] is out and forward["log"] is True
+    for got in (plan_args, forward):
         assert got["dtype"] == 0 and got["variant"] == cuda_softmax.VARIANT_CODES[variant]
-        assert got["device"] == x.device.index
-    forward = dict(zip(_declared_parameters("softmax_forward"), recorder.calls[1][1]))
-    assert forward["y_ptr"] == out.data_ptr() and forward["log"] is True and forward["stream"] == 1234
+    cuda_softmax.run(x, "softmax", variant)
+    forward = dict(zip(_declared_parameters("softmax_forward"), recorder.calls[2][1], strict=True))
+    assert forward["out"] is None and forward["log"] is False  # the extension allocates the result
+
 
 @pytest.mark.parametrize("variant", ["auto", "cluster_regs"])
 def test_softmax_backward_calls_match_the_bindings(monkeypatch, variant):
@@ -375,7 +378,6 @@ def test_softmax_backward_calls_match_the_bindings(monkeypatch, variant):
     fields[cuda_softmax.PLAN_FIELDS.index("variant")] = cuda_softmax.VARIANT_CODES["cluster_regs"]
     recorder = _Recorder({"softmax_backward_plan": (fields, "kernel<...>", "why")})
     monkeypatch.setattr(cuda_softmax, "extension", lambda: recorder)
-    monkeypatch.setattr(cuda_softmax, "current_stream", lambda device: 1234)
     y = torch.zeros(6, 1032)[:, 8:]
     dy = torch.zeros(6, 1040)[:, 16:]
     p = cuda_softmax.plan(y, "softmax_backward", variant, dy)
@@ -384,12 +386,13 @@ def test_softmax_backward_calls_match_the_bindings(monkeypatch, variant):
     cuda_softmax.run(y, "log_softmax_backward", variant, out=out, dy=dy)
     assert [name for name, _ in recorder.calls] == ["softmax_backward_plan", "softmax_backward"]
     plan_args = dict(zip(_declared_parameters("softmax_backward_plan"), recorder.calls[0][1], strict=True))
+    assert (plan_args["y_ptr"], plan_args["dy_ptr"], plan_args["rows"], plan_args["cols"]) == (
+        y.data_ptr(), dy.data_ptr(), 6, 1024)
+    assert (plan_args["y_row_stride"], plan_args["dy_row_stride"]) == (1032, 1040)
     run_args = dict(zip(_declared_parameters("softmax_backward"), recorder.calls[1][1], strict=True))
+    assert run_args["y"] is y and run_args["dy"] is dy and run_args["out"] is out and run_args["log"] is True
     for got in (plan_args, run_args):
-        assert (got["y_ptr"], got["dy_ptr"], got["rows"], got["cols"]) == (y.data_ptr(), dy.data_ptr(), 6, 1024)
-        assert (got["y_row_stride"], got["dy_row_stride"]) == (1032, 1040)
         assert got["variant"] == cuda_softmax.VARIANT_CODES[variant] and got["dtype"] == 0
-    assert run_args["dx_ptr"] == out.data_ptr() and run_args["log"] is True and run_args["stream"] == 1234
     with pytest.raises(ValueError, match="needs dy"):
         cuda_softmax.run(y, "softmax_backward", variant, out=out, dy=dy[:, :5])
 

@@ -5,19 +5,26 @@
 // build.FUNCTIONS. Add each new entry point both here and to build.FUNCTIONS
 // (tests/test_cuda_compile.py fails when the two disagree).
 //
-// Only plain types cross this boundary (one exception: softmax_forward, defined here,
-// hands the launcher torch's allocator for the workspace a plan may need): pointers,
-// sizes and strides (in elements), the codes of the .def files (dtype, variant, op), the
-// device index and the cudaStream_t travel as int64_t, so the .cu files need no torch
-// headers at all. Answers are standard containers, which pybind11 converts (lists, str,
-// dicts, tuples). A launcher plans for itself, so one call plans (cached) and launches; a
-// variant that cannot serve the input raises ValueError.
+// The .cu files take plain types only: pointers, sizes and strides (in elements), the
+// codes of the .def files (dtype, variant, op), the device index and the cudaStream_t
+// travel as int64_t, so they need no torch headers at all. Answers are standard
+// containers, which pybind11 converts (lists, str, dicts, tuples). A launcher plans for
+// itself, so one call plans (cached) and launches; a variant that cannot serve the input
+// raises ValueError.
+//
+// The softmax ops, the calls every small training step makes, are defined here instead:
+// they take tensors, allocate the output with torch's caching allocator and read torch's
+// current stream in C++, so a call costs one crossing from Python (the tensor fields,
+// an allocation and a stream query made from Python cost about as much as the launch).
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <c10/cuda/CUDAStream.h>
 
 // softmax.cu: the limits Python words its refusals with, by name.
 std::map<std::string, int64_t> softmax_constants();
@@ -35,20 +42,28 @@ void softmax_forward_launch(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t 
                             int64_t dtype, int64_t variant, bool log, int64_t device, int64_t stream,
                             const std::function<uint64_t(int64_t)>& workspace);
 
-// softmax_forward_launch with its workspace from torch's caching allocator: a byte tensor
-// on `device`, allocated on the current stream (the one Python passes as `stream`), and
-// freed when this returns, which the allocator makes safe: the memory goes to no later
-// work of that stream before the kernel is done with it. Under CUDA graph capture the
-// allocation comes from the graph's pool, as any tensor's.
-void softmax_forward(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t cols, int64_t x_row_stride, int64_t dtype,
-                     int64_t variant, bool log, int64_t device, int64_t stream) {
+// softmax (log-softmax with `log`) of each row of x, a 2-D CUDA tensor with unit column
+// stride (any row stride), into `out` (a contiguous tensor like x) or, without one, a new
+// contiguous tensor, on the current stream of x's device; `dtype` is x's code in
+// common/dtypes.def. A plan's workspace (split's) is a byte tensor from torch's caching
+// allocator, allocated on that stream and freed when this returns, which the allocator
+// makes safe: the memory goes to no later work of the stream before the kernel is done
+// with it. Under CUDA graph capture both come from the graph's pool, as any tensor's.
+at::Tensor softmax_forward(const at::Tensor& x, const std::optional<at::Tensor>& out, int64_t dtype, int64_t variant,
+                           bool log) {
+  TORCH_CHECK(x.is_cuda() && x.dim() == 2, "softmax_forward takes a 2-D CUDA tensor, got ", x.sizes(), " on ",
+              x.device());
+  at::Tensor y = out.has_value() ? *out : at::empty({x.size(0), x.size(1)}, x.options());
+  const int64_t device = x.get_device();
   at::Tensor workspace;
-  softmax_forward_launch(x_ptr, y_ptr, rows, cols, x_row_stride, dtype, variant, log, device, stream,
+  softmax_forward_launch(reinterpret_cast<int64_t>(x.data_ptr()), reinterpret_cast<int64_t>(y.data_ptr()),
+                         x.size(0), x.size(1), x.stride(0), dtype, variant, log, device,
+                         reinterpret_cast<int64_t>(c10::cuda::getCurrentCUDAStream(device).stream()),
                          [&](int64_t bytes) {
-                           workspace = at::empty({bytes}, at::TensorOptions().dtype(at::kByte).device(
-                                                              at::Device(at::kCUDA, static_cast<int>(device))));
+                           workspace = at::empty({bytes}, x.options().dtype(at::kByte));
                            return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(workspace.data_ptr()));
                          });
+  return y;
 }
 
 // softmax.cu: the launch plan of a backward variant (or kAuto) for y and dy, as softmax_plan.
@@ -58,9 +73,26 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan
 
 // softmax.cu: the input gradient of softmax (log-softmax with `log`) from y and dy into a
 // contiguous dx, on `stream`; variant may be kAuto.
-void softmax_backward(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
-                      int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant, bool log,
-                      int64_t device, int64_t stream);
+void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
+                             int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant,
+                             bool log, int64_t device, int64_t stream);
+
+// softmax_backward_launch for tensors, as softmax_forward: y and dy 2-D CUDA tensors of one
+// shape and dtype with unit column stride (each its own row stride), dx into `out` or a
+// new contiguous tensor, on the current stream of y's device.
+at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std::optional<at::Tensor>& out,
+                            int64_t dtype, int64_t variant, bool log) {
+  TORCH_CHECK(y.is_cuda() && y.dim() == 2 && dy.sizes() == y.sizes() && dy.device() == y.device(),
+              "softmax_backward takes y and dy of one 2-D shape on one CUDA device, got ", y.sizes(), " on ",
+              y.device(), " and ", dy.sizes(), " on ", dy.device());
+  at::Tensor dx = out.has_value() ? *out : at::empty({y.size(0), y.size(1)}, y.options());
+  const int64_t device = y.get_device();
+  softmax_backward_launch(reinterpret_cast<int64_t>(y.data_ptr()), reinterpret_cast<int64_t>(dy.data_ptr()),
+                          reinterpret_cast<int64_t>(dx.data_ptr()), y.size(0), y.size(1), y.stride(0), dy.stride(0),
+                          dtype, variant, log, device,
+                          reinterpret_cast<int64_t>(c10::cuda::getCurrentCUDAStream(device).stream()));
+  return dx;
+}
 
 // reduce.cu: the launch limits, and WHOLE_MAX_GRID (the partials reduce_whole needs) on `device`.
 std::map<std::string, int64_t> reduce_constants(int64_t device);

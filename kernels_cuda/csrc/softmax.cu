@@ -333,9 +333,9 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan
 // column stride, its own row stride), into a contiguous dx, on `stream` of `device`:
 // softmax dx = y * (dy - sum(dy * y)), log-softmax (`log`) dx = dy - exp(y) * sum(dy),
 // sums per row in fp32. Plans (cached; variant may be kAuto) and launches.
-void softmax_backward(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
-                      int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant, bool log,
-                      int64_t device, int64_t stream) {
+void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
+                             int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant,
+                             bool log, int64_t device, int64_t stream) {
   using namespace sk::softmax;
   check_shape(rows, cols, y_row_stride);
   check_shape(rows, cols, dy_row_stride);
