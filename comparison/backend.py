@@ -194,6 +194,14 @@ class Backend(abc.ABC):
         """Compute `op` on a canonical tensor (see the module docstring); backward ops take
         the forward output as `x` and the incoming gradient as `dy`."""
 
+    def runner(self, op: str, variant: str):
+        """``runner(x, dy)``: `run` of `op`/`variant` on a canonical tensor already checked
+        (dy None for the forward ops), for the call path to keep per (op, variant, device
+        type, dtype). Backends with a faster way to a kernel than `run` return that."""
+        def run_checked(x: torch.Tensor, dy: torch.Tensor | None) -> torch.Tensor:
+            return self.run(x, op, variant, dy=dy)
+        return run_checked
+
     def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor, *,
                  dy: torch.Tensor | None = None) -> torch.Tensor:
         """`run`, writing into `out` (used by checks that poison the output first).

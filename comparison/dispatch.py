@@ -7,6 +7,8 @@ result the layout torch would.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import torch
 
 from .backend import REDUCE_OPS, Backend
@@ -77,36 +79,42 @@ def run_canonical(backend: Backend, x2d: torch.Tensor, op: str, variant: str,
 
 
 # Row ops: (backend, op, variant, device type, dtype) -> the backend that runs such a call,
-# its basic checks (availability, variant, device, dtype) passed. Neither depends on the
-# shape: the backends AUTO_ORDER searches serve every canonical shape with "auto"
-# (`auto_serves_every_shape`), so its choice is a function of the device and dtype too. A
-# loop of calls then pays one dict hit for what would be a few microseconds of checks.
-_ROUTES: dict[tuple, Backend] = {}
+# its basic checks (availability, variant, device, dtype) passed, and its runner. Neither
+# depends on the shape: the backends AUTO_ORDER searches serve every canonical shape with
+# "auto" (`auto_serves_every_shape`), so its choice is a function of the device and dtype
+# too. A loop of calls then pays one dict hit for what would be microseconds of checks.
+_ROUTES: dict[tuple, tuple[Backend, Callable]] = {}
 
 
-def route(backend: str, x: torch.Tensor, op: str, variant: str) -> Backend:
-    """The backend that runs row op `op` on `x`, checked (raising the check's error)."""
+def route(backend: str, x: torch.Tensor, op: str, variant: str) -> tuple[Backend, Callable]:
+    """The backend that runs row op `op` on `x`, checked (raising the check's error), and
+    the callable ``runner(x2d, dy2d)`` a canonical call goes to: the backend's own runner
+    where no shape can be refused, else its shape check and `run`."""
     key = (backend, op, variant, x.device.type, x.dtype)
-    chosen = _ROUTES.get(key)
-    if chosen is None:
+    found = _ROUTES.get(key)
+    if found is None:
         chosen = resolve_backend(backend, x, op, variant)
         chosen.basic_support(x, op, variant).raise_if_unsupported()
-        _ROUTES[key] = chosen
-    return chosen
+        if variant == "auto" and chosen.auto_serves_every_shape:
+            runner = chosen.runner(op, variant)
+        else:
+            def runner(x2d, dy2d, chosen=chosen):
+                chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
+                return chosen.run(x2d, op, variant, dy=dy2d)
+        found = _ROUTES[key] = (chosen, runner)
+    return found
 
 
 def run_rows(op: str, x: torch.Tensor, dim: int, backend: str, variant: str,
              dy: torch.Tensor | None = None) -> torch.Tensor:
     """A row op (softmax, log-softmax, or their backward with `x` = y and `dy`) along the
     normalised `dim`; the result has x's shape, contiguous."""
-    chosen = route(backend, x, op, variant)
+    chosen, runner = route(backend, x, op, variant)
     x2d = rows_view(x, dim)
-    if variant != "auto" or not chosen.auto_serves_every_shape or not x.numel():
-        chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
     if not x.numel():
+        chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
         return torch.empty_like(x, memory_format=torch.contiguous_format)
-    dy2d = None if dy is None else rows_view(dy, dim)
-    return from_rows(chosen.run(x2d, op, variant, dy=dy2d), x, dim)
+    return from_rows(runner(x2d, None if dy is None else rows_view(dy, dim)), x, dim)
 
 
 def reduced_shape(shape, dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:

@@ -58,6 +58,18 @@ class ModuleBackend(Backend):
             return self._op_module[op].run(x, op, variant)
         return self._op_module[op].run(x, op, variant, dy=dy)
 
+    def runner(self, op: str, variant: str):
+        """The op module's own `runner(op, variant)` where it has one (its shortest way to
+        the kernel), else its `run`."""
+        self._load()
+        module = self._op_module[op]
+        if hasattr(module, "runner"):
+            return module.runner(op, variant)
+
+        def run_checked(x: torch.Tensor, dy: torch.Tensor | None) -> torch.Tensor:
+            return module.run(x, op, variant) if dy is None else module.run(x, op, variant, dy=dy)
+        return run_checked
+
     def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor, *,
                  dy: torch.Tensor | None = None) -> torch.Tensor:
         self._load()

@@ -176,3 +176,21 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     except ValueError as exc:  # the plan refused x: say why in why_unsupported's words
         p = plan(x, op, variant, dy)
         raise ValueError(_refusal(x, variant, p) if p["status"] != "ok" else str(exc)) from None
+
+
+def runner(op: str, variant: str):
+    """``runner(x, dy)``: `run` for canonical tensors the caller has checked (the public
+    call path keeps one per op, variant, device type and dtype), straight to the extension:
+    a loop of small calls spends its time in the launch, not in Python."""
+    ext, code = extension(), VARIANT_CODES[variant]
+    if op in _BACKWARD_OPS:
+        backward, log = ext.softmax_backward, op == "log_softmax_backward"
+
+        def run_backward(y: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+            return backward(y, dy, None, DTYPE_CODES[y.dtype], code, log)
+        return run_backward
+    forward, log = ext.softmax_forward, op == "log_softmax"
+
+    def run_forward(x: torch.Tensor, dy: None = None) -> torch.Tensor:
+        return forward(x, None, DTYPE_CODES[x.dtype], code, log)
+    return run_forward

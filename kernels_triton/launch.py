@@ -257,16 +257,24 @@ class BoundKernel:
     launcher takes every argument in signature order, constexprs included (it skips them),
     as the JIT passes them; the launch hooks (profilers) are honoured as the JIT does."""
 
-    __slots__ = ("compiled", "tail")
+    __slots__ = ("compiled", "tail", "launcher", "function", "metadata", "hooks")
 
-    def __init__(self, compiled, tail: tuple):
-        self.compiled, self.tail = compiled, tail
+    def __init__(self, compiled, tail: tuple, hooks):
+        self.compiled, self.tail, self.hooks = compiled, tail, hooks
+        self.launcher, self.function, self.metadata = compiled.run, compiled.function, compiled.packed_metadata
 
     @classmethod
     def bind(cls, kernel, compiled, n_args: int, constexprs: dict):
         """The BoundKernel for `compiled` (what `kernel[grid](*args, **constexprs)` returned)
         launched with `n_args` positional arguments, or None where this Triton's objects
         are not the ones this relies on (the JIT then launches every time)."""
+        try:
+            from triton import knobs
+
+            hooks = knobs.runtime
+            hooks.launch_enter_hook, hooks.launch_exit_hook  # noqa: B018  (both must exist)
+        except (ImportError, AttributeError):
+            return None
         params = getattr(kernel, "params", None)
         if params is None or not all(hasattr(compiled, a) for a in ("run", "function", "packed_metadata")):
             return None
@@ -280,24 +288,16 @@ class BoundKernel:
                 tail.append(prm.default)
             else:
                 return None
-        return cls(compiled, tuple(tail))
+        return cls(compiled, tuple(tail), hooks)
 
     def __call__(self, grid: tuple, args: tuple, device: int) -> None:
-        c = self.compiled
         stream = _raw_stream(device)
-        hooks = _knobs().runtime
-        enter = hooks.launch_enter_hook
-        full = (*args, *self.tail)
-        metadata = c.launch_metadata(grid, stream, *full) if enter is not None else None
-        c.run(grid[0], grid[1] if len(grid) > 1 else 1, grid[2] if len(grid) > 2 else 1, stream, c.function,
-              c.packed_metadata, metadata, enter, hooks.launch_exit_hook, *full)
-
-
-@functools.cache
-def _knobs():
-    from triton import knobs
-
-    return knobs
+        enter = self.hooks.launch_enter_hook
+        full = args + self.tail
+        metadata = None if enter is None else self.compiled.launch_metadata(grid, stream, *full)
+        g = grid + (1, 1)
+        self.launcher(g[0], g[1], g[2], stream, self.function, self.metadata, metadata, enter,
+                      self.hooks.launch_exit_hook, *full)
 
 
 def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: dict, constexprs: dict) -> None:
@@ -309,7 +309,7 @@ def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: d
     if bound_launch is None:  # the interpreter, or a Triton the binding does not fit
         kernel[grid](*args, num_warps=num_warps, **options, **constexprs)
         return
-    key = (kernel, *(a.data_ptr() % 16 == 0 for a in args if isinstance(a, torch.Tensor)))
+    key = (kernel, *[a.data_ptr() % 16 == 0 for a in args if isinstance(a, torch.Tensor)])
     bound = bound_launch.get(key)
     if bound is not None:
         bound(grid, args, p["device"])

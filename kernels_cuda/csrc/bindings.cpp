@@ -51,8 +51,9 @@ void softmax_forward_launch(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t 
 // with it. Under CUDA graph capture both come from the graph's pool, as any tensor's.
 at::Tensor softmax_forward(const at::Tensor& x, const std::optional<at::Tensor>& out, int64_t dtype, int64_t variant,
                            bool log) {
-  TORCH_CHECK(x.is_cuda() && x.dim() == 2, "softmax_forward takes a 2-D CUDA tensor, got ", x.sizes(), " on ",
-              x.device());
+  TORCH_CHECK(x.is_cuda() && x.dim() == 2 && (x.size(1) <= 1 || x.stride(1) == 1),
+              "softmax_forward takes a 2-D CUDA tensor with unit column stride, got ", x.sizes(), " with strides ",
+              x.strides(), " on ", x.device());
   at::Tensor y = out.has_value() ? *out : at::empty({x.size(0), x.size(1)}, x.options());
   const int64_t device = x.get_device();
   at::Tensor workspace;
@@ -82,9 +83,11 @@ void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int6
 // new contiguous tensor, on the current stream of y's device.
 at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std::optional<at::Tensor>& out,
                             int64_t dtype, int64_t variant, bool log) {
-  TORCH_CHECK(y.is_cuda() && y.dim() == 2 && dy.sizes() == y.sizes() && dy.device() == y.device(),
-              "softmax_backward takes y and dy of one 2-D shape on one CUDA device, got ", y.sizes(), " on ",
-              y.device(), " and ", dy.sizes(), " on ", dy.device());
+  TORCH_CHECK(y.is_cuda() && y.dim() == 2 && dy.sizes() == y.sizes() && dy.device() == y.device() &&
+                  dy.scalar_type() == y.scalar_type() && (y.size(1) <= 1 || (y.stride(1) == 1 && dy.stride(1) == 1)),
+              "softmax_backward takes y and dy of one 2-D shape and dtype, with unit column stride, on one CUDA "
+              "device, got ", y.sizes(), " ", y.strides(), " on ", y.device(), " and ", dy.sizes(), " ", dy.strides(),
+              " on ", dy.device());
   at::Tensor dx = out.has_value() ? *out : at::empty({y.size(0), y.size(1)}, y.options());
   const int64_t device = y.get_device();
   softmax_backward_launch(reinterpret_cast<int64_t>(y.data_ptr()), reinterpret_cast<int64_t>(dy.data_ptr()),
