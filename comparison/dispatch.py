@@ -71,14 +71,7 @@ def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Bac
     return get_backend("torch")
 
 
-def run_canonical(backend: Backend, x2d: torch.Tensor, op: str, variant: str,
-                  dy: torch.Tensor | None = None) -> torch.Tensor:
-    """`backend.run` after its `supports_canonical` answer, raising that answer's error if no."""
-    backend.supports_canonical(x2d, op, variant).raise_if_unsupported()
-    return backend.run(x2d, op, variant, dy=dy)
-
-
-# Row ops: (backend, op, variant, device type, dtype) -> the backend that runs such a call,
+# (backend, op, variant, device type, dtype) -> the backend that runs such a call,
 # its basic checks (availability, variant, device, dtype) passed, and its runner. Neither
 # depends on the shape: the backends AUTO_ORDER searches serve every canonical shape with
 # "auto" (`auto_serves_every_shape`), so its choice is a function of the device and dtype
@@ -87,7 +80,7 @@ _ROUTES: dict[tuple, tuple[Backend, Callable]] = {}
 
 
 def route(backend: str, x: torch.Tensor, op: str, variant: str) -> tuple[Backend, Callable]:
-    """The backend that runs row op `op` on `x`, checked (raising the check's error), and
+    """The backend that runs `op` on `x`, checked (raising the check's error), and
     the callable ``runner(x2d, dy2d)`` a canonical call goes to: the backend's own runner
     where no shape can be refused, else its shape check and `run`."""
     key = (backend, op, variant, x.device.type, x.dtype)
@@ -129,12 +122,12 @@ def run_reduce(op: str, x: torch.Tensor, dim, keepdim: bool, backend: str, varia
     assert op in REDUCE_OPS
     dims = normalize_dims(dim, x.dim())
     out_shape = reduced_shape(x.shape, dims, keepdim)
-    chosen = resolve_backend(backend, x, op, variant)
+    chosen, runner = route(backend, x, op, variant)
     canonical = reduce_view(x, dims)
     if x.numel() == 0:
         chosen.supports_canonical(canonical, op, variant).raise_if_unsupported()
         return empty_reduction(op, x, dims, out_shape, named=bool(dim))
-    return run_canonical(chosen, canonical, op, variant).reshape(out_shape)
+    return runner(canonical, None).reshape(out_shape)
 
 
 def empty_reduction(op: str, x: torch.Tensor, dims: tuple[int, ...], out_shape, named: bool) -> torch.Tensor:

@@ -196,7 +196,7 @@ def test_auto_serves_every_shape_where_a_backend_says_so():
     """The call path skips the shape check of "auto" on backends that set
     `auto_serves_every_shape` (comparison/dispatch.py): each must answer yes for every
     canonical tensor of its dtypes, whatever its width, rows or row stride."""
-    from comparison.backend import ROW_OPS
+    from comparison.backend import REDUCE_OPS, ROW_OPS
 
     claiming = [name for name in list_backends() if get_backend(name).auto_serves_every_shape]
     assert {"cuda", "triton", "torch"} <= set(claiming)
@@ -211,9 +211,11 @@ def test_auto_serves_every_shape_where_a_backend_says_so():
             if not backend.is_available() or backend.device_reason(torch.empty(0, device=device)) is not None:
                 continue  # the claim is about the devices a backend serves
             asked.add(name)
-            for op in ROW_OPS:
-                for dtype in backend.dtypes_for(op):
-                    for x in canonical:
+            for op in (*ROW_OPS, *REDUCE_OPS):
+                # Reductions also take the whole-tensor form: a contiguous 1-D tensor.
+                forms = canonical + [torch.randn(1), torch.randn(100_003)] if op in REDUCE_OPS else canonical
+                for dtype in (d for d in backend.dtypes_for(op) if d.is_floating_point):
+                    for x in forms:
                         x = x.to(device, dtype)
                         answer = backend.supports_canonical(x, op, "auto")
                         assert answer, (name, op, dtype, device, tuple(x.shape), x.stride(), answer.reason)
