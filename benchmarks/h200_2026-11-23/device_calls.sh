@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Device call of 2026-11-23 (night), NVIDIA H200, run from the repository root through the device
+# tool with .device/ carried: .device/commit held 7d5dc81 and .device/before/ held 'git archive 27c38f1'
+# of comparison/, kernels_cuda/, kernels_triton/ and benchmarks/tuning/profile_call.py.
+
+# ---- session 23, call 4 (H200): the call path (7d5dc81) against 27c38f1 on the H200: GPU tests, host profile, latency
+export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+root=$PWD before=$PWD/.device/before
+(cd $before && PYTHONPATH=$before python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+PYTHONPATH=$root python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+wait; echo "builds done at $(el)s"
+export PYTHONPATH=$root
+python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 16 > $OUT/host_profile_after.txt 2>&1
+(cd $before && PYTHONPATH=$before python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 16) > $OUT/host_profile_before.txt 2>&1
+grep -H "us/call" $OUT/host_profile_*.txt
+L="--latency --op softmax,reduce_sum --cols 1024,32768,262144 --rows 1,16 --dtype fp32,bf16 --backends torch,cuda,triton --quiet --format markdown"
+timeout 120 python3 -m comparison $L --output $OUT/latency_after.md
+(cd $before && PYTHONPATH=$before timeout 120 python3 -m comparison $L --output $OUT/latency_before.md)
+echo "latency done at $(el)s"
+timeout -s INT $(( 585 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 12 --dist loadfile -m "not slow" \
+  tests/test_cuda_softmax.py tests/test_cuda_reduce.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  tests/test_triton_reduce.py tests/test_api.py tests/test_agreement.py tests/test_peers.py 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_call_path.log | tail -6
+echo "all done at $(el)s"
