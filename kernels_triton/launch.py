@@ -257,11 +257,15 @@ class BoundKernel:
     launcher takes every argument in signature order, constexprs included (it skips them),
     as the JIT passes them; the launch hooks (profilers) are honoured as the JIT does."""
 
-    __slots__ = ("compiled", "tail", "launcher", "function", "metadata", "hooks")
+    __slots__ = ("compiled", "tail", "launcher", "function", "metadata", "hooks", "grid", "scalars")
 
     def __init__(self, compiled, tail: tuple, hooks):
         self.compiled, self.tail, self.hooks = compiled, tail, hooks
         self.launcher, self.function, self.metadata = compiled.run, compiled.function, compiled.packed_metadata
+        # The grid and the non-tensor arguments of the launch that bound it (tensors: None),
+        # which every launch of its plan repeats: `tensors_only` bakes them in.
+        self.grid: tuple = ()
+        self.scalars: tuple = ()
 
     @classmethod
     def bind(cls, kernel, compiled, n_args: int, constexprs: dict):
@@ -299,6 +303,27 @@ class BoundKernel:
         self.launcher(g[0], g[1], g[2], stream, self.function, self.metadata, metadata, enter,
                       self.hooks.launch_exit_hook, *full)
 
+    def tensors_only(self, n_tensors: int, device: int):
+        """``launch(*tensors)``: this kernel on its plan's grid and scalars, taking only the
+        `n_tensors` leading tensor arguments (None where the bound launch's arguments are
+        not laid out that way). The shortest way from Python to the launcher: a small
+        call's host time is the launcher's own and the output's allocation."""
+        if len(self.scalars) < n_tensors or any(a is not None for a in self.scalars[:n_tensors]) or any(
+                a is None for a in self.scalars[n_tensors:]):
+            return None
+        tail = self.scalars[n_tensors:] + self.tail
+        grid, (g0, g1, g2) = self.grid, (self.grid + (1, 1))[:3]
+        launcher, function, packed, hooks, compiled = (self.launcher, self.function, self.metadata, self.hooks,
+                                                       self.compiled)
+
+        def launch_tensors(*tensors: torch.Tensor) -> None:
+            stream = _raw_stream(device)
+            enter = hooks.launch_enter_hook
+            full = tensors + tail
+            metadata = None if enter is None else compiled.launch_metadata(grid, stream, *full)
+            launcher(g0, g1, g2, stream, function, packed, metadata, enter, hooks.launch_exit_hook, *full)
+        return launch_tensors
+
 
 def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: dict, constexprs: dict) -> None:
     """``kernel[grid](*args, num_warps=num_warps, **options, **constexprs)`` for plan `p`:
@@ -319,7 +344,19 @@ def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: d
     if bound is None:
         p["bound_launch"] = None
     else:
+        bound.grid, bound.scalars = grid, tuple(None if isinstance(a, torch.Tensor) else a for a in args)
         bound_launch[key] = bound
+
+
+def tensors_only_launcher(p: dict, n_tensors: int):
+    """`BoundKernel.tensors_only` for plan `p`'s one kernel bound with every tensor
+    argument 16-byte aligned (fresh outputs are), or None: none bound yet, or more than
+    one kernel in the plan."""
+    bound_launch = p.get("bound_launch")
+    if not bound_launch or len(bound_launch) != 1:
+        return None
+    (key, bound), = bound_launch.items()
+    return bound.tensors_only(n_tensors, p["device"]) if all(key[1:]) else None
 
 
 # -- families ----------------------------------------------------------------------------------

@@ -184,7 +184,8 @@ def launch_plan(x: torch.Tensor, p: dict, out: torch.Tensor | None = None,
                 dy: torch.Tensor | None = None) -> torch.Tensor:
     """Launch the kernel `p` (from `plan`) on `x` (backward ops: y, with `dy`), into `out`
     (a contiguous tensor of x's shape and dtype) or a new one; returns it."""
-    if out is None:
+    fresh = out is None
+    if fresh:
         # (empty_like: a third of the host time of torch.empty(shape, dtype=, device=))
         out = torch.empty_like(x, memory_format=torch.contiguous_format)
     elif out.shape != x.shape or out.dtype != x.dtype or not out.is_contiguous():
@@ -205,7 +206,15 @@ def launch_plan(x: torch.Tensor, p: dict, out: torch.Tensor | None = None,
             BACKWARD_FAMILIES[p["kernel"]].launch_plan(x2d, launch.rows_view(dy), rows_out, p)
         else:
             FAMILIES[p["kernel"]].launch_plan(x2d, rows_out, p)
+    if fresh and "direct" not in p and p.get("bound_launch") and p["kernel"] in DIRECT_KERNELS:
+        # Later calls of this plan with a fresh output launch straight away (`run`).
+        p["direct"] = launch.tensors_only_launcher(p, 3 if dy is not None else 2)
     return target if target is out else out.copy_(target)
+
+
+# The families whose launch takes only the row tensors (x, y; or y, dy, dx) besides the
+# plan's scalars: `split` allocates exchange slots per launch, so it keeps its own path.
+DIRECT_KERNELS = ("fused", "online", "tiled")
 
 
 def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None,
@@ -214,6 +223,16 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     dtype, or `out` filled. Backward ops take the forward output as `x` and its gradient
     as `dy` (dx = the result); the forward ops take no `dy`."""
     p = _cached_plan(x, op, variant, dy)
+    direct = p.get("direct")
+    if direct is not None and out is None and (dy is None) != (op in BACKWARD_OPS) and (
+            x.device.index == torch.cuda.current_device()):
+        # The plan has launched before: its kernel, grid and scalars are bound.
+        out = torch.empty_like(x, memory_format=torch.contiguous_format)
+        if dy is None:
+            direct(x, out)
+        else:
+            direct(x, dy, out)
+        return out
     if p["unsupported"] is not None:
         refuse(x, p["unsupported"])
     if (dy is None) == (op in BACKWARD_OPS):

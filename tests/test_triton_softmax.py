@@ -555,3 +555,32 @@ def test_gpu_runs_on_the_tensors_own_device(variant):
     with torch.cuda.device(0):
         out, _ = run_and_check(Target("triton", "softmax", variant), x)
     assert out.device == x.device
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", ["softmax", "log_softmax", "softmax_backward", "log_softmax_backward"])
+@pytest.mark.parametrize("offset", [0, 1], ids=["aligned", "offset"])
+def test_gpu_repeated_calls_launch_the_bound_kernel_and_agree(op, offset):
+    """A plan's first launch goes through Triton's JIT and binds the compiled kernel;
+    later calls of the plan launch it directly (fresh outputs: `direct`, with the plan's
+    grid and scalars baked in). Each call must agree, the offset rows (another binary:
+    unaligned loads) must not get the aligned one, and a poisoned `out` (the other path)
+    must be filled too."""
+    from kernels_triton import softmax as triton_softmax
+
+    rows, cols = 33, 1000
+    backward = op.endswith("_backward")
+    for call in range(3):
+        x = make_rows(rows, cols + offset, torch.float16, "cuda")[:, offset:]
+        dy = make_gradient(rows, cols, x.dtype, "cuda", seed=call) if backward else None
+        if backward:
+            x = torch.softmax(x.float(), -1).to(x.dtype) if op == "softmax_backward" else torch.log_softmax(
+                x.float(), -1).to(x.dtype)
+        out = triton_softmax.run(x, op, "auto", dy=dy)
+        agreement = check(op, x, out, dy=dy)
+        assert agreement.ok, (call, agreement.summary())
+        poisoned = torch.full((rows, cols), float("nan"), dtype=x.dtype, device="cuda")
+        assert torch.equal(triton_softmax.run(x, op, "auto", out=poisoned, dy=dy), out)
+    p = triton_softmax._cached_plan(x, op, "auto", dy)
+    assert p["kernel"] in triton_softmax.DIRECT_KERNELS
+    assert (p.get("direct") is not None) == (offset == 0), p.get("direct")
