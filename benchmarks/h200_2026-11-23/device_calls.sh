@@ -23,3 +23,26 @@ timeout -s INT $(( 585 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:ca
   tests/test_cuda_softmax.py tests/test_cuda_reduce.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
   tests/test_triton_reduce.py tests/test_api.py tests/test_agreement.py tests/test_peers.py 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_call_path.log | tail -6
 echo "all done at $(el)s"
+
+# ---- call 2
+# ---- session 23, call 5 (H200): Triton's direct launches: tests, host profile, latency, the matrix's Triton cases
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 16 > $OUT/host_profile.txt 2>&1; grep "us/call" $OUT/host_profile.txt
+L="--latency --op softmax --cols 1024,32768,262144 --rows 1,16 --dtype fp32,bf16 --backends torch,cuda,triton --quiet --format markdown"
+timeout 100 python3 -m comparison $L --output $OUT/latency.md; grep -E "fp32|1024" $OUT/latency.md | head -12
+echo "latency done at $(el)s"
+timeout -s INT 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 12 --dist loadfile -m "not slow" \
+  tests/test_triton_softmax.py tests/test_triton_softmax_backward.py tests/test_triton_reduce.py tests/test_api.py 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton.log | tail -5
+echo "tests done at $(el)s"
+TAG=triton LIMIT=$(( 560 - $(el) )) bash benchmarks/gpu_evidence.sh matrix -k triton 2>&1 | tail -3
+echo "all done at $(el)s"
+
+# ---- call 3 (the machine still warm from call 2)
+# ---- session 23, call 6 (H200): the corrected bound-kernel test, and the host profile once more
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; nvidia-smi --query-gpu=name --format=csv,noheader
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider tests/test_triton_softmax.py -k "bound_kernel or graph" 2>&1 | tail -3 | tee $OUT/gpu_tests_bound_kernel.log
+python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 16 > $OUT/host_profile.txt 2>&1; grep "us/call" $OUT/host_profile.txt
