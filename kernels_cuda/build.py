@@ -31,9 +31,11 @@ BINDINGS = "bindings.cpp"
 FUNCTIONS = {
     "softmax_constants": "The softmax planner's limits by name (NAIVE_MAX_COLS, WARP_PER_ROW_MAX_COLS, ...)",
     "softmax_plan": "(fields in softmax/plan_fields.def order, kernel name, reason) of a softmax variant or auto",
-    "softmax_forward": "Softmax or log-softmax of each row into a contiguous output (plans, cached, then launches)",
+    "softmax_forward": "Softmax or log-softmax of each row of a 2-D CUDA tensor, into out or a new tensor "
+                       "(plans, cached, then launches on the current stream)",
     "softmax_backward_plan": "(fields, kernel name, reason) of a softmax backward variant or auto for y and dy",
-    "softmax_backward": "Input gradient of softmax or log-softmax from y and dy into a contiguous dx (plans, then launches)",
+    "softmax_backward": "Input gradient of softmax or log-softmax from y and dy, into out or a new tensor "
+                        "(plans, cached, then launches on the current stream)",
     "reduce_constants": "The reductions' launch limits by name, and WHOLE_MAX_GRID on the given device",
     "reduce_plan": "Fields (reduce/plan_fields.def order) of the plan reduce_rows or reduce_whole would run",
     "reduce_rows": "Sum or max of each row (plans, then launches)",

@@ -9,7 +9,8 @@ Every decision is the C++ planner's (csrc/softmax/, cached per device, dtype, va
 shape and alignment): each dispatch path's geometry (pack width from alignment, block
 size from occupancy, grid, cluster size) in its plan_<path>(), which variant ``auto``
 runs in softmax/auto.cuh. This module names the variants (csrc/softmax/variants.def)
-and makes one call into the extension per question: `plan`, `why_unsupported`, `run`.
+and makes one call into the extension per question: `plan`, `why_unsupported`, `run` (and
+`runner`, `run` for the public call path, which has checked its arguments already).
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,

@@ -431,8 +431,8 @@ def clear_plans() -> None:
 
 def copy_plan(p: dict) -> dict:
     """A plan a caller may modify (its dict-valued fields copied too), without the
-    launchers bound to the cached one."""
-    return {k: dict(v) if isinstance(v, dict) else v for k, v in p.items() if k != "bound_launch"}
+    launchers bound to the cached one (`launch`'s bound kernels, softmax's direct one)."""
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in p.items() if k not in ("bound_launch", "direct")}
 
 
 # -- grids -------------------------------------------------------------------------------------

@@ -584,3 +584,66 @@ def test_gpu_repeated_calls_launch_the_bound_kernel_and_agree(op, offset):
     p = triton_softmax._cached_plan(x, op, "auto", dy)
     assert p["kernel"] in triton_softmax.DIRECT_KERNELS
     assert (p.get("direct") is not None) == (offset == 0), p.get("direct")
+
+
+def test_bound_kernel_passes_the_launcher_what_the_jit_would(monkeypatch):
+    """`launch.launch` goes through the JIT once per plan and argument alignment and then
+    calls the compiled kernel's launcher itself: with the grid padded to three, the
+    current stream, and every argument in signature order (constexprs and defaults after
+    the positional ones), as Triton's JIT does. A misaligned tensor gets its own binding;
+    `tensors_only` bakes the plan's grid and scalars in. (CPU: stand-ins for Triton's
+    objects; the real ones are exercised by the GPU tests.)"""
+    import inspect as _inspect
+
+    _, launch, *_ = _modules()
+    monkeypatch.setattr(launch, "_raw_stream", lambda device: 1000 + device)
+    launched = []
+
+    class Param:
+        def __init__(self, name, constexpr=False, default=_inspect.Parameter.empty):
+            self.name, self.is_constexpr, self.default = name, constexpr, default
+
+    class Compiled:
+        function, packed_metadata = "function", "packed"
+
+        def run(self, *args):
+            launched.append(("bound", args))
+
+        def launch_metadata(self, grid, stream, *args):
+            return ("metadata", grid, stream)
+
+    class Kernel:
+        params = [Param("x"), Param("y"), Param("n"), Param("BLOCK", True), Param("EXTRA", True, 7)]
+
+        def __getitem__(self, grid):
+            def jit(*args, **kwargs):
+                launched.append(("jit", grid, args, kwargs))
+                return Compiled()
+            return jit
+
+    kernel, p = Kernel(), {"bound_launch": {}, "device": 1}
+    x, y = torch.zeros(4, 8), torch.zeros(4, 8)
+    launch.launch(kernel, (5,), (x, y, 32), p, 4, {"maxnreg": 64}, {"BLOCK": 16})
+    assert launched.pop() == ("jit", (5,), (x, y, 32), {"num_warps": 4, "maxnreg": 64, "BLOCK": 16})
+    launch.launch(kernel, (5,), (x, y, 32), p, 4, {"maxnreg": 64}, {"BLOCK": 16})
+    (kind, args), = launched
+    hooks = launch.BoundKernel.bind(kernel, Compiled(), 3, {"BLOCK": 16}).hooks
+    metadata = None if hooks.launch_enter_hook is None else ("metadata", (5,), 1001)
+    assert kind == "bound" and args[:9] == (5, 1, 1, 1001, "function", "packed", metadata,
+                                            hooks.launch_enter_hook, hooks.launch_exit_hook)
+    assert args[9:11] == (x, y) and args[11:] == (32, 16, 7)
+    launched.clear()
+    direct = launch.tensors_only_launcher(p, 2)
+    direct(x, y)
+    assert launched.pop()[1][9:] == (x, y, 32, 16, 7)
+    misaligned = torch.zeros(33)[1:].view(4, 8)
+    launch.launch(kernel, (5,), (misaligned, y, 32), p, 4, {}, {"BLOCK": 16})
+    assert launched.pop()[0] == "jit" and len(p["bound_launch"]) == 2
+    assert launch.tensors_only_launcher(p, 2) is None  # two bindings: no one direct launch
+    # A kernel without the attributes this relies on: the JIT launches every time.
+    Kernel.params = None
+    p = {"bound_launch": {}, "device": 0}
+    for _ in range(2):
+        launch.launch(kernel, (2, 3), (x, y, 32), p, 4, {}, {"BLOCK": 16})
+        assert launched.pop()[0] == "jit"
+    assert p["bound_launch"] is None
