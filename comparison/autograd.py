@@ -38,10 +38,16 @@ def constant_under_compile(fn):
 # refuses to trace (a graph break, an error with fullgraph=True).
 @constant_under_compile
 def backward_backend(backend: str, forward_op: str) -> str:
-    """The backend for the backward of `forward_op` run on `backend`."""
-    if backend != "auto" and get_backend(backend).variants(BACKWARD_OF[forward_op]):
-        return backend
-    return "auto"
+    """The backend for the backward of `forward_op` run on `backend` (asked by every
+    forward that records a gradient: answered once per pair)."""
+    found = _BACKWARD_BACKENDS.get((backend, forward_op))
+    if found is None:
+        found = backend if backend != "auto" and get_backend(backend).variants(BACKWARD_OF[forward_op]) else "auto"
+        _BACKWARD_BACKENDS[(backend, forward_op)] = found
+    return found
+
+
+_BACKWARD_BACKENDS: dict[tuple[str, str], str] = {}
 
 
 class SoftmaxFunction(torch.autograd.Function):
