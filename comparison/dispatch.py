@@ -102,7 +102,12 @@ def run_rows(op: str, x: torch.Tensor, dim: int, backend: str, variant: str,
              dy: torch.Tensor | None = None) -> torch.Tensor:
     """A row op (softmax, log-softmax, or their backward with `x` = y and `dy`) along the
     normalised `dim`; the result has x's shape, contiguous."""
-    chosen, runner = route(backend, x, op, variant)
+    found = _ROUTES.get((backend, op, variant, x.device.type, x.dtype))
+    chosen, runner = found if found is not None else route(backend, x, op, variant)
+    if dim == 1 and x.dim() == 2 and x.stride(1) == 1 and x.numel():
+        # Already canonical (rows along the last dimension, unit stride): the common call,
+        # with no view to make or undo.
+        return runner(x, None if dy is None else rows_view(dy, dim))
     x2d = rows_view(x, dim)
     if not x.numel():
         chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
