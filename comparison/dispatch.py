@@ -39,16 +39,9 @@ def check_gradient(y: torch.Tensor, dy: torch.Tensor) -> None:
         raise ValueError(f"dy is on {dy.device} but y is on {y.device}: they must be on one device")
 
 
-# (backend, op, variant) requests already checked: a dict hit instead of the checks on
-# every call of a loop.
-_CHECKED: dict[tuple[str, str, str], Backend] = {}
-
-
 def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Backend:
-    """The backend that will run `op` on `x`; explicit names are checked, "auto" searched."""
-    checked = _CHECKED.get((backend, op, variant))
-    if checked is not None:
-        return checked
+    """The backend that will run `op` on `x`; explicit names are checked, "auto" searched.
+    (The call path asks once per route, see `route`.)"""
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a string, got {type(backend).__name__}")
     if not isinstance(variant, str):
@@ -56,7 +49,6 @@ def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Bac
     if backend != "auto":
         chosen = get_backend(backend)
         chosen.check_variant(op, variant)
-        _CHECKED[(backend, op, variant)] = chosen
         return chosen
     if variant != "auto":
         raise ValueError(f"variant={variant!r} names one backend's kernel: pass backend= as well")

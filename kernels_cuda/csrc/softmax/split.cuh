@@ -60,9 +60,11 @@ namespace softmax {
 // 262144 where Triton's split gave 95.8 / 91.8 (its bf16, same geometry as Triton's:
 // 90.3 / 79.5 against 89.7 / 83.1; benchmarks/h100_2026-11-23b/split_first_form.md);
 // Triton's geometry for fp32 changed nothing (81.2 / 78.4 against 95.3 / 92.4,
-// split_triton_geometry.md), so the gap is not the chunk's shape. Open: the second
-// barrier and warp 0's polling (Triton's programs poll with every thread and need no
-// hand-off), and the code around the loads. `auto` does not pick split: it beats
+// split_triton_geometry.md), so the gap is not the chunk's shape; nor is the second
+// barrier with warp 0 polling alone: every warp polling, no hand-off (as Triton's
+// programs do) was slower, 73.8 / 70.1 against 82.5 / 79.2
+// (benchmarks/h100_2026-11-23c/split_poll_*.csv). Open: the code around the loads.
+// `auto` does not pick split: it beats
 // cluster_regs / cluster_smem only at fp32 524288 (70.9 vs 59.7) and bf16 1048576
 // (67.5 vs 55.1) on the H100, one run, not yet checked on an H200.
 // __launch_bounds__ keeps four CTAs per SM (two slices in registers: 128-thread CTAs
