@@ -46,3 +46,51 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
 echo "commit $(cat .device/commit)"; nvidia-smi --query-gpu=name --format=csv,noheader
 timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider tests/test_triton_softmax.py -k "bound_kernel or graph" 2>&1 | tail -3 | tee $OUT/gpu_tests_bound_kernel.log
 python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 16 > $OUT/host_profile.txt 2>&1; grep "us/call" $OUT/host_profile.txt
+
+# ==== session 24 (2026-11-23, late night), NVIDIA H200, commit e97a5ac; carry [".device"] plus .whl/part1 (call 1) and .whl/part2 (call 2)
+
+# ---- session 24, call 1 (H200): compute-sanitizer at the head (tensor-taking CUDA ops, Triton's bound/direct launches), peers part 1
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part1 2>&1 | tail -2
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 500 python3 benchmarks/sanitize.py --timeout 470 --out $OUT/sanitize_all.log 2>&1 | tail -12
+echo "all done at $(el)s"
+
+# ---- session 24, call 2 (H200): peers part 2, then the record: default, forward fp32/bf16/fp16
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part2 2>&1 | tail -3; echo "peers at $(el)s"
+C=128,512,2048,8192,32768,65536,131072,262144
+bash benchmarks/record.sh default --out $OUT --quiet 2>&1 | tail -2; echo "default at $(el)s"
+for d in fp32 bf16 fp16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh forward --dtype $d --cols $C --out $OUT --quiet 2>&1 | tail -2; echo "forward $d at $(el)s"; done
+cd $OUT && tar czf record_call2.tgz */ && ls -R | head -30
+
+# ---- session 24, call 3 (H200): the record: backward fp32/bf16/fp16, step fp32/bf16, forward_wide
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+C=128,512,2048,8192,32768,65536,131072,262144
+for d in fp32 bf16 fp16; do timeout $(( 560 - $(el) )) bash benchmarks/record.sh backward --dtype $d --cols $C --out $OUT --quiet 2>&1 | tail -1; echo "backward $d at $(el)s"; done
+timeout $(( 570 - $(el) )) bash benchmarks/record.sh step --dtype fp32,bf16 --cols 512,8192,65536,262144 --out $OUT --quiet 2>&1 | tail -1; echo "step at $(el)s"
+timeout $(( 580 - $(el) )) bash benchmarks/record.sh forward_wide --out $OUT --quiet 2>&1 | tail -1; echo "forward_wide at $(el)s"
+cd $OUT && tar czf record_call3.tgz */ && ls h200
+
+# ---- session 24, call 4 (H200): the record: reductions, ladder
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+timeout 250 bash benchmarks/record.sh reductions --out $OUT --quiet 2>&1 | tail -1; echo "reductions at $(el)s"
+timeout $(( 520 - $(el) )) bash benchmarks/record.sh ladder --out $OUT --quiet 2>&1 | tail -1; echo "ladder at $(el)s"
+cd $OUT && tar czf record_call4.tgz */ && ls h200
+
+# ---- session 24, call 5 (H200): every CUDA and Triton variant at wide rows, forward and backward; GPU suites at the head
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat ../commit)"; nvidia-smi --query-gpu=name --format=csv,noheader; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+W="--cols 65536,131072,262144,524288 --dtype fp32,bf16 --backends cuda,triton --variants all --min-bytes 1GiB --quiet --format markdown --layout long"
+timeout 170 python3 -m comparison $W --op softmax --output $OUT/wide_variants_fwd.md; echo "fwd at $(el)s"
+timeout 170 python3 -m comparison $W --op softmax --pass bwd --output $OUT/wide_variants_bwd.md; echo "bwd at $(el)s"
+timeout -s INT $(( 580 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 12 --dist loadfile -m "not slow" \
+  tests/test_cuda_softmax.py tests/test_cuda_reduce.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  tests/test_triton_reduce.py tests/test_api.py tests/test_agreement.py 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_head.log | tail -6
+echo "all done at $(el)s"
