@@ -11,7 +11,7 @@ import torch
 from . import library
 from .autograd import ReduceFunction, SoftmaxFunction
 from .canonical import normalize_dim, normalize_dims
-from .dispatch import check_dtype_arg, check_gradient, check_tensor
+from .dispatch import check_dtype_arg, check_gradient, check_tensor, run_rows_with_grad
 
 
 def _needs_grad(x: torch.Tensor) -> bool:
@@ -32,6 +32,11 @@ def _softmax(x, dim, dtype, log: bool, backend: str, variant: str) -> torch.Tens
     else:
         dim = normalize_dim(dim, ndim)
     if x.requires_grad and torch.is_grad_enabled():
+        if not torch.compiler.is_compiling():
+            # Eager: the backend's own autograd node where it has one (CUDA's is C++).
+            y = run_rows_with_grad("log_softmax" if log else "softmax", x, dim, backend, variant)
+            if y is not None:
+                return y
         return SoftmaxFunction.apply(x, dim, log, backend, variant)
     return library.softmax_rows(x, dim, log, backend, variant)
 

@@ -202,6 +202,15 @@ class Backend(abc.ABC):
             return self.run(x, op, variant, dy=dy)
         return run_checked
 
+    def grad_runner(self, op: str, variant: str):
+        """``runner(x)`` for a softmax op whose result records its own gradient (a node
+        whose backward runs this backend's backward kernel with `auto`), or None. A
+        backend that returns one spares an eager training step the Python
+        `torch.autograd.Function` (comparison.autograd), whose bookkeeping costs more than
+        a small kernel; the call path uses it only where that Function would run the same
+        backward on the same backend. Default: None."""
+        return None
+
     def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor, *,
                  dy: torch.Tensor | None = None) -> torch.Tensor:
         """`run`, writing into `out` (used by checks that poison the output first).

@@ -11,7 +11,7 @@ from typing import Callable
 
 import torch
 
-from .backend import REDUCE_OPS, Backend
+from .backend import BACKWARD_OF, REDUCE_OPS, Backend
 from .canonical import from_rows, normalize_dims, reduce_view, rows_view
 from .registry import AUTO_ORDER, get_backend
 
@@ -63,19 +63,29 @@ def resolve_backend(backend: str, x: torch.Tensor, op: str, variant: str) -> Bac
     return get_backend("torch")
 
 
-# (backend, op, variant, device type, dtype) -> the backend that runs such a call,
-# its basic checks (availability, variant, device, dtype) passed, and its runner. Neither
-# depends on the shape: the backends AUTO_ORDER searches serve every canonical shape with
-# "auto" (`auto_serves_every_shape`), so its choice is a function of the device and dtype
-# too. A loop of calls then pays one dict hit for what would be microseconds of checks.
+# (backend, op, variant, dtype) for CUDA tensors, (backend, op, variant, dtype, device
+# type) for others -> the backend that runs such a call, its basic checks (availability,
+# variant, device, dtype) passed, and its runner. Neither depends on the shape: the
+# backends AUTO_ORDER searches serve every canonical shape with "auto"
+# (`auto_serves_every_shape`), so its choice is a function of the device and dtype too.
+# A loop of calls then pays one dict hit for what would be microseconds of checks. (The
+# short key for CUDA tensors because `x.device.type` alone costs half a microsecond:
+# `x.is_cuda` a tenth of that.)
 _ROUTES: dict[tuple, tuple[Backend, Callable]] = {}
+# The same keys -> the backend's `grad_runner`, or False where the Python
+# autograd.Function must record the gradient (see `grad_runner`).
+_GRAD_ROUTES: dict[tuple, Callable | bool] = {}
+
+
+def _key(backend: str, op: str, variant: str, x: torch.Tensor) -> tuple:
+    return (backend, op, variant, x.dtype) if x.is_cuda else (backend, op, variant, x.dtype, x.device.type)
 
 
 def route(backend: str, x: torch.Tensor, op: str, variant: str) -> tuple[Backend, Callable]:
     """The backend that runs `op` on `x`, checked (raising the check's error), and
     the callable ``runner(x2d, dy2d)`` a canonical call goes to: the backend's own runner
     where no shape can be refused, else its shape check and `run`."""
-    key = (backend, op, variant, x.device.type, x.dtype)
+    key = _key(backend, op, variant, x)
     found = _ROUTES.get(key)
     if found is None:
         chosen = resolve_backend(backend, x, op, variant)
@@ -90,21 +100,64 @@ def route(backend: str, x: torch.Tensor, op: str, variant: str) -> tuple[Backend
     return found
 
 
+def _is_canonical(x: torch.Tensor, dim: int) -> bool:
+    """Rows along the last of two dimensions with unit column stride, not empty: what the
+    runners take as they are (is_contiguous first: a fifth of the cost of stride(1))."""
+    return dim == 1 and x.dim() == 2 and (x.is_contiguous() or x.stride()[1] == 1) and x.numel() > 0
+
+
 def run_rows(op: str, x: torch.Tensor, dim: int, backend: str, variant: str,
              dy: torch.Tensor | None = None) -> torch.Tensor:
     """A row op (softmax, log-softmax, or their backward with `x` = y and `dy`) along the
     normalised `dim`; the result has x's shape, contiguous."""
-    found = _ROUTES.get((backend, op, variant, x.device.type, x.dtype))
+    found = _ROUTES.get((backend, op, variant, x.dtype) if x.is_cuda else _key(backend, op, variant, x))
     chosen, runner = found if found is not None else route(backend, x, op, variant)
-    if dim == 1 and x.dim() == 2 and x.stride(1) == 1 and x.numel():
-        # Already canonical (rows along the last dimension, unit stride): the common call,
-        # with no view to make or undo.
+    if _is_canonical(x, dim):
+        # The common call, with no view to make or undo.
         return runner(x, None if dy is None else rows_view(dy, dim))
     x2d = rows_view(x, dim)
     if not x.numel():
         chosen.supports_canonical(x2d, op, variant).raise_if_unsupported()
         return torch.empty_like(x, memory_format=torch.contiguous_format)
     return from_rows(runner(x2d, None if dy is None else rows_view(dy, dim)), x, dim)
+
+
+def grad_runner(backend: str, x: torch.Tensor, op: str, variant: str) -> Callable | None:
+    """The backend's `grad_runner` for a forward softmax op whose gradient is recorded, or
+    None where `comparison.autograd.SoftmaxFunction` must do it: a named variant (its
+    shape check runs per call), a backend without one, or a backward that the Function
+    would run elsewhere (it runs on the forward's backend when that has backward kernels,
+    else on `auto`'s choice)."""
+    key = _key(backend, op, variant, x)
+    found = _GRAD_ROUTES.get(key)
+    if found is None:
+        chosen, _ = route(backend, x, op, variant)
+        found = False
+        if variant == "auto" and chosen.auto_serves_every_shape:
+            backward_op = BACKWARD_OF[op]
+            if backend == "auto":
+                same = route("auto", x, backward_op, "auto")[0] is chosen
+            else:
+                same = bool(chosen.variants(backward_op))
+            found = (same and chosen.grad_runner(op, variant)) or False
+        _GRAD_ROUTES[key] = found
+    return found or None
+
+
+def run_rows_with_grad(op: str, x: torch.Tensor, dim: int, backend: str, variant: str) -> torch.Tensor | None:
+    """`run_rows` for an eager forward that records its gradient through the backend's
+    `grad_runner` (the views made here are recorded by torch as usual), or None when the
+    caller must use the autograd.Function (see `grad_runner`; empty inputs too)."""
+    runner = _GRAD_ROUTES.get((backend, op, variant, x.dtype) if x.is_cuda else _key(backend, op, variant, x))
+    if runner is None:
+        runner = grad_runner(backend, x, op, variant)
+    if not runner:
+        return None
+    if _is_canonical(x, dim):
+        return runner(x)
+    if not x.numel():
+        return None
+    return from_rows(runner(rows_view(x, dim)), x, dim)
 
 
 def reduced_shape(shape, dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:

@@ -70,6 +70,12 @@ class ModuleBackend(Backend):
             return module.run(x, op, variant) if dy is None else module.run(x, op, variant, dy=dy)
         return run_checked
 
+    def grad_runner(self, op: str, variant: str):
+        """The op module's `grad_runner(op, variant)` where it has one, else None."""
+        self._load()
+        module = self._op_module[op]
+        return module.grad_runner(op, variant) if hasattr(module, "grad_runner") else None
+
     def run_into(self, x: torch.Tensor, op: str, variant: str, out: torch.Tensor, *,
                  dy: torch.Tensor | None = None) -> torch.Tensor:
         self._load()

@@ -33,6 +33,8 @@ FUNCTIONS = {
     "softmax_plan": "(fields in softmax/plan_fields.def order, kernel name, reason) of a softmax variant or auto",
     "softmax_forward": "Softmax or log-softmax of each row of a 2-D CUDA tensor, into out or a new tensor "
                        "(plans, cached, then launches on the current stream)",
+    "softmax_forward_with_grad": "softmax_forward into a new tensor whose gradient is recorded in C++: its node "
+                                 "saves the output and runs softmax_backward's auto on the incoming gradient",
     "softmax_backward_plan": "(fields, kernel name, reason) of a softmax backward variant or auto for y and dy",
     "softmax_backward": "Input gradient of softmax or log-softmax from y and dy, into out or a new tensor "
                         "(plans, cached, then launches on the current stream)",

@@ -10,7 +10,8 @@ shape and alignment): each dispatch path's geometry (pack width from alignment, 
 size from occupancy, grid, cluster size) in its plan_<path>(), which variant ``auto``
 runs in softmax/auto.cuh. This module names the variants (csrc/softmax/variants.def)
 and makes one call into the extension per question: `plan`, `why_unsupported`, `run` (and
-`runner`, `run` for the public call path, which has checked its arguments already).
+`runner`, `run` for the public call path, which has checked its arguments already;
+`grad_runner`, the same forward recording its gradient in C++).
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
@@ -194,4 +195,18 @@ def runner(op: str, variant: str):
 
     def run_forward(x: torch.Tensor, dy: None = None) -> torch.Tensor:
         return forward(x, None, DTYPE_CODES[x.dtype], code, log)
+    return run_forward
+
+
+def grad_runner(op: str, variant: str):
+    """``runner(x)``: the forward of `runner` whose result records its gradient in C++
+    (bindings.cpp `softmax_forward_with_grad`: the node saves y and runs the backward
+    kernels' `auto` on dy), so an eager training step never enters Python's
+    autograd.Function. None for the backward ops."""
+    if op in _BACKWARD_OPS:
+        return None
+    forward, code, log = extension().softmax_forward_with_grad, VARIANT_CODES[variant], op == "log_softmax"
+
+    def run_forward(x: torch.Tensor) -> torch.Tensor:
+        return forward(x, DTYPE_CODES[x.dtype], code, log)
     return run_forward

@@ -360,3 +360,50 @@ def test_backward_backend_carries_dynamos_constant_mark():
     expected = {k: v for k, v in vars(marked).items()}
     assert expected, "torch's assume_constant_result sets no attribute any more: use it directly"
     assert {k: getattr(autograd.backward_backend, k, None) for k in expected} == expected
+
+
+def test_a_backends_grad_runner_records_eager_gradients(monkeypatch):
+    """Where a backend offers `grad_runner` (the cuda backend's is C++), an eager forward
+    that records its gradient goes through it, views included; named variants, no-grad
+    calls and empty inputs do not, and under it the result is what the Function gives."""
+    from comparison import dispatch
+    torch_backend = get_backend("torch")
+    calls = []
+
+    def grad_runner(op, variant):
+        fn = torch.log_softmax if op == "log_softmax" else torch.softmax
+
+        def run(x2d):
+            calls.append((op, tuple(x2d.shape)))
+            return fn(x2d, 1)
+        return run
+    monkeypatch.setattr(dispatch, "_GRAD_ROUTES", {})
+    monkeypatch.setattr(torch_backend, "grad_runner", grad_runner)
+    for fn, ref in [(softmax, torch.softmax), (log_softmax, torch.log_softmax)]:
+        for shape, dim in [((3, 11), -1), ((2, 5, 7), 1), ((6,), 0)]:
+            x = torch.randn(shape, requires_grad=True)
+            w = torch.randn(shape)
+            calls.clear()
+            (g,) = torch.autograd.grad((fn(x, dim, backend="torch") * w).sum(), x)
+            assert len(calls) == 1, (shape, dim, calls)
+            (r,) = torch.autograd.grad((ref(x, dim) * w).sum(), x)
+            torch.testing.assert_close(g, r)
+    calls.clear()
+    x = torch.randn(3, 11, requires_grad=True)
+    with torch.no_grad():
+        softmax(x, backend="torch")
+    softmax(torch.empty(0, 4, requires_grad=True), backend="torch")
+    assert calls == []
+    assert "SoftmaxFunction" in type(softmax(torch.empty(0, 4, requires_grad=True), backend="torch").grad_fn).__name__
+
+
+def test_grad_runner_is_not_used_where_the_backward_would_run_elsewhere(monkeypatch):
+    """A backend without backward kernels has its gradient run on auto's choice by the
+    Function: its grad_runner (which would run its own backward) must not be used."""
+    from comparison import dispatch
+    torch_backend = get_backend("torch")
+    monkeypatch.setattr(dispatch, "_GRAD_ROUTES", {})
+    monkeypatch.setattr(torch_backend, "grad_runner", lambda op, variant: pytest.fail("used"))
+    monkeypatch.setattr(torch_backend, "variants", lambda op: [] if op.endswith("backward") else ["auto"])
+    x = torch.randn(2, 5, requires_grad=True)
+    assert dispatch.grad_runner("torch", x, "softmax", "auto") is None

@@ -31,8 +31,8 @@ if not torch.cuda.is_available():
 import comparison  # noqa: E402
 import kernels_cuda.softmax as cuda_softmax  # noqa: E402
 from comparison import get_backend  # noqa: E402
-from comparison.agreement import check  # noqa: E402
-from comparison.inputs import make_rows  # noqa: E402
+from comparison.agreement import check, gradient_agreement  # noqa: E402
+from comparison.inputs import make_gradient, make_rows  # noqa: E402
 from softmax_cases import Target, check_declined, run_and_check  # noqa: E402
 
 BACKEND = get_backend("cuda")
@@ -297,8 +297,6 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
         return "block_hybrid", "one_cta_hybrid"
     if regs["status"] == "ok":
         return "cluster_regs", "cluster_registers"
-    if hopper and cuda_softmax.plan(x, "softmax", "cluster_smem")["status"] == "ok":
-        return "cluster_smem", "cluster_smem"
     if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok":
         return "block_smem", "block_smem"
     return "online", "fallback_online"
@@ -313,6 +311,7 @@ HOPPER_AUTO = {
     (torch.float32, 32768): "cluster_regs",   # 128 KB rows: one CTA of 1024 threads x 128 B
     (torch.float32, 65536): "block_hybrid",   # 256 KB rows: 64 KB in registers, 192 KB in shared memory
     (torch.float32, 262144): "cluster_regs",  # 1 MB rows: 16-CTA clusters
+    (torch.float32, 524288): "online",        # 2 MB rows: past a cluster's registers (not cluster_smem)
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
     (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads
     (torch.bfloat16, 262144): "cluster_regs",  # 512 KB rows: 8-CTA clusters
@@ -526,3 +525,72 @@ def test_the_op_module_serves_empty_inputs(shape):
     for variant in VARIANTS:
         assert cuda_softmax.why_unsupported(x, "softmax", variant) is None
         assert cuda_softmax.run(x, "softmax", variant).shape == shape
+
+
+# -- gradients recorded in C++ (bindings.cpp SoftmaxWithGrad) --------------------------------
+
+def _node_name(y: torch.Tensor) -> str:
+    return type(y.grad_fn).__name__ + " " + y.grad_fn.name()
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("shape, dim", [((7, 3000), -1), ((3, 70000), 1), ((4, 5, 129), 1), ((1000,), 0),
+                                        ((2, 6, 40), -1)])
+@pytest.mark.parametrize("backend", ["cuda", "auto"])
+def test_eager_gradients_are_recorded_in_cpp_and_agree(op, dtype, shape, dim, backend):
+    """`auto` forwards on the cuda backend record their gradient in C++ (no Python
+    autograd.Function), through any view the dim makes, and agree with float64 autograd."""
+    if backend == "auto" and comparison.dispatch.route("auto", torch.empty(1, 1, dtype=dtype, device="cuda"),
+                                                       op, "auto")[0] is not BACKEND:
+        pytest.skip("auto does not choose cuda for this dtype here")
+    base = make_rows(math.prod(shape) // shape[dim], shape[dim], dtype, "cuda", seed=5)
+    x = base.reshape(*shape[:dim % len(shape)], *shape[dim % len(shape) + 1:], shape[dim]).movedim(-1, dim)
+    x = x.detach().requires_grad_(True)
+    y = getattr(comparison, op)(x, dim, backend=backend)
+    nodes, node = set(), y.grad_fn
+    while node is not None:  # the kernel's node sits under the views that undo dim's layout
+        nodes.add(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    assert any("SoftmaxWithGrad" in name for name in nodes), nodes
+    dy = make_gradient(max(1, x.numel() // x.shape[dim]), x.shape[dim], dtype, "cuda", seed=6)
+    dy = dy.reshape(*shape[:dim % len(shape)], *shape[dim % len(shape) + 1:], shape[dim]).movedim(-1, dim)
+    (dx,) = torch.autograd.grad(y, x, dy)
+    assert dx.shape == x.shape and dx.dtype == dtype
+    result = gradient_agreement(op, x.detach(), dy, dx, dim)
+    assert result.ok, result.summary()
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cpp_gradient_takes_expanded_and_other_dtype_gradients(op):
+    x = make_rows(5, 777, torch.float32, "cuda", seed=8).requires_grad_(True)
+    y = getattr(comparison, op)(x, backend="cuda")
+    (dx,) = torch.autograd.grad(y.sum(), x)  # dy: ones expanded, strides (0, 0)
+    x64 = x.detach().double().requires_grad_(True)
+    (ref,) = torch.autograd.grad(getattr(torch, op)(x64, -1).sum(), x64)
+    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
+    xh = make_rows(5, 777, torch.float16, "cuda", seed=9).requires_grad_(True)
+    yh = getattr(comparison, op)(xh, backend="cuda")
+    (dxh,) = torch.autograd.grad(yh.float().sum(), xh)  # dy arrives as fp16 from the cast's node
+    assert dxh.dtype == torch.float16 and torch.isfinite(dxh).all()
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cpp_gradient_refuses_double_backward_only_when_asked(op):
+    x = make_rows(4, 300, torch.float32, "cuda", seed=10).requires_grad_(True)
+    y = getattr(comparison, op)(x, backend="cuda")
+    w = torch.randn_like(y)
+    (dx,) = torch.autograd.grad((y * w).sum(), x, create_graph=True)  # recording is allowed
+    x64 = x.detach().double().requires_grad_(True)
+    (ref,) = torch.autograd.grad((getattr(torch, op)(x64, -1) * w.double()).sum(), x64)
+    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
+    with pytest.raises(RuntimeError, match="cannot be differentiated again"):
+        torch.autograd.grad(dx.sum(), x)
+
+
+def test_named_variants_and_no_grad_keep_their_paths():
+    x = make_rows(3, 500, torch.float32, "cuda", seed=11).requires_grad_(True)
+    assert "SoftmaxFunction" in type(comparison.softmax(x, backend="cuda", variant="online").grad_fn).__name__
+    with torch.no_grad():
+        assert comparison.softmax(x, backend="cuda").grad_fn is None
+    assert comparison.softmax(x.detach(), backend="cuda").grad_fn is None

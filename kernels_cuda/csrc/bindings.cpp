@@ -15,7 +15,8 @@
 // The softmax ops, the calls every small training step makes, are defined here instead:
 // they take tensors, allocate the output with torch's caching allocator and read torch's
 // current stream in C++, so a call costs one crossing from Python (the tensor fields,
-// an allocation and a stream query made from Python cost about as much as the launch).
+// an allocation and a stream query made from Python cost about as much as the launch);
+// and so is the autograd node of an eager forward (SoftmaxWithGrad), for the same reason.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include <c10/cuda/CUDAStream.h>
+#include <torch/csrc/autograd/functions/basic_ops.h>
 
 // softmax.cu: the limits Python words its refusals with, by name.
 std::map<std::string, int64_t> softmax_constants();
@@ -95,6 +97,69 @@ at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std
                           dtype, variant, log, device,
                           reinterpret_cast<int64_t>(c10::cuda::getCurrentCUDAStream(device).stream()));
   return dx;
+}
+
+// softmax_forward whose result records its gradient in C++: the node saves y (never x)
+// and its backward runs softmax_backward's auto on dy. Python's autograd.Function
+// (comparison/autograd.py) costs more host time per call than a small kernel takes; this
+// node costs about what torch's own softmax node does. dy arrives as autograd made it:
+// possibly another dtype (made y's), or with a column stride that is not 1 (the expanded
+// gradient of a sum: made contiguous, as the Python path does). Like
+// @once_differentiable, the gradient it returns cannot itself be differentiated: when
+// the backward is recorded (create_graph), dx is marked with DelayedError, which raises
+// only if something differentiates through it.
+// The variant code that asks the planner to choose (softmax/variants.def).
+#define SK_SOFTMAX_VARIANT(name, code, doc)
+#define SK_SOFTMAX_AUTO(name, code, doc) constexpr int64_t kSoftmaxAuto = code;
+#include "softmax/variants.def"
+#undef SK_SOFTMAX_AUTO
+#undef SK_SOFTMAX_VARIANT
+
+struct SoftmaxWithGrad : public torch::autograd::Function<SoftmaxWithGrad> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, int64_t dtype,
+                            int64_t variant, bool log) {
+    at::Tensor y = softmax_forward(x, std::nullopt, dtype, variant, log);
+    ctx->save_for_backward({y});
+    ctx->saved_data["dtype"] = dtype;
+    ctx->saved_data["log"] = log;
+    return y;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const at::Tensor y = ctx->get_saved_variables()[0];
+    at::Tensor dy = grads[0];
+    if (!dy.defined()) {
+      return {at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    }
+    const bool record = at::GradMode::is_enabled() && dy.requires_grad();
+    at::Tensor dx;
+    {
+      at::NoGradGuard no_grad;
+      if (dy.scalar_type() != y.scalar_type()) {
+        dy = dy.to(y.scalar_type());
+      }
+      if (dy.size(1) > 1 && dy.stride(1) != 1) {
+        dy = dy.contiguous();
+      }
+      dx = softmax_backward(y, dy, std::nullopt, ctx->saved_data["dtype"].toInt(), kSoftmaxAuto,
+                            ctx->saved_data["log"].toBool());
+    }
+    if (record) {
+      dx = dx.detach();
+      dx.set_requires_grad(true);
+      dx = std::make_shared<torch::autograd::DelayedError>(
+               "the gradient of softmax on the cuda backend cannot be differentiated again (no double "
+               "backward): use backend=\"torch\" for that",
+               1)
+               ->apply({dx})[0];
+    }
+    return {dx, at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor softmax_forward_with_grad(const at::Tensor& x, int64_t dtype, int64_t variant, bool log) {
+  return SoftmaxWithGrad::apply(x, dtype, variant, log);
 }
 
 // reduce.cu: the launch limits, and WHOLE_MAX_GRID (the partials reduce_whole needs) on `device`.
