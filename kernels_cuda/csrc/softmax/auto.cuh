@@ -14,9 +14,12 @@
 //    the slowest of its cluster, yet it beats cluster_smem at every width measured
 //    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
 //    81.1/68.0).
-// 4. cluster_smem (up to 16 x 227 KB per row), then block_smem (GPUs without clusters),
-//    then online (two reads, one write; the second read often hits L2) rather than
-//    block_uncached (three reads).
+// 4. block_smem (GPUs without clusters), then online (two reads, one write; the second
+//    read often hits L2) rather than block_uncached (three reads). Rows past a cluster's
+//    registers (over 1 MB) do not go to cluster_smem, though its 16 x 227 KB would hold
+//    them: 16 CTAs per row each waiting on the slowest, it measured below online on both
+//    GPUs (fp32 524288, 1 GiB: H200 46.8 vs 63.3, benchmarks/h200_2026-11-23/
+//    wide_variants_fwd_e97a5ac.md; H100 in benchmarks/h100_2026-11-23d/).
 // The trial plans are made for a 16-byte aligned input of the same width (two rows, row
 // stride = width): the choice depends on the GPU, the dtype and the width only, never
 // on alignment, which only narrows the pack inside the chosen kernel.
@@ -32,7 +35,6 @@
 #include "softmax/block_smem.cuh"
 #include "softmax/block_uncached.cuh"
 #include "softmax/cluster_regs.cuh"
-#include "softmax/cluster_smem.cuh"
 #include "softmax/geometry.cuh"
 #include "softmax/warp_per_row.cuh"
 
@@ -71,14 +73,6 @@ Plan plan_auto(const Problem& p) {
   if (regs.status == PlanStatus::ok) {
     return auto_choice(plan_cluster_regs<T>(p), AutoReason::cluster_registers,
                   "row in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
-  }
-  if (hopper) {
-    const Plan cluster = plan_cluster_smem<T>(aligned);
-    if (cluster.status == PlanStatus::ok) {
-      return auto_choice(plan_cluster_smem<T>(p), AutoReason::cluster_smem,
-                    "row too wide for registers; split over " + n(cluster.cluster_size) + " CTAs' shared memory (" +
-                        n(cluster.smem_bytes) + " B each)");
-    }
   }
   const Plan smem = plan_block_smem<T>(aligned);
   if (smem.status == PlanStatus::ok) {
