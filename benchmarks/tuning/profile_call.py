@@ -33,12 +33,18 @@ def main() -> None:
     p.add_argument("--shape", default="1,1024", help="rows,cols (default 1,1024)")
     p.add_argument("--calls", type=int, default=2000)
     p.add_argument("--top", type=int, default=12)
+    p.add_argument("--grad", action="store_true",
+                   help="x requires grad: time the forward that records its gradient, and a forward+backward "
+                        "(torch.autograd.grad), each beside plain torch's")
     args = p.parse_args()
     import comparison
 
     rows, cols = (int(v) for v in args.shape.split(","))
     x = torch.randn(rows, cols, device="cuda")
     print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}, comparison from {comparison.__file__}")
+    if args.grad:
+        grad_loops(comparison, x.requires_grad_(True), args)
+        return
     print(f"plain torch.softmax loop: {loop_us(lambda: torch.softmax(x, -1), args.calls):.1f} us/call")
     for name in args.backends.split(","):
         fn = lambda: comparison.softmax(x, backend=name)  # noqa: E731
@@ -55,6 +61,18 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.top)
         print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:4000])
+
+
+def grad_loops(comparison, x: torch.Tensor, args) -> None:
+    """µs per call of a forward that records its gradient, and of forward + backward."""
+    dy = torch.randn_like(x)
+    fns = {"plain torch.softmax": lambda: torch.softmax(x, -1)}
+    fns |= {name: (lambda name=name: comparison.softmax(x, backend=name)) for name in args.backends.split(",")}
+    for name, fn in fns.items():
+        forward = loop_us(fn, args.calls)
+        step = loop_us(lambda: torch.autograd.grad(fn(), x, dy), args.calls)
+        node = type(fn().grad_fn).__name__
+        print(f"{name}: forward with grad {forward:.1f} us/call, forward+backward {step:.1f} us/call (node {node})")
 
 
 if __name__ == "__main__":
