@@ -588,6 +588,20 @@ def test_cpp_gradient_refuses_double_backward_only_when_asked(op):
         torch.autograd.grad(dx.sum(), x)
 
 
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs a second CUDA GPU")
+@pytest.mark.parametrize("op", OPS)
+def test_cpp_gradient_on_a_second_device(op):
+    """The node's backward runs on autograd's thread for cuda:1: on y's device and stream."""
+    x = make_rows(9, 3000, torch.bfloat16, "cuda:1", seed=12).requires_grad_(True)
+    current = torch.cuda.current_device()
+    y = getattr(comparison, op)(x, backend="cuda")
+    dy = make_gradient(9, 3000, torch.bfloat16, "cuda:1", seed=13)
+    (dx,) = torch.autograd.grad(y, x, dy)
+    assert dx.device == x.device and torch.cuda.current_device() == current
+    result = gradient_agreement(op, x.detach(), dy, dx, -1)
+    assert result.ok, result.summary()
+
+
 def test_named_variants_and_no_grad_keep_their_paths():
     x = make_rows(3, 500, torch.float32, "cuda", seed=11).requires_grad_(True)
     assert "SoftmaxFunction" in type(comparison.softmax(x, backend="cuda", variant="online").grad_fn).__name__

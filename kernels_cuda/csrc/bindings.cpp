@@ -107,7 +107,8 @@ at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std
 // gradient of a sum: made contiguous, as the Python path does). Like
 // @once_differentiable, the gradient it returns cannot itself be differentiated: when
 // the backward is recorded (create_graph), dx is marked with DelayedError, which raises
-// only if something differentiates through it.
+// only if something differentiates through it (no double backward: none of the
+// backward kernels records its own gradient).
 // The variant code that asks the planner to choose (softmax/variants.def).
 #define SK_SOFTMAX_VARIANT(name, code, doc)
 #define SK_SOFTMAX_AUTO(name, code, doc) constexpr int64_t kSoftmaxAuto = code;
@@ -132,7 +133,10 @@ struct SoftmaxWithGrad : public torch::autograd::Function<SoftmaxWithGrad> {
     if (!dy.defined()) {
       return {at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
     }
-    const bool record = at::GradMode::is_enabled() && dy.requires_grad();
+    // Recorded: dx depends on y (and dy), so it is marked even where only y requires grad
+    // (a constant dy), which @once_differentiable would leave unmarked: then an attempt to
+    // differentiate dx says why it cannot, not "does not require grad".
+    const bool record = at::GradMode::is_enabled() && (dy.requires_grad() || y.requires_grad());
     at::Tensor dx;
     {
       at::NoGradGuard no_grad;
