@@ -27,6 +27,7 @@
 
 #include <c10/cuda/CUDAStream.h>
 #include <torch/csrc/autograd/functions/basic_ops.h>
+#include <torch/csrc/autograd/functions/utils.h>
 
 // softmax.cu: the limits Python words its refusals with, by name.
 std::map<std::string, int64_t> softmax_constants();
@@ -106,9 +107,21 @@ at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std
 // possibly another dtype (made y's), or with a column stride that is not 1 (the expanded
 // gradient of a sum: made contiguous, as the Python path does). Like
 // @once_differentiable, the gradient it returns cannot itself be differentiated: when
-// the backward is recorded (create_graph), dx is marked with DelayedError, which raises
-// only if something differentiates through it (no double backward: none of the
+// the backward is recorded (create_graph), dx gets an Error node, which raises only if
+// something differentiates through it (no double backward: none of the
 // backward kernels records its own gradient).
+// Autograd nodes are held by std::shared_ptr in older torch, c10::intrusive_ptr in newer:
+// NodePtr is whichever this torch's Tensor::grad_fn returns, make_node makes one.
+using NodePtr = std::decay_t<decltype(std::declval<const at::TensorBase&>().grad_fn())>;
+template <typename N, typename... Args>
+std::shared_ptr<torch::autograd::Node> make_node(std::shared_ptr<torch::autograd::Node>*, Args&&... args) {
+  return std::make_shared<N>(std::forward<Args>(args)...);
+}
+template <typename N, typename... Args>
+c10::intrusive_ptr<torch::autograd::Node> make_node(c10::intrusive_ptr<torch::autograd::Node>*, Args&&... args) {
+  return c10::make_intrusive<N>(std::forward<Args>(args)...);
+}
+
 // The variant code that asks the planner to choose (softmax/variants.def).
 #define SK_SOFTMAX_VARIANT(name, code, doc)
 #define SK_SOFTMAX_AUTO(name, code, doc) constexpr int64_t kSoftmaxAuto = code;
@@ -150,13 +163,16 @@ struct SoftmaxWithGrad : public torch::autograd::Function<SoftmaxWithGrad> {
                             ctx->saved_data["log"].toBool());
     }
     if (record) {
-      dx = dx.detach();
-      dx.set_requires_grad(true);
-      dx = std::make_shared<torch::autograd::DelayedError>(
-               "the gradient of softmax on the cuda backend cannot be differentiated again (no double "
-               "backward): use backend=\"torch\" for that",
-               1)
-               ->apply({dx})[0];
+      // dx's node raises when reached; its edges lead to y and dy, so the graph from dx
+      // still reaches x and the engine runs it (an edge to a detached alias, as
+      // @once_differentiable makes, would make torch.autograd.grad(dx, x) fail with
+      // "not used in the graph" instead of this message).
+      torch::autograd::set_history(
+          dx, make_node<torch::autograd::Error>(
+                  static_cast<NodePtr*>(nullptr),
+                  "the gradient of softmax on the cuda backend cannot be differentiated again (no double "
+                  "backward): use backend=\"torch\" for that",
+                  torch::autograd::collect_next_edges(y, dy)));
     }
     return {dx, at::Tensor(), at::Tensor(), at::Tensor()};
   }
