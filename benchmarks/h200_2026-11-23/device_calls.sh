@@ -94,3 +94,26 @@ timeout -s INT $(( 580 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:ca
   tests/test_cuda_softmax.py tests/test_cuda_reduce.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
   tests/test_triton_reduce.py tests/test_api.py tests/test_agreement.py 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_head.log | tail -6
 echo "all done at $(el)s"
+
+# (2 x H200, nvidia-h200-x2; .device/head held 'git archive 5957fbf')
+# ---- session 24, call 7 (2 x H200): the two-GPU tests on the current call path; where a small training step's host time goes
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat ../commit)"; nvidia-smi --query-gpu=name --format=csv,noheader; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 \
+  tests/test_cuda_softmax.py tests/test_cuda_reduce.py tests/test_triton_softmax.py -k "second_device or own_device or cpp or named_variants" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_two_gpus.log | tail -8
+echo "tests at $(el)s"
+timeout 150 python3 benchmarks/tuning/step_profile.py --backends torch,cuda,triton > $OUT/step_profile.txt 2>&1; grep -E "us/call|backward about" $OUT/step_profile.txt
+timeout 60 python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --grad > $OUT/host_grad.txt 2>&1; cat $OUT/host_grad.txt | tail -4
+echo "all done at $(el)s"
+
+# (H200; .device/head held 'git archive 1656086')
+# ---- session 24, call 8 (H200): the C++ gradient node's refusal of a double backward; host time after
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat ../commit)"; nvidia-smi --query-gpu=name --format=csv,noheader; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_api.py \
+  -k "cpp or named_variants or eager or api or auto_plan" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cpp_grad.log | tail -5
+timeout 60 python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --grad > $OUT/host_grad.txt 2>&1; tail -4 $OUT/host_grad.txt
+timeout 60 python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 8 > $OUT/host.txt 2>&1; grep "us/call" $OUT/host.txt
+echo "all done at $(el)s"
