@@ -101,16 +101,26 @@ at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std
 }
 
 // Autograd nodes are held by std::shared_ptr in older torch, c10::intrusive_ptr in newer:
-// NodePtr is whichever this torch's Tensor::grad_fn returns, make_node makes one.
-using NodePtr = std::decay_t<decltype(std::declval<const at::TensorBase&>().grad_fn())>;
-template <typename N, typename... Args>
-std::shared_ptr<torch::autograd::Node> make_node(std::shared_ptr<torch::autograd::Node>*, Args&&... args) {
-  return std::make_shared<N>(std::forward<Args>(args)...);
-}
-template <typename N, typename... Args>
-c10::intrusive_ptr<torch::autograd::Node> make_node(c10::intrusive_ptr<torch::autograd::Node>*, Args&&... args) {
-  return c10::make_intrusive<N>(std::forward<Args>(args)...);
-}
+// Ptr is whichever this torch's Tensor::grad_fn returns, make<N>(...) makes one.
+struct AutogradNodes {
+  using Ptr = std::decay_t<decltype(std::declval<const at::TensorBase&>().grad_fn())>;
+
+  template <typename N, typename... Args>
+  static Ptr make(Args&&... args) {
+    return make_as<N>(static_cast<Ptr*>(nullptr), std::forward<Args>(args)...);
+  }
+
+ private:
+  template <typename N, typename... Args>
+  static std::shared_ptr<torch::autograd::Node> make_as(std::shared_ptr<torch::autograd::Node>*, Args&&... args) {
+    return std::make_shared<N>(std::forward<Args>(args)...);
+  }
+  template <typename N, typename... Args>
+  static c10::intrusive_ptr<torch::autograd::Node> make_as(c10::intrusive_ptr<torch::autograd::Node>*,
+                                                           Args&&... args) {
+    return c10::make_intrusive<N>(std::forward<Args>(args)...);
+  }
+};
 
 // The variant code that asks the planner to choose (softmax/variants.def).
 #define SK_SOFTMAX_VARIANT(name, code, doc)
@@ -169,8 +179,7 @@ struct SoftmaxWithGrad : public torch::autograd::Function<SoftmaxWithGrad> {
       // @once_differentiable makes, would make torch.autograd.grad(dx, x) fail with
       // "not used in the graph" instead of this message).
       torch::autograd::set_history(
-          dx, make_node<torch::autograd::Error>(
-                  static_cast<NodePtr*>(nullptr),
+          dx, AutogradNodes::make<torch::autograd::Error>(
                   "the gradient of softmax on the cuda backend cannot be differentiated again (no double "
                   "backward): use backend=\"torch\" for that",
                   torch::autograd::collect_next_edges(y, dy)));
