@@ -8,20 +8,13 @@ steps (CPU and CUDA time per op). Runs with whatever `comparison` is on PYTHONPA
 from __future__ import annotations
 
 import argparse
-import time
+import os
+import sys
 
 import torch
 
-
-def loop_us(fn, calls: int) -> float:
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - start) / calls * 1e6
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from profile_call import grad_loops, grad_steps, loop_us  # noqa: E402
 
 
 def main() -> None:
@@ -37,18 +30,13 @@ def main() -> None:
     dy = torch.randn_like(x)
     y = torch.softmax(x.detach(), -1)
     print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}, comparison from {comparison.__file__}")
-    steps = {"plain torch": lambda: torch.softmax(x, -1)}
-    steps |= {name: (lambda name=name: comparison.softmax(x, backend=name)) for name in args.backends.split(",")}
     print(f"backward op alone: torch._softmax_backward_data "
           f"{loop_us(lambda: torch._softmax_backward_data(dy, y, -1, y.dtype), args.calls):.1f} us/call")
     for name in args.backends.split(","):
         us = loop_us(lambda: comparison.softmax_backward(y, dy, backend=name), args.calls)
         print(f"backward op alone: comparison.softmax_backward(backend={name!r}) {us:.1f} us/call")
-    for name, fn in steps.items():
-        forward = loop_us(fn, args.calls)
-        step = loop_us(lambda: torch.autograd.grad(fn(), x, dy), args.calls)
-        backward = loop_us(lambda: torch.autograd.grad(fn(), x, dy), args.calls) - forward
-        print(f"{name}: forward {forward:.1f}, forward+backward {step:.1f} us/call (backward about {backward:.1f})")
+    grad_loops(comparison, x, args)
+    steps = grad_steps(comparison, x, args.backends)
     for name, fn in steps.items():
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
                                                 torch.profiler.ProfilerActivity.CUDA]) as prof:
