@@ -544,17 +544,18 @@ def test_eager_gradients_are_recorded_in_cpp_and_agree(op, dtype, shape, dim, ba
     if backend == "auto" and comparison.dispatch.route("auto", torch.empty(1, 1, dtype=dtype, device="cuda"),
                                                        op, "auto")[0] is not BACKEND:
         pytest.skip("auto does not choose cuda for this dtype here")
-    base = make_rows(math.prod(shape) // shape[dim], shape[dim], dtype, "cuda", seed=5)
-    x = base.reshape(*shape[:dim % len(shape)], *shape[dim % len(shape) + 1:], shape[dim]).movedim(-1, dim)
-    x = x.detach().requires_grad_(True)
+    d = dim % len(shape)
+
+    def laid_out(rows2d: torch.Tensor) -> torch.Tensor:  # rows of the tensor along `dim`
+        return rows2d.reshape(*shape[:d], *shape[d + 1:], shape[d]).movedim(-1, d)
+    x = laid_out(make_rows(math.prod(shape) // shape[d], shape[d], dtype, "cuda", seed=5)).requires_grad_(True)
     y = getattr(comparison, op)(x, dim, backend=backend)
     nodes, node = set(), y.grad_fn
     while node is not None:  # the kernel's node sits under the views that undo dim's layout
         nodes.add(node.name())
         node = node.next_functions[0][0] if node.next_functions else None
     assert any("SoftmaxWithGrad" in name for name in nodes), nodes
-    dy = make_gradient(max(1, x.numel() // x.shape[dim]), x.shape[dim], dtype, "cuda", seed=6)
-    dy = dy.reshape(*shape[:dim % len(shape)], *shape[dim % len(shape) + 1:], shape[dim]).movedim(-1, dim)
+    dy = laid_out(make_gradient(math.prod(shape) // shape[d], shape[d], dtype, "cuda", seed=6))
     (dx,) = torch.autograd.grad(y, x, dy)
     assert dx.shape == x.shape and dx.dtype == dtype
     result = gradient_agreement(op, x.detach(), dy, dx, dim)
