@@ -136,6 +136,15 @@ def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
     if status == "too_wide_for_warp":
         return (f"warp_per_row's backward keeps the rows of y and dy in one warp's registers: {cols} columns "
                 f"exceed WARP_PER_ROW_MAX_COLS = {constants()['WARP_PER_ROW_MAX_COLS']}")
+    if status == "needs_sm90":
+        major, minor = torch.cuda.get_device_capability(x.device)
+        return (f"{variant}'s backward needs {_SM90_FEATURES[variant]} (compute capability "
+                f"{constants()['CLUSTER_MIN_MAJOR']}.0+); this GPU is sm_{major}{minor}")
+    if status == "row_exceeds_smem" and variant == "block_hybrid":
+        in_registers = p["threads"] * p["cols_per_thread"]
+        return (f"block_hybrid's backward keeps {in_registers} columns of y and of dy in registers and the rest "
+                f"of both in shared memory: the other 2 x {cols - in_registers} x {size} B need {p['smem_bytes']} B, "
+                f"more than the {p['smem_limit']} B one block may use on this GPU")
     if status == "row_exceeds_smem":
         return (f"block_smem's backward caches the rows of y and dy in shared memory: 2 x {cols} x {size} B "
                 f"need {p['smem_bytes']} B, more than the {p['smem_limit']} B one block may use on this GPU")

@@ -17,11 +17,12 @@
 //   auto             softmax/auto.cuh           (one of the above)              plan_auto
 //
 // The backward (softmax_backward, log_softmax_backward: read y and dy, write dx) has a
-// kernel beside the forward in four of these files, chosen by softmax/backward_variants.def:
+// kernel beside the forward in five of these files, chosen by softmax/backward_variants.def:
 //   warp_per_row     softmax_backward_warp_per_row_kernel     plan_warp_per_row_backward
 //   block_smem       softmax_backward_block_smem_kernel       plan_block_smem_backward
 //   block_uncached   softmax_backward_block_uncached_kernel   plan_block_uncached_backward
 //   cluster_regs     softmax_backward_cluster_regs_kernel     plan_cluster_regs_backward
+//   block_hybrid     softmax_backward_block_hybrid_kernel     plan_block_hybrid_backward
 //   auto             (one of the above)                       plan_auto_backward
 //
 // Memory traffic per element (R = read of the input, W = write of the output):
@@ -122,6 +123,7 @@ Plan plan_backward_variant(const Problem& p, int64_t variant) {
     case Variant::block_smem: return plan_block_smem_backward<T>(p);
     case Variant::block_uncached: return plan_block_uncached_backward<T>(p);
     case Variant::cluster_regs: return plan_cluster_regs_backward<T>(p);
+    case Variant::block_hybrid: return plan_block_hybrid_backward<T>(p);
     case Variant::kAuto: return plan_auto_backward<T>(p);
     default:
       throw std::invalid_argument("softmax backward: variant " + variant_name(variant) + " has no backward kernel");

@@ -21,6 +21,7 @@
 
 #include "common/async_copy.cuh"
 #include "common/block_reduce.cuh"
+#include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/reg_slice.cuh"
@@ -149,6 +150,150 @@ Plan plan_block_hybrid(const Problem& p) {
   const int bytes = hybrid_bytes(pack * kElem);
   const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / (pack * kElem)));
   const int64_t smem = round_up((packs - reg_packs) * pack * kElem, 16);
+  plan.pack = pack;
+  plan.cols_per_thread = bytes / kElem;
+  plan.smem_bytes = smem;
+  plan.smem_limit = limit;
+  plan.threads = kHybridThreads;
+  if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) {
+    plan.status = PlanStatus::row_exceeds_smem;
+    return plan;
+  }
+  one_shot_grid(plan, p.device, fn, kHybridThreads, plan_rows(p), smem);
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------
+// Backward launch constants
+// ---------------------------------------------------------------------------------
+
+// The backward keeps hybrid_grad_bytes() of y AND of dy per thread in registers
+// (GradSlice; 32 KB of each per 1024-thread CTA with 16-byte packs) and the rest of
+// both rows in shared memory: rows up to ~290 KB of y and dy together, i.e. fp32 36 K
+// and 16-bit 73 K columns, one CTA per SM with both rows in flight. Where it stands:
+// between the one-CTA register backward (fp32 16384) and the clusters, the widths where
+// block_smem stages both rows through registers a few packs at a time (fp32 to ~28 K)
+// and 2-CTA clusters wait for each other (fp32 32768: 89.4% of copy on an H200,
+// 2026-11-23, benchmarks/h200/backward-fp32-cols128-262144.md). 32 bytes of each: 64
+// registers per thread is all a 1024-thread CTA has, and the shared-memory sum and
+// output passes need theirs while the slice stays live.
+constexpr int hybrid_grad_bytes(int pack_bytes) { return std::min(32, 4 * pack_bytes); }
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: packs [0, R) of the rows of y and dy in registers, [R, end) of
+// both in shared memory (y's part, then dy's at a 16-byte boundary), requested by
+// thread 0 as kHybridPieces pairs of bulk copies (one mbarrier per pair) before the
+// register loads; each piece is summed as it lands, ONE block reduction, then the
+// output pass from registers and shared memory. One read of y and dy, one write of dx.
+// Misaligned views (4- and 8-byte packs: cp.async, 2-byte: synchronous copies) read
+// back only the packs each thread copied, as forward.
+// ---------------------------------------------------------------------------------
+
+__host__ __device__ __forceinline__ int64_t hybrid_grad_dy_offset(int64_t smem_packs, int pack_bytes) {
+  return round_up(smem_packs * pack_bytes, int64_t{16});
+}
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybrid_kernel(GradArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  constexpr int B = hybrid_grad_bytes(kPackBytes);
+  constexpr bool kBulk = kPackBytes == 16;
+  constexpr bool kAsync = !kBulk && kPackBytes >= 4;
+  extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
+  __shared__ __align__(8) uint64_t full[kHybridPieces];
+  const int G = blockDim.x;
+  const int t = threadIdx.x;
+  const int packs = static_cast<int>(a.cols / N);
+  const int reg_packs = min(packs, G * (B / kPackBytes));
+  const int smem_packs = packs - reg_packs;
+  T* ys = reinterpret_cast<T*>(smem_raw);
+  T* gs = reinterpret_cast<T*>(smem_raw + hybrid_grad_dy_offset(smem_packs, kPackBytes));
+  const int piece_packs = kBulk ? ceil_div(smem_packs, kHybridPieces) : smem_packs;
+  auto piece_count = [&](int c) { return max(0, min(piece_packs, smem_packs - c * piece_packs)); };
+  if constexpr (kBulk) {
+    if (t == 0) {
+#pragma unroll
+      for (int c = 0; c < kHybridPieces; ++c) mbarrier_init(&full[c], 1);
+      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+  }
+  int it = 0;
+  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
+    const T* yr = a.y + row * a.y_stride;
+    const T* gr = a.dy + row * a.dy_stride;
+    const int64_t first_smem = static_cast<int64_t>(reg_packs) * N;
+    if constexpr (kBulk) {
+      if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
+      if (t == 0) {
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < kHybridPieces; ++c) {
+          const uint32_t bytes = static_cast<uint32_t>(piece_count(c)) * kPackBytes;
+          if (bytes == 0) continue;
+          const int64_t off = static_cast<int64_t>(c) * piece_packs * N;
+          mbarrier_arrive_expect_tx(&full[c], 2 * bytes);
+          bulk_copy_to_shared(ys + off, yr + first_smem + off, bytes, &full[c]);
+          bulk_copy_to_shared(gs + off, gr + first_smem + off, bytes, &full[c]);
+        }
+      }
+    } else {
+      copy_own_packs_to_shared<T, N>(ys, yr + first_smem, smem_packs);
+      copy_own_packs_to_shared<T, N>(gs, gr + first_smem, smem_packs);
+    }
+    GradSlice<T, N, B> s;
+    s.load(yr, gr, t, G, reg_packs);
+    float sum = s.sum(a.log);
+    if constexpr (kBulk) {
+#pragma unroll
+      for (int c = 0; c < kHybridPieces; ++c) {
+        const int count = piece_count(c);
+        if (count == 0) continue;
+        mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
+        const int64_t off = static_cast<int64_t>(c) * piece_packs * N;
+        sum += grad_sum_packs<Cache::kNormal, false, T, N>(ys + off, gs + off, static_cast<T*>(nullptr),
+                                                          static_cast<T*>(nullptr), count, a.log);
+      }
+    } else {
+      if constexpr (kAsync) asm volatile("cp.async.wait_all;\n" ::: "memory");
+      sum += grad_sum_packs<Cache::kNormal, false, T, N>(ys, gs, static_cast<T*>(nullptr), static_cast<T*>(nullptr),
+                                                        smem_packs, a.log);
+    }
+    sum = block_allreduce(sum, SumOp());
+    T* xr = a.dx + row * a.cols;
+    s.write(xr, t, G, reg_packs, sum, a.log);
+    grad_write_packs<Cache::kNormal, T, N>(ys, gs, xr + first_smem, smem_packs, sum, a.log);
+  }
+#endif
+}
+
+// ---------------------------------------------------------------------------------
+// Backward plan
+// ---------------------------------------------------------------------------------
+
+struct BlockHybridBackwardFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N>);
+  }
+};
+
+template <typename T>
+Plan plan_block_hybrid_backward(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::block_hybrid);
+  if (device_properties(p.device).major < kClusterMinMajor) {
+    plan.status = PlanStatus::needs_sm90;
+    return plan;
+  }
+  const int pack = widest_pack<T>(p);
+  const int pack_bytes = pack * kElem;
+  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack);
+  const int64_t limit = opt_in_smem(fn, p.device, false);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int bytes = hybrid_grad_bytes(pack_bytes);
+  const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / pack_bytes));
+  const int64_t smem = 2 * hybrid_grad_dy_offset(packs - reg_packs, pack_bytes);
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
   plan.smem_bytes = smem;
