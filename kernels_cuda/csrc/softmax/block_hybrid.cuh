@@ -177,7 +177,7 @@ Plan plan_block_hybrid(const Problem& p) {
 // 2026-11-23, benchmarks/h200/backward-fp32-cols128-262144.md). 32 bytes of each: 64
 // registers per thread is all a 1024-thread CTA has, and the shared-memory sum and
 // output passes need theirs while the slice stays live.
-constexpr int hybrid_grad_bytes(int pack_bytes) { return std::min(32, 4 * pack_bytes); }
+constexpr int hybrid_grad_bytes(int elem, int pack_bytes) { return std::min(32, 4 * pack_bytes); }
 
 // ---------------------------------------------------------------------------------
 // Backward kernel: packs [0, R) of the rows of y and dy in registers, [R, end) of
@@ -197,7 +197,7 @@ template <typename T, int N>
 __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybrid_kernel(GradArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
-  constexpr int B = hybrid_grad_bytes(kPackBytes);
+  constexpr int B = hybrid_grad_bytes(static_cast<int>(sizeof(T)), kPackBytes);
   constexpr bool kBulk = kPackBytes == 16;
   constexpr bool kAsync = !kBulk && kPackBytes >= 4;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
@@ -291,7 +291,7 @@ Plan plan_block_hybrid_backward(const Problem& p) {
   const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack);
   const int64_t limit = opt_in_smem(fn, p.device, false);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int bytes = hybrid_grad_bytes(pack_bytes);
+  const int bytes = hybrid_grad_bytes(kElem, pack_bytes);
   const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / pack_bytes));
   const int64_t smem = 2 * hybrid_grad_dy_offset(packs - reg_packs, pack_bytes);
   plan.pack = pack;
