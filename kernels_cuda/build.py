@@ -30,6 +30,8 @@ BINDINGS = "bindings.cpp"
 # Every entry point declared in csrc/bindings.cpp, with its Python docstring.
 FUNCTIONS = {
     "softmax_constants": "The softmax planner's limits by name (NAIVE_MAX_COLS, WARP_PER_ROW_MAX_COLS, ...)",
+    "gpu_properties": "The device properties the planners' rules read (SM count, shared memory, peak DRAM "
+                      "bytes/s), by name, for a device index",
     "softmax_plan": "(fields in softmax/plan_fields.def order, kernel name, reason) of a softmax variant or auto",
     "softmax_forward": "Softmax or log-softmax of each row of a 2-D CUDA tensor, into out or a new tensor "
                        "(plans, cached, then launches on the current stream)",

@@ -56,6 +56,15 @@ def constants() -> dict[str, int]:
     return dict(extension().softmax_constants())
 
 
+@functools.cache
+def gpu_properties(device: int) -> dict[str, int]:
+    """The properties of CUDA device `device` (an index) that the planner's rules read
+    (csrc/softmax.cu gpu_properties): major, minor, sm_count, max_threads_per_sm,
+    smem_per_block_optin, smem_per_sm and dram_bytes_per_s (peak: two transfers per
+    memory clock over the bus width). Builds the extension."""
+    return dict(extension().gpu_properties(device))
+
+
 def plan(x: torch.Tensor, op: str = "softmax", variant: str = "auto", dy: torch.Tensor | None = None) -> dict:
     """What `run` would launch on `x`: the variant (with the rule and the reason when
     `auto` chose it), the kernel instance, pack width, threads, blocks, cluster size,

@@ -333,6 +333,48 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
         run_and_check(Target("cuda", op, "auto"), x)
 
 
+def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
+    """softmax/auto.cuh's backward rule, restated from the plans of the variants it tries
+    and the GPU's DRAM bandwidth per SM (an aligned, contiguous y)."""
+    op = "softmax_backward"
+    if y.shape[1] <= limit("WARP_PER_ROW_MAX_COLS"):
+        return "warp_per_row", "narrow_row"
+    regs = cuda_softmax.plan(y, op, "cluster_regs")
+    regs_ok = regs["status"] == "ok"
+    if regs_ok and regs["cluster_size"] == 1:
+        return "cluster_regs", "one_cta_registers"
+    if _is_hopper(y.device):
+        props = cuda_softmax.gpu_properties(y.device.index)
+        sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
+        sm_threads = regs["resident_per_sm"] * regs["threads"]
+        if regs_ok and (regs["resident_per_sm"] >= 2 or (sm_bandwidth < limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH")
+                                                           and sm_threads >= limit("GRAD_CLUSTER_MIN_SM_THREADS"))):
+            return "cluster_regs", "cluster_registers"
+        if cuda_softmax.plan(y, op, "block_hybrid")["status"] == "ok":
+            return "block_hybrid", "one_cta_hybrid"
+    if cuda_softmax.plan(y, op, "block_smem")["status"] == "ok":
+        return "block_smem", "block_smem"
+    if regs_ok:
+        return "cluster_regs", "cluster_registers"
+    return "block_uncached", "fallback_uncached"
+
+
+@pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+def test_backward_auto_plan_follows_the_rule(dtype, cols):
+    y = torch.softmax(make_rows(2, cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
+    for op in BACKWARD_OPS:
+        p = cuda_softmax.plan(y, op, "auto")
+        assert p["status"] == "ok", p
+        assert (p["variant"], p["reason_code"]) == _expected_auto_backward(y), p["reason"]
+    props = cuda_softmax.gpu_properties(y.device.index)
+    if _is_hopper(y.device):  # HBM3/HBM3e: 2-5 TB/s; a zero would silently take the H100's branch
+        assert 1e12 < props["dram_bytes_per_s"] < 2e13, props
+    if _is_hopper(y.device) and (dtype, cols) == (torch.bfloat16, 73728):
+        # 288 threads per SM in 4-CTA clusters: too few loads in flight on the H100 and H200 alike
+        assert p["variant"] == "block_hybrid", p
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("cols", [1, 100, 1024, 4096, 65536])
 def test_plan_fields(variant, cols):

@@ -11,3 +11,7 @@ echo "tests done at $(el)s"
 timeout 90 python3 benchmarks/tuning/step_profile.py --backends torch,cuda,triton > $OUT/step_profile_h100.txt 2>&1; head -30 $OUT/step_profile_h100.txt
 timeout 60 python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --grad > $OUT/host_grad_h100.txt 2>&1; tail -6 $OUT/host_grad_h100.txt
 echo "all done at $(el)s"
+# ---- session 25, call 3 (H100): benchmarks/tuning/hybrid_backward_experiment.sh
+cd .device/head && echo "commit $(cat ../commit)" && start=$(date +%s)
+bash benchmarks/tuning/hybrid_backward_experiment.sh 2>&1 | tail -80
+echo "all done at $(( $(date +%s) - start ))s"

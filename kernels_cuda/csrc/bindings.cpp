@@ -32,6 +32,9 @@
 // softmax.cu: the limits Python words its refusals with, by name.
 std::map<std::string, int64_t> softmax_constants();
 
+// softmax.cu: the device properties the planners' rules read, by name.
+std::map<std::string, int64_t> gpu_properties(int64_t device);
+
 // softmax.cu: the launch plan of a variant (or kAuto) for an input: its fields in
 // softmax/plan_fields.def order, the kernel instance, and why that variant.
 std::tuple<std::vector<int64_t>, std::string, std::string> softmax_plan(int64_t x_ptr, int64_t rows, int64_t cols,

@@ -273,6 +273,23 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_MAX_BYTES", kRegsMaxBytes},
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
       {"HYBRID_THREADS", kHybridThreads},
+      {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
+      {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
+  };
+}
+
+// The device properties the planners' rules read (common/device.cuh), by name: what a
+// rule keyed to them chose can be restated from Python (tests, plan reasons).
+std::map<std::string, int64_t> gpu_properties(int64_t device) {
+  const sk::DeviceProperties d = sk::device_properties(static_cast<int>(device));
+  return {
+      {"major", d.major},
+      {"minor", d.minor},
+      {"sm_count", d.sm_count},
+      {"max_threads_per_sm", d.max_threads_per_sm},
+      {"smem_per_block_optin", d.smem_per_block_optin},
+      {"smem_per_sm", d.smem_per_sm},
+      {"dram_bytes_per_s", d.dram_bytes_per_s},
   };
 }
 

@@ -25,6 +25,7 @@
 // on alignment, which only narrows the pack inside the chosen kernel.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -40,6 +41,12 @@
 
 namespace sk {
 namespace softmax {
+
+// The backward's rule 2 (plan_auto_backward): a cluster of one resident CTA per SM
+// serves the row only on GPUs with less DRAM bandwidth per SM than this (bytes/s; the
+// H100's 25 GB/s, not the H200's 37), and only with at least this many threads.
+constexpr int64_t kGradClusterMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+constexpr int64_t kGradClusterMinSmThreads = 384;
 
 // `plan`, marked as auto's choice: the rule that chose it and the rule in words.
 inline Plan auto_choice(Plan plan, int64_t rule, std::string why) {
@@ -84,12 +91,28 @@ Plan plan_auto(const Problem& p) {
 }
 
 // The backward's `auto` (softmax_backward, log_softmax_backward): the forward's order
-// with y and dy both on chip, so every on-chip limit holds half the width:
+// with y and dy both on chip, so every on-chip limit holds half the width. Tuned on an
+// H100 and an H200 (2026-11-23, 1 GiB inputs, % of copy; benchmarks/tuning/
+// hybrid_backward_experiment.sh, results in benchmarks/h100_2026-11-23e/ and
+// benchmarks/h200_2026-11-23/hybrid_bwd_*_5c32078.md):
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
-// 2. block_smem while one block's shared memory holds both (fp32 ~28 K columns);
-// 3. cluster_regs over a 2-16 CTA cluster (sm_90: rows up to 1 MB of each tensor);
-// 4. block_uncached: two passes, the second from L2 where the rows in flight fit.
+// 2. (sm_90) cluster_regs over a 2-16 CTA cluster when two of its CTAs are resident per
+//    SM (fp32 20480: 100.2 H100, 102.0 H200; fp32 36864: 100.1, 94.0), or when one is,
+//    of at least kGradClusterMinSmThreads threads, on a GPU with less than
+//    kGradClusterMaxSmBandwidth of DRAM bandwidth per SM: with one CTA per SM nothing
+//    overlaps a CTA's wait for its peers, and the more bytes per second an SM must
+//    move, the more that wait costs. On the H100 (25 GB/s per SM) such clusters give
+//    96.8-99.2 at fp32 24576-32768 and bf16 57344-65536; on the H200 (37 GB/s per SM)
+//    79.9-89.3 and 86.0-87.9, where block_hybrid gives 91.2-93.4 and 91.3-91.8. Fewer
+//    threads (bf16 73728: 288 per SM) leave too few loads in flight on either GPU:
+//    79.9 H100, 66.9 H200, against block_hybrid's 93.6 and 90.2;
+// 3. (sm_90) block_hybrid while one CTA's registers and shared memory hold both rows
+//    (fp32 ~36 K, 16-bit ~73 K columns): one CTA per SM, no peer to wait for;
+// 4. block_smem while one block's shared memory holds both (GPUs without clusters: on
+//    sm_90 the paths above measured better, block_smem 73-84 on the H200);
+// 5. cluster_regs over a 2-16 CTA cluster (sm_90: rows up to 1 MB of each tensor);
+// 6. block_uncached: two passes, the second from L2 where the rows in flight fit.
 // As forward, the trial plans are for an aligned input of the same width.
 template <typename T>
 Plan plan_auto_backward(const Problem& p) {
@@ -104,6 +127,26 @@ Plan plan_auto_backward(const Problem& p) {
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
     return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::one_cta_registers,
                   "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
+  }
+  const DeviceProperties device = device_properties(p.device);
+  if (device.major >= kClusterMinMajor) {
+    const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
+    const int64_t sm_threads = regs.resident_per_sm * regs.threads;
+    if (regs.status == PlanStatus::ok &&
+        (regs.resident_per_sm >= 2 ||
+         (sm_bandwidth < kGradClusterMaxSmBandwidth && sm_threads >= kGradClusterMinSmThreads))) {
+      return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::cluster_registers,
+                    "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs, " +
+                        n(regs.resident_per_sm) + " x " + n(regs.threads) + " threads resident per SM, " +
+                        n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
+    }
+    const Plan hybrid = plan_block_hybrid_backward<T>(aligned);
+    if (hybrid.status == PlanStatus::ok) {
+      return auto_choice(plan_block_hybrid_backward<T>(p), AutoReason::one_cta_hybrid,
+                    "rows of y and dy in the registers and " + n(hybrid.smem_bytes) +
+                        " B of shared memory of one CTA (" + n(sm_bandwidth / 1000000) +
+                        " MB/s of DRAM bandwidth per SM)");
+    }
   }
   const Plan smem = plan_block_smem_backward<T>(aligned);
   if (smem.status == PlanStatus::ok) {
