@@ -177,6 +177,9 @@ Plan plan_block_hybrid(const Problem& p) {
 // 2026-11-23, benchmarks/h200/backward-fp32-cols128-262144.md). 32 bytes of each: 64
 // registers per thread is all a 1024-thread CTA has, and the shared-memory sum and
 // output passes need theirs while the slice stays live.
+// `elem` (bytes per value) is there for benchmarks/tuning/hybrid_backward_experiment.sh,
+// which tried 64 bytes for fp32 only (16-bit packs of 8 spill at 64): no difference on
+// either GPU, so every dtype keeps 32.
 constexpr int hybrid_grad_bytes(int elem, int pack_bytes) { return std::min(32, 4 * pack_bytes); }
 
 // ---------------------------------------------------------------------------------
