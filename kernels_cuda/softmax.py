@@ -128,15 +128,19 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
         return (f"block_smem caches the row in shared memory: {cols} x {size} B = {cols * size} B "
                 f"exceed the {p['smem_limit']} B one block may use on this GPU")
     if status == "needs_sm90":
-        major, minor = torch.cuda.get_device_capability(x.device)
-        return (f"{variant} needs {_SM90_FEATURES[variant]} (compute capability {limits['CLUSTER_MIN_MAJOR']}.0+); "
-                f"this GPU is sm_{major}{minor}")
+        return _needs_sm90(x, variant, variant)
     clusters = limits["MAX_CLUSTER_SIZE"]
     if status == "row_exceeds_cluster":
         return (f"{variant} splits the row over at most {clusters} CTAs: {cols * size} B need {p['smem_bytes']} B "
                 f"per CTA, more than the {p['smem_limit']} B one CTA may use on this GPU")
     return (f"{variant}: no cluster of up to {clusters} CTAs with {p['smem_bytes']} B of shared memory each can be "
             f"resident on this GPU")
+
+
+def _needs_sm90(x: torch.Tensor, variant: str, what: str) -> str:
+    major, minor = torch.cuda.get_device_capability(x.device)
+    return (f"{what} needs {_SM90_FEATURES[variant]} (compute capability {constants()['CLUSTER_MIN_MAJOR']}.0+); "
+            f"this GPU is sm_{major}{minor}")
 
 
 def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
@@ -146,9 +150,7 @@ def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
         return (f"warp_per_row's backward keeps the rows of y and dy in one warp's registers: {cols} columns "
                 f"exceed WARP_PER_ROW_MAX_COLS = {constants()['WARP_PER_ROW_MAX_COLS']}")
     if status == "needs_sm90":
-        major, minor = torch.cuda.get_device_capability(x.device)
-        return (f"{variant}'s backward needs {_SM90_FEATURES[variant]} (compute capability "
-                f"{constants()['CLUSTER_MIN_MAJOR']}.0+); this GPU is sm_{major}{minor}")
+        return _needs_sm90(x, variant, f"{variant}'s backward")
     if status == "row_exceeds_smem" and variant == "block_hybrid":
         in_registers = p["threads"] * p["cols_per_thread"]
         return (f"block_hybrid's backward keeps {in_registers} columns of y and of dy in registers and the rest "

@@ -46,6 +46,30 @@ constexpr int kHybridThreads = 1024;
 constexpr int kHybridPieces = 4;
 constexpr int hybrid_bytes(int pack_bytes) { return std::min(64, kRegsMaxLoads * pack_bytes); }
 
+// The shared-memory part of a row (smem_packs packs) as kHybridPieces bulk copies of
+// `size` packs each (the last shorter, maybe empty); without bulk copies (narrower
+// packs) one piece of all of them.
+struct HybridPieces {
+  int size;
+  int smem_packs;
+  __device__ __forceinline__ HybridPieces(int smem, bool bulk)
+      : size(bulk ? ceil_div(smem, kHybridPieces) : smem), smem_packs(smem) {}
+  __device__ __forceinline__ int count(int c) const { return max(0, min(size, smem_packs - c * size)); }
+  __device__ __forceinline__ int64_t first(int c) const { return static_cast<int64_t>(c) * size; }
+};
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+// One mbarrier per piece, made visible to the async proxy before any copy uses it.
+__device__ __forceinline__ void init_piece_barriers(uint64_t (&full)[kHybridPieces]) {
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int c = 0; c < kHybridPieces; ++c) mbarrier_init(&full[c], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+}
+#endif
+
 // ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
@@ -66,17 +90,8 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
   const int packs = static_cast<int>(a.cols / N);
   const int reg_packs = min(packs, G * (B / kPackBytes));
   const int smem_packs = packs - reg_packs;
-  // Bulk copies: kHybridPieces pieces of piece_packs (the last shorter, maybe empty).
-  const int piece_packs = kBulk ? ceil_div(smem_packs, kHybridPieces) : smem_packs;
-  auto piece_count = [&](int c) { return max(0, min(piece_packs, smem_packs - c * piece_packs)); };
-  if constexpr (kBulk) {
-    if (t == 0) {
-#pragma unroll
-      for (int c = 0; c < kHybridPieces; ++c) mbarrier_init(&full[c], 1);
-      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
-    __syncthreads();
-  }
+  const HybridPieces pieces(smem_packs, kBulk);
+  if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
   for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
     const T* xr = a.x + row * a.x_stride;
@@ -88,10 +103,10 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #pragma unroll
         for (int c = 0; c < kHybridPieces; ++c) {
-          const uint32_t bytes = static_cast<uint32_t>(piece_count(c)) * kPackBytes;
+          const uint32_t bytes = static_cast<uint32_t>(pieces.count(c)) * kPackBytes;
           if (bytes == 0) continue;
           mbarrier_arrive_expect_tx(&full[c], bytes);
-          bulk_copy_to_shared(cache + c * piece_packs * N, xs + c * piece_packs * N, bytes, &full[c]);
+          bulk_copy_to_shared(cache + pieces.first(c) * N, xs + pieces.first(c) * N, bytes, &full[c]);
         }
       }
     } else {
@@ -103,10 +118,10 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
     if constexpr (kBulk) {
 #pragma unroll
       for (int c = 0; c < kHybridPieces; ++c) {
-        const int count = piece_count(c);
+        const int count = pieces.count(c);
         if (count == 0) continue;
         mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
-        acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache + c * piece_packs * N,
+        acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache + pieces.first(c) * N,
                                                                           static_cast<T*>(nullptr), count));
       }
     } else {
@@ -135,21 +150,19 @@ struct BlockHybridFamily {
   }
 };
 
-template <typename T>
-Plan plan_block_hybrid(const Problem& p) {
+// One CTA of kHybridThreads per row (sm_90), each thread keeping `bytes` of each row it
+// holds in registers; the packs past the registers' share go to shared memory,
+// smem_bytes(packs left) in all, or the plan is row_exceeds_smem past the opt-in limit.
+// The forward and backward plans differ only in the kernel, the bytes per thread and
+// what the packs left cost in shared memory.
+template <typename T, typename SmemBytes>
+Plan plan_hybrid_block(const Problem& p, const void* fn, int pack, int bytes, SmemBytes smem_bytes) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::block_hybrid);
-  if (device_properties(p.device).major < kClusterMinMajor) {
-    plan.status = PlanStatus::needs_sm90;
-    return plan;
-  }
-  const int pack = widest_pack<T>(p);
-  const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack);
   const int64_t limit = opt_in_smem(fn, p.device, false);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int bytes = hybrid_bytes(pack * kElem);
   const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / (pack * kElem)));
-  const int64_t smem = round_up((packs - reg_packs) * pack * kElem, 16);
+  const int64_t smem = smem_bytes(packs - reg_packs);
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
   plan.smem_bytes = smem;
@@ -161,6 +174,22 @@ Plan plan_block_hybrid(const Problem& p) {
   }
   one_shot_grid(plan, p.device, fn, kHybridThreads, plan_rows(p), smem);
   return plan;
+}
+
+// block_hybrid needs TMA bulk copies (sm_90): the plan that says so on an older GPU.
+inline Plan hybrid_needs_sm90() {
+  Plan plan = new_plan(Variant::block_hybrid);
+  plan.status = PlanStatus::needs_sm90;
+  return plan;
+}
+
+template <typename T>
+Plan plan_block_hybrid(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
+  const int pack = widest_pack<T>(p);
+  return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridFamily, T>(pack), pack, hybrid_bytes(pack * kElem),
+                              [&](int64_t left) { return round_up(left * pack * kElem, 16); });
 }
 
 // ---------------------------------------------------------------------------------
@@ -212,16 +241,8 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
   const int smem_packs = packs - reg_packs;
   T* ys = reinterpret_cast<T*>(smem_raw);
   T* gs = reinterpret_cast<T*>(smem_raw + hybrid_grad_dy_offset(smem_packs, kPackBytes));
-  const int piece_packs = kBulk ? ceil_div(smem_packs, kHybridPieces) : smem_packs;
-  auto piece_count = [&](int c) { return max(0, min(piece_packs, smem_packs - c * piece_packs)); };
-  if constexpr (kBulk) {
-    if (t == 0) {
-#pragma unroll
-      for (int c = 0; c < kHybridPieces; ++c) mbarrier_init(&full[c], 1);
-      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
-    __syncthreads();
-  }
+  const HybridPieces pieces(smem_packs, kBulk);
+  if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
   for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
     const T* yr = a.y + row * a.y_stride;
@@ -233,9 +254,9 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #pragma unroll
         for (int c = 0; c < kHybridPieces; ++c) {
-          const uint32_t bytes = static_cast<uint32_t>(piece_count(c)) * kPackBytes;
+          const uint32_t bytes = static_cast<uint32_t>(pieces.count(c)) * kPackBytes;
           if (bytes == 0) continue;
-          const int64_t off = static_cast<int64_t>(c) * piece_packs * N;
+          const int64_t off = pieces.first(c) * N;
           mbarrier_arrive_expect_tx(&full[c], 2 * bytes);
           bulk_copy_to_shared(ys + off, yr + first_smem + off, bytes, &full[c]);
           bulk_copy_to_shared(gs + off, gr + first_smem + off, bytes, &full[c]);
@@ -251,10 +272,10 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
     if constexpr (kBulk) {
 #pragma unroll
       for (int c = 0; c < kHybridPieces; ++c) {
-        const int count = piece_count(c);
+        const int count = pieces.count(c);
         if (count == 0) continue;
         mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
-        const int64_t off = static_cast<int64_t>(c) * piece_packs * N;
+        const int64_t off = pieces.first(c) * N;
         sum += grad_sum_packs<Cache::kNormal, false, T, N>(ys + off, gs + off, static_cast<T*>(nullptr),
                                                           static_cast<T*>(nullptr), count, a.log);
       }
@@ -284,30 +305,11 @@ struct BlockHybridBackwardFamily {
 template <typename T>
 Plan plan_block_hybrid_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
-  Plan plan = new_plan(Variant::block_hybrid);
-  if (device_properties(p.device).major < kClusterMinMajor) {
-    plan.status = PlanStatus::needs_sm90;
-    return plan;
-  }
+  if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
-  const int pack_bytes = pack * kElem;
-  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack);
-  const int64_t limit = opt_in_smem(fn, p.device, false);
-  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int bytes = hybrid_grad_bytes(kElem, pack_bytes);
-  const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / pack_bytes));
-  const int64_t smem = 2 * hybrid_grad_dy_offset(packs - reg_packs, pack_bytes);
-  plan.pack = pack;
-  plan.cols_per_thread = bytes / kElem;
-  plan.smem_bytes = smem;
-  plan.smem_limit = limit;
-  plan.threads = kHybridThreads;
-  if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) {
-    plan.status = PlanStatus::row_exceeds_smem;
-    return plan;
-  }
-  one_shot_grid(plan, p.device, fn, kHybridThreads, plan_rows(p), smem);
-  return plan;
+  return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridBackwardFamily, T>(pack), pack,
+                              hybrid_grad_bytes(kElem, pack * kElem),
+                              [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); });
 }
 
 }  // namespace softmax
