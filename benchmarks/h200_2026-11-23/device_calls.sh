@@ -176,3 +176,12 @@ python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
 timeout 300 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 2 tests/test_matrix.py -m slow \
   -k "cuda and backward" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_backward_slow_$C.log | tail -4
 echo "all done at $(( $(date +%s) - start ))s"
+# ---- session 25, call 8 (H200): after the review's block_hybrid refactor (shared plan, piece geometry, barrier setup): its tests forward and backward, compute-sanitizer over every CUDA softmax op
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 -m "not slow" tests/test_cuda_softmax.py tests/test_matrix.py \
+  -k "(cuda and (block_hybrid or auto)) or auto_plan or why or refus" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_hybrid_review_$C.log | tail -4
+echo "tests done at $(el)s"
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax,log_softmax,softmax_backward,log_softmax_backward --out $OUT/sanitize_softmax_$C.log 2>&1 | tail -8
+echo "all done at $(el)s"
