@@ -11,7 +11,7 @@ from comparison.dispatch import resolve_backend
 from comparison.harness.cli import main
 from comparison.peers import quack as quack_peer
 from comparison.peers.torch_compile import TorchCompileBackend
-from comparison.reference import reference
+from comparison.agreement import check
 from comparison.registry import AUTO_ORDER
 
 PEERS = ("torch_compile", "liger", "quack")
@@ -52,15 +52,17 @@ def compiled():
     ("softmax_backward", (8, 40)),
 ])
 def test_torch_compile_agrees_on_cpu(compiled, op, shape):
+    # The package's own agreement check, not a fixed atol: a row sum of 33 values of
+    # magnitude ~4 may cancel to ~1e-4, where fp32 rounding of the partial sums alone
+    # (|x|-sum x n x 2^-24, ~1e-6) exceeds any fixed absolute tolerance that still
+    # catches a wrong kernel; check() allows the sum's growth bound per row instead.
     x = torch.randn(*shape) * 4
     if op == "softmax_backward":
         y, dy = torch.softmax(x, -1), torch.randn(*shape)
-        expected = reference(op, y, dy=dy)
-        out = compiled.run(y, op, dy=dy)
+        result = check(op, y, compiled.run(y, op, dy=dy), dy=dy)
     else:
-        expected = reference(op, x)
-        out = compiled.run(x, op)
-    torch.testing.assert_close(out.double(), expected.double(), rtol=1e-5, atol=1e-6)
+        result = check(op, x, compiled.run(x, op))
+    assert result.ok, result
 
 
 def test_torch_compile_compiles_once_per_shape_beyond_dynamos_recompile_limit(compiled):
