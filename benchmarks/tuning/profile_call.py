@@ -33,6 +33,10 @@ def main() -> None:
     p.add_argument("--shape", default="1,1024", help="rows,cols (default 1,1024)")
     p.add_argument("--calls", type=int, default=2000)
     p.add_argument("--top", type=int, default=12)
+    p.add_argument("--dtype", default="fp32", choices=("fp32", "bf16", "fp16"))
+    p.add_argument("--kernels", action="store_true",
+                   help="also list the GPU work of each backend's call (torch.profiler over 50 calls: "
+                        "kernels, memsets and copies with their device time), to tell host time from GPU time")
     p.add_argument("--grad", action="store_true",
                    help="x requires grad: time the forward that records its gradient, and a forward+backward "
                         "(torch.autograd.grad), each beside plain torch's")
@@ -40,7 +44,8 @@ def main() -> None:
     import comparison
 
     rows, cols = (int(v) for v in args.shape.split(","))
-    x = torch.randn(rows, cols, device="cuda")
+    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+    x = torch.randn(rows, cols, device="cuda", dtype=dtype)
     print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}, comparison from {comparison.__file__}")
     if args.grad:
         grad_loops(comparison, x.requires_grad_(True), args)
@@ -61,6 +66,22 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.top)
         print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:4000])
+        if args.kernels:
+            print(gpu_work(fn, 50))
+
+
+def gpu_work(fn, calls: int) -> str:
+    """torch.profiler's table of what `calls` calls of `fn` ran on the GPU (per-op device
+    time and count), after a warm-up."""
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    return prof.key_averages().table(sort_by="device_time_total", row_limit=10, max_name_column_width=60)
 
 
 def grad_steps(comparison, x: torch.Tensor, backends: str) -> dict:
