@@ -18,7 +18,7 @@
 # Every result is checked against float64, as always.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=${OUT:-benchmarks/out}
+out=$(realpath -m "${OUT:-benchmarks/out}")
 mkdir -p "$out"
 root=$PWD
 alt=${ALT:-/tmp/cluster_bwd_alt}
@@ -46,8 +46,10 @@ for tree in "$root" "$alt/c2" "$alt/c4"; do
   (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
 done
 wait
+# Each copy runs from its own directory: `python -m` and `python -` put the working
+# directory first on sys.path, ahead of PYTHONPATH.
 for tree in "$root" "$alt/c2" "$alt/c4"; do
-  PYTHONPATH=$tree python3 - <<'PY'
+  cd "$tree" && PYTHONPATH=$tree python3 - <<'PY'
 import torch, kernels_cuda.softmax as s
 for dt in (torch.float32, torch.bfloat16):
     for cols in (24576, 32768, 49152, 65536, 98304, 131072, 196608, 262144):
@@ -64,12 +66,13 @@ F="--dtype fp32 --cols 24576,32768,49152,65536,98304,131072,262144"
 H="--dtype bf16 --cols 49152,65536,98304,131072,196608,262144"
 for D in "$F" "$H"; do
   tag=$(echo "$D" | awk '{print $2}')
-  PYTHONPATH=$root timeout 150 python3 -m comparison $D $B --backends cuda,triton --variants auto --output "$out/cluster_bwd_${tag}_auto.md" | tail -1
-  PYTHONPATH=$root timeout 150 python3 -m comparison $D $B --backends cuda --variants cluster_regs,block_hybrid --output "$out/cluster_bwd_${tag}_main.md" | tail -1
+  cd "$root" && PYTHONPATH=$root timeout 150 python3 -m comparison $D $B --backends cuda,triton --variants auto --output "$out/cluster_bwd_${tag}_auto.md" | tail -1
+  cd "$root" && PYTHONPATH=$root timeout 150 python3 -m comparison $D $B --backends cuda --variants cluster_regs,block_hybrid --output "$out/cluster_bwd_${tag}_main.md" | tail -1
   for v in c2 c4; do
-    PYTHONPATH=$alt/$v timeout 150 python3 -m comparison $D $B --backends cuda --variants cluster_regs --output "$out/cluster_bwd_${tag}_$v.md" | tail -1
+    cd "$alt/$v" && PYTHONPATH=$alt/$v timeout 150 python3 -m comparison $D $B --backends cuda --variants cluster_regs --output "$out/cluster_bwd_${tag}_$v.md" | tail -1
   done
 done
+cd "$root"
 for f in "$out"/cluster_bwd_*.md; do
   echo "== $f"
   grep -E '^\| (cuda|triton)/' "$f" | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}'

@@ -15,7 +15,7 @@
 # Every result is checked against float64, as always.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=${OUT:-benchmarks/out}
+out=$(realpath -m "${OUT:-benchmarks/out}")
 mkdir -p "$out"
 root=$PWD
 alt=${ALT:-/tmp/hybrid_bwd_alt}
@@ -32,7 +32,10 @@ B="--backends cuda --min-bytes 1GiB --quiet --format markdown --layout long --op
 F="--dtype fp32 --cols 16384,20480,24576,28672,32768,36864"
 H="--dtype bf16 --cols 32768,40960,49152,57344,65536,73728"
 PYTHONPATH=$root timeout 200 python3 -m comparison $F $B --variants all --output "$out/hybrid_bwd_fp32.md" | tail -1
-PYTHONPATH=$alt/b64 timeout 100 python3 -m comparison $F $B --variants block_hybrid --output "$out/hybrid_bwd_fp32_b64.md" | tail -1
+# From its own directory: `python -m` puts the working directory first on sys.path,
+# ahead of PYTHONPATH (run from the root, this line measured the root's copy; so did
+# session 25's call 2 and 3, whose "64 bytes no different" was therefore not a measurement).
+(cd "$alt/b64" && PYTHONPATH=$alt/b64 timeout 100 python3 -m comparison $F $B --variants block_hybrid --output "$out/hybrid_bwd_fp32_b64.md" | tail -1)
 PYTHONPATH=$root timeout 200 python3 -m comparison $H $B --variants all --output "$out/hybrid_bwd_bf16.md" | tail -1
 for f in "$out"/hybrid_bwd_fp32.md "$out"/hybrid_bwd_fp32_b64.md "$out"/hybrid_bwd_bf16.md; do
   echo "== $f"
