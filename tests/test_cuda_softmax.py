@@ -344,13 +344,16 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
     if _is_hopper(y.device):
+        hybrid = cuda_softmax.plan(y, op, "block_hybrid")
+        if hybrid["status"] == "ok" and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):
+            return "block_hybrid", "one_cta_hybrid"
         props = cuda_softmax.gpu_properties(y.device.index)
         sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
         sm_threads = regs["resident_per_sm"] * regs["threads"]
         if regs_ok and (regs["resident_per_sm"] >= 2 or (sm_bandwidth < limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH")
                                                            and sm_threads >= limit("GRAD_CLUSTER_MIN_SM_THREADS"))):
             return "cluster_regs", "cluster_registers"
-        if cuda_softmax.plan(y, op, "block_hybrid")["status"] == "ok":
+        if hybrid["status"] == "ok":
             return "block_hybrid", "one_cta_hybrid"
     if cuda_softmax.plan(y, op, "block_smem")["status"] == "ok":
         return "block_smem", "block_smem"
@@ -370,9 +373,12 @@ def test_backward_auto_plan_follows_the_rule(dtype, cols):
     props = cuda_softmax.gpu_properties(y.device.index)
     if _is_hopper(y.device):  # HBM3/HBM3e: 2-5 TB/s; a zero would silently take the H100's branch
         assert 1e12 < props["dram_bytes_per_s"] < 2e13, props
-    if _is_hopper(y.device) and (dtype, cols) == (torch.bfloat16, 73728):
-        # 288 threads per SM in 4-CTA clusters: too few loads in flight on the H100 and H200 alike
-        assert p["variant"] == "block_hybrid", p
+    if _is_hopper(y.device) and (dtype, cols) == (torch.float32, 24576):
+        # 64 B of y and of dy per thread in registers, the rest in shared memory
+        assert p["variant"] == "block_hybrid" and p["cols_per_thread"] == 16, p
+    if _is_hopper(y.device) and (dtype, cols) in ((torch.float32, 49152), (torch.bfloat16, 73728)):
+        # clusters of 256-thread CTAs, four or more resident per SM
+        assert p["variant"] == "cluster_regs" and p["threads"] <= 256 and p["resident_per_sm"] >= 4, p
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

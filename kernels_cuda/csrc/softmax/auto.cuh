@@ -42,9 +42,14 @@
 namespace sk {
 namespace softmax {
 
-// The backward's rule 2 (plan_auto_backward): a cluster of one resident CTA per SM
-// serves the row only on GPUs with less DRAM bandwidth per SM than this (bytes/s; the
-// H100's 25 GB/s, not the H200's 37), and only with at least this many threads.
+// The backward's rule 2 (plan_auto_backward): block_hybrid ahead of the clusters where
+// each of its threads keeps at least this many bytes of y and of dy in registers (fp32:
+// 64; 16-bit values keep 32, where 64 spill).
+constexpr int kGradHybridFirstBytes = 64;
+
+// The backward's rule 3: a cluster of one resident CTA per SM serves the row only on
+// GPUs with less DRAM bandwidth per SM than this (bytes/s; the H100's 25 GB/s, not the
+// H200's 37), and only with at least this many threads.
 constexpr int64_t kGradClusterMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kGradClusterMinSmThreads = 384;
 
@@ -92,27 +97,30 @@ Plan plan_auto(const Problem& p) {
 
 // The backward's `auto` (softmax_backward, log_softmax_backward): the forward's order
 // with y and dy both on chip, so every on-chip limit holds half the width. Tuned on an
-// H100 and an H200 (2026-11-23, 1 GiB inputs, % of copy; benchmarks/tuning/
-// hybrid_backward_experiment.sh, results in benchmarks/h100_2026-11-23e/ and
-// benchmarks/h200_2026-11-23/hybrid_bwd_*_5c32078.md):
+// H100 and an H200 (1 GiB inputs, % of copy; benchmarks/tuning/
+// hybrid_backward_experiment.sh and cluster_backward_experiment.sh, results in
+// benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/):
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
-// 2. (sm_90) cluster_regs over a 2-16 CTA cluster when two of its CTAs are resident per
-//    SM (fp32 20480: 100.2 H100, 102.0 H200; fp32 36864: 100.1, 94.0), or when one is,
-//    of at least kGradClusterMinSmThreads threads, on a GPU with less than
-//    kGradClusterMaxSmBandwidth of DRAM bandwidth per SM: with one CTA per SM nothing
-//    overlaps a CTA's wait for its peers, and the more bytes per second an SM must
-//    move, the more that wait costs. On the H100 (25 GB/s per SM) such clusters give
-//    96.8-99.2 at fp32 24576-32768 and bf16 57344-65536; on the H200 (37 GB/s per SM)
-//    79.9-89.3 and 86.0-87.9, where block_hybrid gives 91.2-93.4 and 91.3-91.8. Fewer
-//    threads (bf16 73728: 288 per SM) leave too few loads in flight on either GPU:
-//    79.9 H100, 66.9 H200, against block_hybrid's 93.6 and 90.2;
-// 3. (sm_90) block_hybrid while one CTA's registers and shared memory hold both rows
-//    (fp32 ~36 K, 16-bit ~73 K columns): one CTA per SM, no peer to wait for;
-// 4. block_smem while one block's shared memory holds both (GPUs without clusters: on
+// 2. (sm_90) block_hybrid while one CTA's registers and shared memory hold both rows
+//    and its threads keep kGradHybridFirstBytes of each in registers (fp32 to ~45 K
+//    columns): one CTA per SM, no peer to wait for. fp32 24576 / 32768: H100 101.0 /
+//    99.2, H200 97.8 / 97.5, against the clusters of small CTAs' 100.6 / 100.3 and
+//    98.3 / 95.1;
+// 3. (sm_90) cluster_regs over a 2-16 CTA cluster when two or more of its CTAs are
+//    resident per SM (its plan tries four 256-thread CTAs per SM first: fp32 to 65536,
+//    16-bit to 131072 at 91-100 on both GPUs), or when one is, of at least
+//    kGradClusterMinSmThreads threads, on a GPU with less than kGradClusterMaxSmBandwidth
+//    of DRAM bandwidth per SM: with one CTA per SM nothing overlaps a CTA's wait for
+//    its peers, and the more bytes per second an SM must move, the more that wait
+//    costs (session 25: H100, 25 GB/s per SM, 96.8-99.2 at fp32 24576-32768; H200, 37
+//    GB/s per SM, 79.9-89.3 where block_hybrid gave 91.2-93.4);
+// 4. (sm_90) block_hybrid while one CTA holds both rows (16-bit to ~74 K columns:
+//    where the clusters of step 3 are not resident);
+// 5. block_smem while one block's shared memory holds both (GPUs without clusters: on
 //    sm_90 the paths above measured better, block_smem 73-84 on the H200);
-// 5. cluster_regs over a 2-16 CTA cluster (sm_90: rows up to 1 MB of each tensor);
-// 6. block_uncached: two passes, the second from L2 where the rows in flight fit.
+// 6. cluster_regs over a 2-16 CTA cluster (sm_90: rows up to 1 MB of each tensor);
+// 7. block_uncached: two passes, the second from L2 where the rows in flight fit.
 // As forward, the trial plans are for an aligned input of the same width.
 template <typename T>
 Plan plan_auto_backward(const Problem& p) {
@@ -130,6 +138,16 @@ Plan plan_auto_backward(const Problem& p) {
   }
   const DeviceProperties device = device_properties(p.device);
   if (device.major >= kClusterMinMajor) {
+    const Plan hybrid = plan_block_hybrid_backward<T>(aligned);
+    const auto hybrid_choice = [&] {
+      return auto_choice(plan_block_hybrid_backward<T>(p), AutoReason::one_cta_hybrid,
+                         "rows of y and dy in the registers (" + n(hybrid.cols_per_thread * sizeof(T)) +
+                             " B of each per thread) and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
+    };
+    if (hybrid.status == PlanStatus::ok &&
+        hybrid.cols_per_thread * static_cast<int64_t>(sizeof(T)) >= kGradHybridFirstBytes) {
+      return hybrid_choice();
+    }
     const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
     const int64_t sm_threads = regs.resident_per_sm * regs.threads;
     if (regs.status == PlanStatus::ok &&
@@ -140,13 +158,7 @@ Plan plan_auto_backward(const Problem& p) {
                         n(regs.resident_per_sm) + " x " + n(regs.threads) + " threads resident per SM, " +
                         n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
     }
-    const Plan hybrid = plan_block_hybrid_backward<T>(aligned);
-    if (hybrid.status == PlanStatus::ok) {
-      return auto_choice(plan_block_hybrid_backward<T>(p), AutoReason::one_cta_hybrid,
-                    "rows of y and dy in the registers and " + n(hybrid.smem_bytes) +
-                        " B of shared memory of one CTA (" + n(sm_bandwidth / 1000000) +
-                        " MB/s of DRAM bandwidth per SM)");
-    }
+    if (hybrid.status == PlanStatus::ok) return hybrid_choice();
   }
   const Plan smem = plan_block_smem_backward<T>(aligned);
   if (smem.status == PlanStatus::ok) {

@@ -197,19 +197,22 @@ Plan plan_block_hybrid(const Problem& p) {
 // ---------------------------------------------------------------------------------
 
 // The backward keeps hybrid_grad_bytes() of y AND of dy per thread in registers
-// (GradSlice; 32 KB of each per 1024-thread CTA with 16-byte packs) and the rest of
-// both rows in shared memory: rows up to ~290 KB of y and dy together, i.e. fp32 36 K
-// and 16-bit 73 K columns, one CTA per SM with both rows in flight. Where it stands:
+// (GradSlice; with 16-byte packs 64 KB of each per 1024-thread CTA for fp32, 32 KB for
+// 16-bit values) and the rest of both rows in shared memory (227 KB on sm_90): rows up
+// to fp32 ~45 K and 16-bit ~74 K columns, one CTA per SM with both rows in flight. Where it stands:
 // between the one-CTA register backward (fp32 16384) and the clusters, the widths where
 // block_smem stages both rows through registers a few packs at a time (fp32 to ~28 K)
 // and 2-CTA clusters wait for each other (fp32 32768: 89.4% of copy on an H200,
-// 2026-11-23, benchmarks/h200/backward-fp32-cols128-262144.md). 32 bytes of each: 64
-// registers per thread is all a 1024-thread CTA has, and the shared-memory sum and
-// output passes need theirs while the slice stays live.
-// `elem` (bytes per value) is there for benchmarks/tuning/hybrid_backward_experiment.sh,
-// which tried 64 bytes for fp32 only (16-bit packs of 8 spill at 64): no difference on
-// either GPU, so every dtype keeps 32.
-constexpr int hybrid_grad_bytes(int elem, int pack_bytes) { return std::min(32, 4 * pack_bytes); }
+// 2026-11-23, benchmarks/h200/backward-fp32-cols128-262144.md).
+// Bytes of each per thread: 64 for 4-byte values (16 + 16 registers of the 64 a
+// 1024-thread CTA has; no spills under ptxas), 32 for 16-bit ones (their packs of 8
+// spill at 64: conversion temporaries). fp32 20480-32768, 1 GiB, % of copy, 64 against
+// 32 bytes: H100 101.1-99.2 against 97.7-94.4, H200 100.2-97.5 against 94.4-91.8
+// (2026-11-24, benchmarks/tuning/hybrid_backward_experiment.sh's question, results in
+// benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/hybrid_b64_*.md).
+constexpr int hybrid_grad_bytes(int elem, int pack_bytes) {
+  return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(32, 4 * pack_bytes);
+}
 
 // ---------------------------------------------------------------------------------
 // Backward kernel: packs [0, R) of the rows of y and dy in registers, [R, end) of

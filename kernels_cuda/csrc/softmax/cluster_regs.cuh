@@ -281,17 +281,30 @@ Plan plan_cluster_regs(const Problem& p) {
 //     rows sharing a CTA as forward (kRegsMinBlockBytes of each tensor per CTA);
 //   one CTA of kGradRegsWideThreads threads (64 registers) at the cap (fp32 16384,
 //     16-bit 32768): the forward's one-CTA-per-row lesson;
+//   clusters of 2-16 CTAs of kGradRegsSmallThreads threads, four resident per SM (64
+//     registers), 32 to 64 bytes of each: rows up to 16 x 256 x 64 B = 256 KB of each
+//     tensor (fp32 65536, 16-bit 131072);
+//   clusters of 2-16 CTAs of kGradRegsThreads threads, two resident per SM, up to 64
+//     bytes of each (rows up to 512 KB of each), only where the next shape's CTAs would
+//     not be full (fewer than kGradRegsThreads threads);
 //   clusters of 2-16 CTAs of kGradRegsThreads threads, one resident per SM (up to 128
 //     registers), 64 to 128 bytes of each: rows up to 16 x 512 x 128 B = 1 MB of each
 //     tensor (fp32 262144, 16-bit 524288).
+// Why several CTAs per SM: a CTA of a cluster waits, registers held, for its slowest
+// peer, and with one CTA per SM nothing overlaps that wait. 1 GiB, % of copy, clusters
+// of one 512-thread CTA per SM -> of four 256-thread CTAs per SM (2026-11-24,
+// benchmarks/tuning/cluster_backward_experiment.sh; benchmarks/h100_2026-11-24/,
+// benchmarks/h200_2026-11-24/): fp32 49152 H100 92.2 -> 99.5, H200 74.9 -> 95.7; fp32
+// 65536 98.0 -> 99.5, 84.0 -> 91.3; bf16 98304 92.3 -> 98.4, 74.5 -> 90.1; bf16 131072
+// 98.3 -> 99.2, 84.0 -> 90.3. Two 512-thread CTAs per SM: fp32 98304 88.5 -> 98.6 (H100),
+// 73.6 -> 90.5 (H200), where the one-per-SM CTAs have 384 threads; with full 512-thread
+// CTAs they lose (fp32 131072 96.3 -> 94.7, 81.4 -> 81.3; bf16 262144 96.5 -> 93.7,
+// 81.8 -> 79.4), hence the condition.
 constexpr int kGradRegsThreads = 512;
 constexpr int kGradRegsWideThreads = 1024;
+constexpr int kGradRegsSmallThreads = 256;
 constexpr int kGradRegsMinBytes = 32;
 constexpr int kGradRegsClusterMinBytes = 64;
-// Clusters keep one 512-thread CTA per SM with up to 128 bytes of each tensor. Clusters
-// of CTAs two of which fit an SM (64 registers, twice the CTAs per row) measured no
-// better on an H100 (1 GiB, % of copy, 2026-11-23, fp32 / bf16): 131072 94.4 / 97.1
-// against 95.8 / 97.3, 262144 82.4 / 93.3 against 82.3 / 95.7.
 
 // The most bytes of each tensor a thread keeps without spilling, for packs of
 // pack_bytes (ptxas, sm_90, tests/test_cuda_compile.py's gate): at 64 registers fp32
@@ -358,9 +371,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster
 // Backward plan
 // ---------------------------------------------------------------------------------
 
-// The instances the plan can pick, no others: for each bound (two 512-thread CTAs per
-// SM, one 1024-thread CTA, one 512-thread CTA per SM) the bytes per thread from the
-// shape's smallest (kGradRegsMinBytes, the cap, kGradRegsClusterMinBytes) to its cap.
+// The instances the plan can pick, no others: for each bound (four 256-thread or two
+// 512-thread CTAs per SM, one 1024-thread CTA, one 512-thread CTA per SM) the bytes per
+// thread from the shape's smallest (kGradRegsMinBytes, the cap, kGradRegsClusterMinBytes)
+// to its cap.
 template <typename T, int N, int kThreads, int kMinBlocks>
 const void* cluster_regs_backward_instance(int bytes) {
   constexpr int kElem = static_cast<int>(sizeof(T));
@@ -392,10 +406,11 @@ const void* cluster_regs_backward_instance(int bytes) {
                            std::to_string(kThreads) + " threads and packs of " + std::to_string(N));
 }
 
-// The three bounds a shape names: 2 = two 512-thread CTAs per SM, 1024 = one
-// 1024-thread CTA, 1 = one 512-thread CTA per SM.
+// The four bounds a shape names: 4 = four 256-thread CTAs per SM, 2 = two 512-thread
+// CTAs per SM, 1024 = one 1024-thread CTA, 1 = one 512-thread CTA per SM.
 template <typename T, int N>
 const void* cluster_regs_backward_kernel(int bytes, int bound) {
+  if (bound == 4) return cluster_regs_backward_instance<T, N, kGradRegsSmallThreads, 4>(bytes);
   if (bound == 2) return cluster_regs_backward_instance<T, N, kGradRegsThreads, 2>(bytes);
   if (bound == kGradRegsWideThreads) return cluster_regs_backward_instance<T, N, kGradRegsWideThreads, 1>(bytes);
   return cluster_regs_backward_instance<T, N, kGradRegsThreads, 1>(bytes);
@@ -420,21 +435,38 @@ Plan plan_cluster_regs_backward(const Problem& p) {
   struct Shape {
     int k, threads, bound, min_bytes, cap;
   };
-  const int cap_two = grad_regs_cap(kElem, pack_bytes, false);
-  const int cap_one = grad_regs_cap(kElem, pack_bytes, true);
-  std::vector<Shape> shapes = {{1, kGradRegsThreads, 2, std::min(kGradRegsMinBytes, cap_two), cap_two},
-                               {1, kGradRegsWideThreads, kGradRegsWideThreads, cap_two, cap_two}};
-  for (int k = 2; k <= max_k; k *= 2) {
-    shapes.push_back({k, kGradRegsThreads, 1, std::min(kGradRegsClusterMinBytes, cap_one), cap_one});
-  }
-  bool fits = false;
-  for (const Shape& shape : shapes) {
+  // Bytes per thread and threads per row (group) of a shape, or {0, 0} where the row
+  // does not fit it.
+  const auto geometry = [&](const Shape& shape) -> std::pair<int, int> {
     const int64_t slice_bytes = ceil_div(packs, shape.k) * pack_bytes;
     int bytes = shape.min_bytes;
     while (bytes < shape.cap && slice_bytes > static_cast<int64_t>(shape.threads) * bytes) bytes *= 2;
-    if (slice_bytes > static_cast<int64_t>(shape.threads) * bytes) continue;
+    if (slice_bytes > static_cast<int64_t>(shape.threads) * bytes) return {0, 0};
+    return {bytes, static_cast<int>(round_up(ceil_div(ceil_div(packs, shape.k), bytes / pack_bytes), 32))};
+  };
+  const int cap_two = grad_regs_cap(kElem, pack_bytes, false);
+  const int cap_one = grad_regs_cap(kElem, pack_bytes, true);
+  const int min_two = std::min(kGradRegsMinBytes, cap_two);
+  const int min_one = std::min(kGradRegsClusterMinBytes, cap_one);
+  std::vector<Shape> shapes = {{1, kGradRegsThreads, 2, min_two, cap_two},
+                               {1, kGradRegsWideThreads, kGradRegsWideThreads, cap_two, cap_two}};
+  for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kGradRegsSmallThreads, 4, min_two, cap_two});
+  // Two CTAs per SM only where the first one-per-SM cluster that holds the row would
+  // leave its CTAs short of kGradRegsThreads threads (see the measurements above).
+  int one_per_sm_threads = 0;
+  for (int k = 2; k <= max_k && one_per_sm_threads == 0; k *= 2) {
+    one_per_sm_threads = geometry({k, kGradRegsThreads, 1, min_one, cap_one}).second;
+  }
+  if (one_per_sm_threads < kGradRegsThreads) {
+    for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kGradRegsThreads, 2, min_two, cap_two});
+  }
+  for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kGradRegsThreads, 1, min_one, cap_one});
+  bool fits = false;
+  for (const Shape& shape : shapes) {
+    const auto [bytes, group] = geometry(shape);
+    if (bytes == 0) continue;
     fits = true;
-    const int group = static_cast<int>(round_up(ceil_div(ceil_div(packs, shape.k), bytes / pack_bytes), 32));
+    const int64_t slice_bytes = ceil_div(packs, shape.k) * pack_bytes;
     int rows_per_block = 1;
     while (shape.k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
            2 * rows_per_block * group <= shape.threads) {
