@@ -109,9 +109,11 @@ Plan plan_auto(const Problem& p) {
 //    98.3 / 95.1;
 // 3. (sm_90) cluster_regs over a 2-16 CTA cluster when two or more of its CTAs are
 //    resident per SM (its plan tries four 256-thread CTAs per SM first: fp32 to 65536,
-//    16-bit to 131072 at 90-100 on both GPUs), but a 16-CTA cluster only where
-//    block_hybrid cannot hold the rows (bf16 73728 on an H200: 16 CTAs of 160 threads
-//    87.4, block_hybrid 90.2), or when one is resident, of at least
+//    16-bit to 131072 at 90-100 on both GPUs), but on a GPU with
+//    kGradClusterMaxSmBandwidth or more of DRAM bandwidth per SM a 16-CTA cluster only
+//    where block_hybrid cannot hold the rows (bf16 73728, 16 CTAs of 160 threads against
+//    block_hybrid: H200 87.4 against 90.2, H100 96.8 against 93.3), or when one is
+//    resident, of at least
 //    kGradClusterMinSmThreads threads, on a GPU with less than kGradClusterMaxSmBandwidth
 //    of DRAM bandwidth per SM: with one CTA per SM nothing overlaps a CTA's wait for
 //    its peers, and the more bytes per second an SM must move, the more that wait
@@ -150,11 +152,13 @@ Plan plan_auto_backward(const Problem& p) {
         hybrid.cols_per_thread * static_cast<int64_t>(sizeof(T)) >= kGradHybridFirstBytes) {
       return hybrid_choice();
     }
-    const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
     const int64_t sm_threads = regs.resident_per_sm * regs.threads;
-    // A cluster of kMaxClusterSize CTAs (non-portable: every CTA of the row waits on the
-    // slowest of 16 SMs) only where block_hybrid cannot hold the rows.
-    const bool widest_cluster = regs.cluster_size >= kMaxClusterSize && hybrid.status == PlanStatus::ok;
+    const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
+    // A cluster of kMaxClusterSize CTAs (every CTA of the row waits on the slowest of up
+    // to 16 SMs) on a GPU with kGradClusterMaxSmBandwidth or more of DRAM bandwidth per
+    // SM only where block_hybrid cannot hold the rows.
+    const bool widest_cluster = regs.cluster_size >= kMaxClusterSize && hybrid.status == PlanStatus::ok &&
+                                sm_bandwidth >= kGradClusterMaxSmBandwidth;
     if (regs.status == PlanStatus::ok && !widest_cluster &&
         (regs.resident_per_sm >= 2 ||
          (sm_bandwidth < kGradClusterMaxSmBandwidth && sm_threads >= kGradClusterMinSmThreads))) {
