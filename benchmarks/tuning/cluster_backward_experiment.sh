@@ -16,6 +16,9 @@
 #   $ALT/c2: clusters of 512-thread CTAs with two resident per SM (up to 64 bytes each);
 #   $ALT/c4: clusters of 256-thread CTAs with four resident per SM (up to 64 bytes each).
 # Every result is checked against float64, as always.
+# Answered and adopted in session 26 (44fc313, cluster_regs.cuh; results in
+# benchmarks/h100_2026-11-24/ and h200_2026-11-24/): the patch below applies to the code
+# before it; run it from a checkout of 3e4bd08 (on a later one it stops, saying so).
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")

@@ -12,6 +12,8 @@
 # block_hybrid 90.1-93.7 (benchmarks/h200_2026-11-23/hybrid_bwd_*_760b22e.md).
 # The register share: 32 bytes of each per thread as built (hybrid_grad_bytes), against
 # 64 for fp32 in a second copy of the package ($ALT/b64: 16-bit packs of 8 spill at 64).
+# Since session 26 the package keeps 64 for fp32 (this experiment, run correctly): the
+# second copy now keeps 32 (the directory keeps its name, b64, for the file names).
 # Every result is checked against float64, as always.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
@@ -21,8 +23,8 @@ root=$PWD
 alt=${ALT:-/tmp/hybrid_bwd_alt}
 rm -rf "$alt" && mkdir -p "$alt/b64" && cp -r comparison kernels_cuda kernels_triton "$alt/b64"/
 hdr="$alt/b64/kernels_cuda/csrc/softmax/block_hybrid.cuh"
-sed -i 's/^constexpr int hybrid_grad_bytes(int elem, int pack_bytes) {.*/constexpr int hybrid_grad_bytes(int elem, int pack_bytes) { return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(32, 4 * pack_bytes); }/' "$hdr"
-grep -q "elem == 4 ? std::min(64" "$hdr" || { echo "block_hybrid.cuh changed: update this experiment's sed" >&2; exit 1; }
+sed -i 's/^  return elem == 4 ? std::min(64, 8 \* pack_bytes) : std::min(32, 4 \* pack_bytes);$/  return std::min(32, 4 * pack_bytes);/' "$hdr"
+grep -q "^  return std::min(32, 4 \* pack_bytes);" "$hdr" || { echo "block_hybrid.cuh changed: update this experiment's sed" >&2; exit 1; }
 nvidia-smi --query-gpu=name --format=csv,noheader
 for tree in "$root" "$alt/b64"; do
   (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &

@@ -1,0 +1,41 @@
+# Device calls of session 26 (2026-11-24), H100, in order; each ran from the repository root of a checkout of the commit it names (.device/head).
+# ---- session 26, call 3 (H100): the same as call 2 (cluster backward of two or four resident CTAs per SM; block_hybrid with 64 B of fp32 per thread), on the H100
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+root=$PWD; rm -rf /tmp/b64 && mkdir -p /tmp/b64 && cp -r comparison kernels_cuda kernels_triton /tmp/b64/
+sed -i 's/^constexpr int hybrid_grad_bytes(int elem, int pack_bytes) {.*/constexpr int hybrid_grad_bytes(int elem, int pack_bytes) { return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(32, 4 * pack_bytes); }/' /tmp/b64/kernels_cuda/csrc/softmax/block_hybrid.cuh
+grep -c "elem == 4 ? std::min(64" /tmp/b64/kernels_cuda/csrc/softmax/block_hybrid.cuh
+(cd /tmp/b64 && PYTHONPATH=/tmp/b64 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+mkdir -p /tmp/cbx; OUT=/tmp/cbx timeout 400 bash benchmarks/tuning/cluster_backward_experiment.sh > $OUT/cluster_bwd_experiment_$C.txt 2>&1
+wait
+for f in /tmp/cbx/*.md; do echo "==== $(basename $f)"; cat $f; done > $OUT/cluster_bwd_tables_$C.md
+grep -vE '^\s*$' $OUT/cluster_bwd_experiment_$C.txt | tail -110
+echo "experiment done at $(el)s"
+B="--backends cuda --min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass bwd --variants block_hybrid --dtype fp32 --cols 20480,24576,28672,32768"
+for t in $root /tmp/b64; do (cd $t && PYTHONPATH=$t python3 -c "import kernels_cuda; print(kernels_cuda.__file__)" && PYTHONPATH=$t timeout 80 python3 -m comparison $B --output $OUT/hybrid_b64_$(basename $t)_$C.md | tail -1); done
+grep -hE '^\| cuda/' $OUT/hybrid_b64_*_$C.md | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}'
+echo "all done at $(el)s"
+# ---- session 26, call 5 (H100): after the cluster/hybrid change and the 16-CTA condition (HEAD): backward plans, auto beside cluster_regs and block_hybrid at 1 GiB, the CUDA backward GPU tests; H200 check of the 16-bit widths the condition moves
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+python3 - <<'PY' 2>&1 | tee $OUT/backward_auto_plans_$C.txt | grep -E "^(float32|bfloat16) +(24576|49152|73728|98304|131072) "
+import torch, kernels_cuda.softmax as s
+print(torch.cuda.get_device_name(), s.gpu_properties(0))
+for dt in (torch.float32, torch.bfloat16, torch.float16):
+    for cols in (16384, 20480, 24576, 28672, 32768, 36864, 40960, 45056, 49152, 57344, 65536, 73728, 98304, 131072, 196608, 262144):
+        y = torch.softmax(torch.randn(2, cols, device="cuda"), -1).to(dt)
+        r = s.plan(y, "softmax_backward", "cluster_regs")
+        a = s.plan(y, "softmax_backward", "auto")
+        print(f"{str(dt)[6:]:9} {cols:6}  auto {a['variant']:13} | cluster_regs k={r['cluster_size']} threads={r['threads']} bytes={r['cols_per_thread'] * y.element_size()} resident/SM={r['resident_per_sm']} | {a['reason']}")
+PY
+echo "plans done at $(el)s"
+B="--min-bytes 1GiB --quiet --format markdown --layout long --pass bwd"
+timeout 100 python3 -m comparison --dtype fp32 --cols 16384,20480,24576,28672,32768,36864,40960,49152,65536,98304,131072,262144 --backends cuda,triton --op softmax,log_softmax --variants auto $B --output $OUT/backward_auto_fp32_$C.md | tail -1
+timeout 100 python3 -m comparison --dtype bf16,fp16 --cols 32768,40960,49152,57344,65536,73728,98304,131072,196608,262144 --backends cuda,triton --op softmax,log_softmax --variants auto $B --output $OUT/backward_auto_16bit_$C.md | tail -1
+timeout 60 python3 -m comparison --dtype bf16 --cols 40960,57344,73728 --backends cuda --op softmax --variants cluster_regs,block_hybrid $B --output $OUT/backward_16bit_variants_$C.md | tail -1
+grep -hE '^\| cuda/' $OUT/backward_auto_*_$C.md $OUT/backward_16bit_variants_$C.md | awk -F'|' '{print $2 "|" $4 "|" $7}' | paste - - - - | head -40
+echo "bench done at $(el)s"
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 -m "not slow" tests/test_cuda_softmax.py tests/test_matrix.py \
+  -k "auto_plan or (cuda and backward) or (cuda and gradient)" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_backward_$C.log | tail -4
+echo "all done at $(el)s"

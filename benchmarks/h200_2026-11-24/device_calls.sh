@@ -1,0 +1,52 @@
+# Device calls of session 26 (2026-11-24), H200, in order; each ran from the repository root of a checkout of the commit it names (.device/head). Call 1's cluster experiment measured the root copy three times (python -m puts the working directory ahead of PYTHONPATH): its tables are not kept; call 2 repeats it with each copy run from its own directory.
+# ---- session 26, call 1 (H200): cluster_regs backward with clusters of two or four resident CTAs per SM (tuning/cluster_backward_experiment.sh); where a Triton split call's 60 us go (profile_call --kernels)
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+mkdir -p /tmp/cbx; OUT=/tmp/cbx timeout 420 bash benchmarks/tuning/cluster_backward_experiment.sh > $OUT/cluster_bwd_experiment_$C.txt 2>&1
+for f in /tmp/cbx/*.md; do echo "==== $(basename $f)"; cat $f; done > $OUT/cluster_bwd_tables_$C.md
+grep -vE '^\s*$' $OUT/cluster_bwd_experiment_$C.txt | tail -150
+echo "experiment done at $(el)s"
+for d in fp32 bf16; do timeout 60 python3 benchmarks/tuning/profile_call.py --backends torch,triton --shape 1,262144 --dtype $d --calls 500 --top 14 --kernels; done > $OUT/split_call_profile_$C.txt 2>&1
+grep -E "us/call|^ *(Name|_softmax|triton|void|Memset|aten::fill|cudaLaunch|cuLaunch|Self CUDA)" $OUT/split_call_profile_$C.txt | head -40
+echo "all done at $(el)s"
+# ---- session 26, call 2 (H200): call 1's cluster experiment again, each copy run from its own directory (call 1 measured the root copy three times); block_hybrid with 64 B of fp32 per thread, measured for real this time
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+root=$PWD; rm -rf /tmp/b64 && mkdir -p /tmp/b64 && cp -r comparison kernels_cuda kernels_triton /tmp/b64/
+sed -i 's/^constexpr int hybrid_grad_bytes(int elem, int pack_bytes) {.*/constexpr int hybrid_grad_bytes(int elem, int pack_bytes) { return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(32, 4 * pack_bytes); }/' /tmp/b64/kernels_cuda/csrc/softmax/block_hybrid.cuh
+grep -c "elem == 4 ? std::min(64" /tmp/b64/kernels_cuda/csrc/softmax/block_hybrid.cuh
+(cd /tmp/b64 && PYTHONPATH=/tmp/b64 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+mkdir -p /tmp/cbx; OUT=/tmp/cbx timeout 400 bash benchmarks/tuning/cluster_backward_experiment.sh > $OUT/cluster_bwd_experiment_$C.txt 2>&1
+wait
+for f in /tmp/cbx/*.md; do echo "==== $(basename $f)"; cat $f; done > $OUT/cluster_bwd_tables_$C.md
+grep -vE '^\s*$' $OUT/cluster_bwd_experiment_$C.txt | tail -110
+echo "experiment done at $(el)s"
+B="--backends cuda --min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass bwd --variants block_hybrid --dtype fp32 --cols 20480,24576,28672,32768"
+for t in $root /tmp/b64; do (cd $t && PYTHONPATH=$t python3 -c "import kernels_cuda; print(kernels_cuda.__file__)" && PYTHONPATH=$t timeout 80 python3 -m comparison $B --output $OUT/hybrid_b64_$(basename $t)_$C.md | tail -1); done
+grep -hE '^\| cuda/' $OUT/hybrid_b64_*_$C.md | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}'
+echo "all done at $(el)s"
+# ---- session 26, call 4 (H200): after the cluster/hybrid change (44fc313): backward plans and auto (cuda beside triton) at 1 GiB, the CUDA backward GPU tests, compute-sanitizer over the backward ops
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+python3 - <<'PY' 2>&1 | tee $OUT/backward_auto_plans_$C.txt | grep -E "^(float32|bfloat16) +(24576|32768|49152|73728|98304|131072|196608) "
+import torch, kernels_cuda.softmax as s
+print(torch.cuda.get_device_name(), s.gpu_properties(0))
+for dt in (torch.float32, torch.bfloat16, torch.float16):
+    for cols in (16384, 20480, 24576, 28672, 32768, 36864, 40960, 45056, 49152, 57344, 65536, 73728, 98304, 131072, 196608, 262144):
+        y = torch.softmax(torch.randn(2, cols, device="cuda"), -1).to(dt)
+        r = s.plan(y, "softmax_backward", "cluster_regs")
+        a = s.plan(y, "softmax_backward", "auto")
+        print(f"{str(dt)[6:]:9} {cols:6}  auto {a['variant']:13} | cluster_regs k={r['cluster_size']} threads={r['threads']} bytes={r['cols_per_thread'] * y.element_size()} resident/SM={r['resident_per_sm']} | {a['reason']}")
+PY
+echo "plans done at $(el)s"
+B="--backends cuda,triton --min-bytes 1GiB --quiet --format markdown --layout long --op softmax,log_softmax --pass bwd --variants auto"
+timeout 120 python3 -m comparison --dtype fp32 --cols 16384,20480,24576,28672,32768,36864,40960,49152,65536,98304,131072,262144 $B --output $OUT/backward_auto_fp32_$C.md | tail -1
+timeout 120 python3 -m comparison --dtype bf16,fp16 --cols 32768,40960,49152,57344,65536,73728,98304,131072,196608,262144 $B --output $OUT/backward_auto_16bit_$C.md | tail -1
+grep -hE '^\| cuda/auto ' $OUT/backward_auto_*_$C.md | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}' | paste - - - - | head -40
+echo "bench done at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 -m "not slow" tests/test_cuda_softmax.py tests/test_matrix.py \
+  -k "auto_plan or (cuda and backward) or (cuda and gradient)" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_backward_$C.log | tail -5
+echo "tests done at $(el)s"
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16 --out $OUT/sanitize_backward_$C.log 2>&1 | tail -8
+echo "all done at $(el)s"
