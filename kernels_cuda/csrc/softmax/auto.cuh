@@ -113,12 +113,12 @@ Plan plan_auto(const Problem& p) {
 //    kGradClusterMaxSmBandwidth or more of DRAM bandwidth per SM a 16-CTA cluster only
 //    where block_hybrid cannot hold the rows (bf16 73728, 16 CTAs of 160 threads against
 //    block_hybrid: H200 87.4 against 90.2, H100 96.8 against 93.3), or when one is
-//    resident, of at least
-//    kGradClusterMinSmThreads threads, on a GPU with less than kGradClusterMaxSmBandwidth
-//    of DRAM bandwidth per SM: with one CTA per SM nothing overlaps a CTA's wait for
-//    its peers, and the more bytes per second an SM must move, the more that wait
-//    costs (session 25: H100, 25 GB/s per SM, 96.8-99.2 at fp32 24576-32768; H200, 37
-//    GB/s per SM, 79.9-89.3 where block_hybrid gave 91.2-93.4);
+//    resident, of at least kGradClusterMinSmThreads threads, on a GPU with less than
+//    kGradClusterMaxSmBandwidth of DRAM bandwidth per SM: with one CTA per SM nothing
+//    overlaps a CTA's wait for its peers, and the more bytes per second an SM must
+//    move, the more that wait costs (session 25: H100, 25 GB/s per SM, 96.8-99.2 at
+//    fp32 24576-32768; H200, 37 GB/s per SM, 79.9-89.3 where block_hybrid gave
+//    91.2-93.4);
 // 4. (sm_90) block_hybrid while one CTA holds both rows (16-bit to ~74 K columns:
 //    where the clusters of step 3 are not resident);
 // 5. block_smem while one block's shared memory holds both (GPUs without clusters: on

@@ -199,8 +199,8 @@ Plan plan_block_hybrid(const Problem& p) {
 // The backward keeps hybrid_grad_bytes() of y AND of dy per thread in registers
 // (GradSlice; with 16-byte packs 64 KB of each per 1024-thread CTA for fp32, 32 KB for
 // 16-bit values) and the rest of both rows in shared memory (227 KB on sm_90): rows up
-// to fp32 ~45 K and 16-bit ~74 K columns, one CTA per SM with both rows in flight. Where it stands:
-// between the one-CTA register backward (fp32 16384) and the clusters, the widths where
+// to fp32 ~45 K and 16-bit ~74 K columns, one CTA per SM with both rows in flight.
+// Where it stands: between the one-CTA register backward (fp32 16384) and the clusters, the widths where
 // block_smem stages both rows through registers a few packs at a time (fp32 to ~28 K)
 // and 2-CTA clusters wait for each other (fp32 32768: 89.4% of copy on an H200,
 // 2026-11-23, benchmarks/h200/backward-fp32-cols128-262144.md).
