@@ -249,6 +249,11 @@ _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (
     lambda index: torch.cuda.current_stream(index).cuda_stream)
 
 
+def raw_stream(index: int) -> int:
+    """The current stream of CUDA device `index`, as the integer handle launches take."""
+    return _raw_stream(index)
+
+
 class BoundKernel:
     """A compiled Triton kernel and the constexpr values of one plan, launched with the
     compiled kernel's own launcher: what `JITFunction.run` does after its per-call work

@@ -208,13 +208,15 @@ def launch_plan(x: torch.Tensor, p: dict, out: torch.Tensor | None = None,
             FAMILIES[p["kernel"]].launch_plan(x2d, rows_out, p)
     if fresh and "direct" not in p and p.get("bound_launch") and p["kernel"] in DIRECT_KERNELS:
         # Later calls of this plan with a fresh output launch straight away (`run`).
-        p["direct"] = launch.tensors_only_launcher(p, 3 if dy is not None else 2)
+        n_tensors = 3 if dy is not None else 2
+        p["direct"] = (softmax_split.direct_launcher(p, n_tensors) if p["kernel"] == "split"
+                       else launch.tensors_only_launcher(p, n_tensors))
     return target if target is out else out.copy_(target)
 
 
 # The families whose launch takes only the row tensors (x, y; or y, dy, dx) besides the
-# plan's scalars: `split` allocates exchange slots per launch, so it keeps its own path.
-DIRECT_KERNELS = ("fused", "online", "tiled")
+# plan's scalars; `split`'s also takes the exchange buffer of its device and stream.
+DIRECT_KERNELS = ("fused", "online", "tiled", "split")
 
 
 def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | None = None,

@@ -9,6 +9,12 @@ Each program loads its chunk of the next row before it waits. Rows up to one 16 
 chunk per SM (540672 fp32 or 1081344 16-bit columns on a 132-SM GPU): `why_unsupported`
 says so past that.
 
+The exchange words live in a buffer kept per device and stream (`exchange_words`), all
+-1 between launches: the last program of each group to finish puts its group's words
+back to -1, so a call launches one kernel and no fill (a fill was a second launch and
+most of a few-row call's host time), and the plan's launch can be bound once (the
+`direct` path of softmax.run).
+
 The backward (`BACKWARD`) cuts rows of y and dy the same way: each program holds a
 chunk of both, publishes its part of the row's sum (one fp32 in a 64-bit word) and waits
 for its group's; chunks are half the forward's, since a program holds two tensors (rows
@@ -49,9 +55,9 @@ SPLIT_CHUNK_ODD = 4096
 SPLIT_VALUES_PER_THREAD = 32
 SPLIT_MAX_WARPS = 32
 # Under the interpreter programs run one after another, so a program waiting for a later
-# one would wait forever: there every row is one chunk (SPLIT = 1; the exchange then
-# reads back the program's own slot), on this many programs so that each loops over
-# several rows and its next-row loads.
+# one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
+# the tests force SPLIT > 1 with every word pre-published), on this many programs so
+# that each loops over several rows and its next-row loads.
 INTERPRET_SPLIT_PROGRAMS = 2
 
 @triton.jit
@@ -62,6 +68,26 @@ def _pair_word(m, d):
     d_bits = tl.abs(d).to(tl.int32, bitcast=True).to(tl.int64)
     m_bits = m.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
     return (d_bits << 32) | m_bits
+
+
+@triton.jit
+def _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT: tl.constexpr):
+    # Called by every program of a group after its last row. The words are -1 between
+    # launches: the last program of the group to arrive (its group's arrival word, after
+    # the rows' words, counts from -1) puts the group's row words and the arrival word
+    # back to -1. acq_rel: the others' reads of the words happen before its stores. Rows
+    # RESET_ROWS at a time (a group's rows are n_groups apart): a few stores, not a loop
+    # over every row, at the end of the kernel.
+    RESET_ROWS: tl.constexpr = 64
+    arrival = slot_ptr + tl.cast(n_rows, tl.int64) * SPLIT + group
+    if tl.atomic_add(arrival, 1, sem="acq_rel", scope="gpu") == SPLIT - 2:
+        parts = tl.arange(0, SPLIT)
+        ks = tl.arange(0, RESET_ROWS)
+        for k0 in tl.range(0, tl.cdiv(n_rows - group, n_groups), RESET_ROWS):
+            rows = group + (k0 + ks).to(tl.int64) * n_groups
+            tl.store(slot_ptr + rows[:, None] * SPLIT + parts[None, :], tl.full((RESET_ROWS, SPLIT), -1, tl.int64),
+                     mask=(rows < n_rows)[:, None])
+        tl.atomic_xchg(arrival, -1, sem="relaxed", scope="gpu")
 
 
 @triton.jit
@@ -79,7 +105,8 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
-    # programs of its group on every row. slot_ptr: int64 [n_rows, SPLIT], all -1.
+    # programs of its group on every row (SPLIT 1: a whole row per program, no exchange).
+    # slot_ptr: int64 [n_rows * SPLIT + n_groups], all -1 (`exchange_words`; left so).
     # Per row: each element read once and written once. INTERPRETER: Triton's CPU
     # interpreter (bf16 rounded in the fp32 bits, downcast.py).
     pid = tl.program_id(0)
@@ -101,18 +128,22 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         m = tl.max(xf, axis=0)
         e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
         d = tl.sum(e, axis=0)
-        row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
-        tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
-        # Wait until every chunk of the row has published (volatile: not from L1).
-        words = tl.load(row_slots + parts, volatile=True)
-        while tl.min(words, axis=0) < 0:
+        if SPLIT > 1:
+            row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
+            tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
+            # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
-        part_max = (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
-        part_sum = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
-        # Merge: a chunk of only -inf adds 0 * exp(-inf) = 0; a row of only -inf gets
-        # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
-        row_max = tl.max(part_max, axis=0)
-        row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+            while tl.min(words, axis=0) < 0:
+                words = tl.load(row_slots + parts, volatile=True)
+            part_max = (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
+            part_sum = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
+            # Merge: a chunk of only -inf adds 0 * exp(-inf) = 0; a row of only -inf gets
+            # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
+            row_max = tl.max(part_max, axis=0)
+            row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+        else:
+            row_max = m
+            row_sum = d
         if LOG_SOFTMAX:
             y = (xf - row_max) - tl.log2(row_sum) * LN2
         else:
@@ -121,6 +152,8 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols,
                  downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
         x = x_next
+    if SPLIT > 1:
+        _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT)
 
 
 
@@ -165,7 +198,8 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
                                    INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once, as the
     # forward's: program p is chunk p % SPLIT of rows g, g + n_groups, ... (g = p //
-    # SPLIT). slot_ptr: int64 [n_rows, SPLIT], all -1 (SPLIT 1: unused, no exchange).
+    # SPLIT). slot_ptr: int64 [n_rows * SPLIT + n_groups], all -1 and left so, as the
+    # forward's (SPLIT 1: unused, no exchange).
     # Per row: y and dy read once, dx written once; the parts of the sum are added in
     # slot order, so every program of a row gets the same sum.
     pid = tl.program_id(0)
@@ -199,6 +233,8 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
                  downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
         y = y_next
         g = g_next
+    if SPLIT > 1:
+        _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT)
 
 
 # -- launch parameters -------------------------------------------------------------------------
@@ -315,18 +351,46 @@ def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
                                              launch.stand_in(torch.int64, y.device))
 
 
-def exchange_slots(rows: int, split: int, device) -> torch.Tensor:
-    """The backward's exchange words, fresh per call: int64 (rows, SPLIT), -1: not yet
-    published (SPLIT 1 exchanges nothing: one unused word)."""
-    return torch.full((rows if split > 1 else 1, split), -1, dtype=torch.int64, device=device)
+def exchange_size(rows: int, p: dict) -> int:
+    """Words of the exchange buffer a launch of plan `p` over `rows` rows uses: SPLIT per
+    row, then one arrival word per group (SPLIT 1: nothing is exchanged, one unused word)."""
+    split = p["constexprs"]["SPLIT"]
+    return rows * split + p["grid"] // split if split > 1 else 1
+
+
+# The exchange buffers, one per (device, stream): int64 words, all -1 between launches
+# (the kernels put them back). Per stream, since launches on one stream run one after
+# another and launches on two streams may overlap. Grown, never shrunk: at most 1/2048 of
+# the largest input `split` has run on (a word per chunk of 16 KiB or more, one per group).
+_EXCHANGE: dict[tuple, torch.Tensor] = {}
+
+
+def exchange_words(device: torch.device, words: int) -> torch.Tensor:
+    """At least `words` exchange words on `device`, all -1, for a launch on the current
+    stream. While a CUDA graph is being captured: a fresh buffer filled by a captured
+    fill (a buffer kept past the capture would belong to the graph's memory pool, and its
+    fill would run only on replay)."""
+    if device.type == "cuda":
+        if torch.cuda.is_current_stream_capturing():
+            return torch.full((words,), -1, dtype=torch.int64, device=device)
+        key = (device.index, launch.raw_stream(device.index))
+    else:
+        key = (device.type, None)
+    buf = _EXCHANGE.get(key)
+    if buf is None or buf.numel() < words:
+        # Twice what is asked: a sweep over growing row counts reallocates a few times.
+        size = words if buf is None else max(words, 2 * buf.numel())
+        buf = _EXCHANGE[key] = torch.full((size,), -1, dtype=torch.int64, device=device)
+    return buf
 
 
 def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict,
                          slots: torch.Tensor | None = None) -> None:
     """Launch the backward as planned (`p` from softmax.plan): dx from y and dy, exchanging
-    through `slots` (default: fresh `exchange_slots`)."""
+    through `slots` (default: `exchange_words`; a test's own words, laid out as
+    `exchange_size` says, come back all -1)."""
     if slots is None:
-        slots = exchange_slots(y.shape[0], p["constexprs"]["SPLIT"], y.device)
+        slots = exchange_words(y.device, exchange_size(y.shape[0], p))
     launch.launch(_softmax_split_backward_kernel, (p["grid"],), softmax_rows.backward_kernel_args(y, dy, dx, slots),
                   p, p["num_warps"], {}, p["constexprs"])
 
@@ -343,12 +407,27 @@ def compile_args(x: torch.Tensor) -> tuple:
                                     launch.stand_in(torch.int64, x.device))
 
 
-def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
-    """Launch `split` as planned (`p` from softmax.plan) from `x` into `y`."""
-    # The exchange words: int64 (rows, SPLIT), fresh per call, -1: not yet published.
-    slots = torch.full((x.shape[0], p["constexprs"]["SPLIT"]), -1, dtype=torch.int64, device=x.device)
+def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict, slots: torch.Tensor | None = None) -> None:
+    """Launch `split` as planned (`p` from softmax.plan) from `x` into `y`, exchanging
+    through `slots` (default: `exchange_words`)."""
+    if slots is None:
+        slots = exchange_words(x.device, exchange_size(x.shape[0], p))
     launch.launch(_softmax_split_kernel, (p["grid"],), softmax_rows.kernel_args(x, y, slots), p, p["num_warps"], {},
                   p["constexprs"])
+
+
+def direct_launcher(p: dict, n_tensors: int):
+    """softmax.run's `direct` launch of a plan that has launched (`n_tensors`: x, y or y,
+    dy, dx): the bound kernel, given the exchange buffer of the moment; None where the
+    plan's launch is not bound."""
+    bound = launch.tensors_only_launcher(p, n_tensors + 1)
+    if bound is None:
+        return None
+    device, words = torch.device("cuda", p["device"]), exchange_size(p["rows"], p)
+
+    def launch_direct(*tensors: torch.Tensor) -> None:
+        bound(*tensors, exchange_words(device, words))
+    return launch_direct
 
 
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,

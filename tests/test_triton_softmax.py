@@ -123,6 +123,43 @@ def test_persistent_loop_with_fewer_programs_than_work(op, kernel):
         assert agreement.ok, agreement.summary()
 
 
+def _prepublished_pairs(x: torch.Tensor, split: int, chunk: int, groups: int) -> torch.Tensor:
+    """The exchange buffer as `split` lays it out, with the word every program of a group
+    would publish: its chunk's (max, sum of exp relative to that max), fp32 bits of the
+    sum high and of the max low; then the groups' arrival words, -1."""
+    x64 = torch.nn.functional.pad(x.double(), (0, split * chunk - x.shape[1]), value=-math.inf)
+    chunks = x64.reshape(x.shape[0], split, chunk)
+    m = chunks.amax(-1)
+    # As the kernel: exponents relative to 0 in a chunk of only -inf (its sum is 0), and
+    # the sum's sign bit cleared (a NaN's), so that no published word reads as "not yet".
+    d = (chunks - m.masked_fill(m == -math.inf, 0.0).unsqueeze(-1)).exp().sum(-1).abs()
+    low = m.float().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    high = d.float().view(torch.int32).to(torch.int64) << 32
+    return torch.cat([(high | low).flatten(), torch.full((groups,), -1, dtype=torch.int64, device=x.device)])
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_split_exchanges_with_every_part_published(op):
+    # Under the interpreter a program cannot wait for a later one, so `split` runs one
+    # chunk per row there. Force SPLIT 2 and 4 with every chunk's pair already published:
+    # the chunk columns and masks, the merge of the pairs (relative to each chunk's own
+    # max), and the reset of the words and arrival counts by each group's last program
+    # (the buffer a launch leaves is the next launch's: it must come back all -1).
+    softmax_mod, _, _, _, split, *_ = _modules()
+    for dtype in DTYPES:
+        x = make_rows(7, 301, dtype, DEVICE)
+        p = softmax_mod.plan(x, op, "split")
+        for n_split, chunk, grid in [(2, 256, 2), (2, 256, 6), (4, 128, 4), (4, 128, 8)]:
+            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk))
+            out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
+            slots = _prepublished_pairs(x, n_split, chunk, grid // n_split)
+            assert slots.numel() == split.exchange_size(x.shape[0], forced)
+            split.launch_plan(x, out, forced, slots=slots)
+            agreement = check(op, x, out)
+            assert agreement.ok, (dtype, n_split, grid, agreement.summary())
+            assert (slots == -1).all(), (dtype, n_split, grid, slots)
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, monkeypatch):
     # `fused` is one-shot: one program per row block, on a (x, y) grid once the blocks
@@ -647,3 +684,82 @@ def test_bound_kernel_passes_the_launcher_what_the_jit_would(monkeypatch):
         launch.launch(kernel, (2, 3), (x, y, 32), p, 4, {}, {"BLOCK": 16})
         assert launched.pop()[0] == "jit"
     assert p["bound_launch"] is None
+
+
+def _split_call(op: str, rows: int, cols: int, dtype: torch.dtype, seed: int):
+    """(input, dy or None) of a `split` call that exchanges (SPLIT > 1 on a GPU)."""
+    x = make_rows(rows, cols, dtype, "cuda", seed=seed)
+    if not op.endswith("_backward"):
+        return x, None
+    y = (torch.softmax if op == "softmax_backward" else torch.log_softmax)(x.float(), -1).to(dtype)
+    return y, make_gradient(rows, cols, dtype, "cuda", seed=seed + 1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", ["softmax", "log_softmax", "softmax_backward", "log_softmax_backward"])
+def test_gpu_split_exchange_words_between_calls_streams_and_graphs(op):
+    """`split` keeps its exchange words per device and stream, all -1 between launches
+    (each group's last program resets them), so that a call launches one kernel. Repeated
+    calls (the `direct` path after the first), fewer rows after more, calls on two
+    streams at once, and replays of a captured call must each agree, and every kept
+    buffer must be all -1 afterwards: a word left set would let the next launch's wait
+    pass on a stale partner's value."""
+    from kernels_triton import softmax as triton_softmax
+    from kernels_triton import softmax_split
+
+    def call(x, dy):
+        return triton_softmax.run(x, op, "split", dy=dy)
+
+    def agrees(x, dy, out, what):
+        agreement = check(op, x, out, dy=dy)
+        assert agreement.ok, (what, agreement.summary())
+
+    def all_reset():
+        torch.cuda.synchronize()
+        for key, words in softmax_split._EXCHANGE.items():
+            assert (words == -1).all(), (key, (words != -1).sum().item())
+
+    for rows, cols, dtype in [(4, 262144, torch.float32), (1, 131072, torch.bfloat16), (64, 65536, torch.float16)]:
+        for seed in range(3):
+            x, dy = _split_call(op, rows, cols, dtype, seed)
+            agrees(x, dy, call(x, dy), (rows, cols, dtype, seed))
+        p = triton_softmax._cached_plan(x, op, "split", dy)
+        assert p["constexprs"]["SPLIT"] > 1 and p.get("direct") is not None, p
+        all_reset()
+    # Two streams at once, each with its own words.
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    inputs = [_split_call(op, 16, 131072, torch.float32, seed) for seed in (5, 6)]
+    outs = []
+    for stream in streams:
+        stream.wait_stream(torch.cuda.current_stream())
+    for stream, (x, dy) in zip(streams, inputs):
+        with torch.cuda.stream(stream):
+            for _ in range(4):
+                out = call(x, dy)
+            outs.append(out)
+    for stream in streams:
+        torch.cuda.current_stream().wait_stream(stream)
+    for (x, dy), out in zip(inputs, outs):
+        agrees(x, dy, out, "two streams")
+    all_reset()
+    # Captured: the graph gets its own words, filled by a captured fill on each replay.
+    x, dy = _split_call(op, 4, 262144, torch.float32, 7)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        call(x, dy)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = call(x, dy)
+    for seed in (8, 9):
+        source, source_dy = _split_call(op, 4, 262144, torch.float32, seed)
+        x.copy_(source)
+        if dy is not None:
+            dy.copy_(source_dy)
+        out.fill_(math.nan)
+        graph.replay()
+        torch.cuda.synchronize()
+        agrees(source, source_dy, out, f"replay {seed}")
+    agrees(x, dy, call(x, dy), "after the capture")
+    all_reset()

@@ -168,14 +168,17 @@ def test_backward_fused_paired_rows(op, dtype, monkeypatch):
     assert agreement.ok, agreement.summary()
 
 
-def _prepublished_slots(op: str, y: torch.Tensor, dy: torch.Tensor, split: int, chunk: int) -> torch.Tensor:
-    """The exchange words every program of a `split` group would publish: each chunk's part
-    of its row's sum (float64, rounded to fp32), as its fp32 bits in an int64."""
+def _prepublished_slots(op: str, y: torch.Tensor, dy: torch.Tensor, split: int, chunk: int,
+                        groups: int) -> torch.Tensor:
+    """The exchange buffer as `split` lays it out, with the words every program of a group
+    would publish: each chunk's part of its row's sum (float64, rounded to fp32), as its
+    fp32 bits in an int64; then the groups' arrival words, -1."""
     y64, dy64 = y.double(), dy.double()
     terms = dy64 if op == "log_softmax_backward" else dy64 * y64
     pad = split * chunk - y.shape[1]
     parts = torch.nn.functional.pad(terms, (0, pad)).reshape(y.shape[0], split, chunk).sum(-1)
-    return parts.float().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    words = parts.float().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    return torch.cat([words.flatten(), torch.full((groups,), -1, dtype=torch.int64, device=words.device)])
 
 
 @pytest.mark.parametrize("op", BWD_OPS)
@@ -185,8 +188,8 @@ def test_backward_forced_grids_and_exchanges(op):
     # the sum; the interpreter runs one program per row and one chunk per row. Force
     # grids of 1-3 programs (the row loops, split's next-row loads past the last row),
     # and SPLIT 2 and 4 with every part already published (under the interpreter a
-    # program cannot wait for a later one): the chunk columns, masks and the merge of
-    # the parts in slot order.
+    # program cannot wait for a later one): the chunk columns, masks, the merge of the
+    # parts in slot order, and the reset of the words by each group's last program.
     softmax_mod, _, _, _, split, *_ = _modules()
     y, dy = backward_inputs(op, 7, 130, torch.float32)
     for kernel in ("tiled", "split"):
@@ -201,10 +204,14 @@ def test_backward_forced_grids_and_exchanges(op):
         for n_split, chunk, grid in [(2, 256, 2), (2, 256, 6), (4, 128, 4), (4, 128, 8)]:
             forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk))
             out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
-            slots = _prepublished_slots(op, y, dy, n_split, chunk)
+            slots = _prepublished_slots(op, y, dy, n_split, chunk, grid // n_split)
+            assert slots.numel() == split.exchange_size(y.shape[0], forced)
             split.backward_launch_plan(y, dy, out, forced, slots=slots)
             agreement = check(op, y, out, dy=dy)
             assert agreement.ok, (dtype, n_split, grid, agreement.summary())
+            # The last program of each group puts its rows' words and its arrival word
+            # back to -1, so the next launch on the stream finds the buffer ready.
+            assert (slots == -1).all(), (dtype, n_split, grid, slots)
 
 
 @pytest.mark.parametrize("op", BWD_OPS)
