@@ -29,7 +29,10 @@ def test_every_sweep_is_a_valid_command_line():
     for name, sweep in record.SWEEPS.items():
         args = build_parser().parse_args(list(sweep.argv))
         assert args.cols, name
-    assert list(record.SWEEPS) == ["forward", "forward_wide", "backward", "step", "ladder", "reductions", "default"]
+    assert list(record.SWEEPS) == ["forward", "forward_wide", "backward", "step", "ladder", "reductions", "few_rows",
+                                   "default"]
+    few = build_parser().parse_args(list(record.SWEEPS["few_rows"].argv))
+    assert few.latency and few.rows == [1, 4, 16, 64] and few.cols[0] == 32768 and few.cols[-1] == 1048576
 
 
 def test_narrowing_a_sweep_names_its_files():
@@ -105,3 +108,59 @@ def test_cols_narrow_a_sweep_to_the_widths_it_has():
     assert argv[argv.index("--cols") + 1] == "128,65536" and stem == "backward-cols128-65536"
     with pytest.raises(ValueError, match="none of"):
         record.narrowed("backward", record.SWEEPS["backward"], None, None, ["7"])
+
+
+def _latency_results():
+    from comparison.harness.latency import Latency
+
+    def case(backend, cols, graph, loop):
+        return Latency("softmax", "fwd", "fp32", 1, cols, backend, "auto", graph_us=graph, bench_us=graph,
+                       loop_us=loop, launches=1)
+
+    results = [case("torch", 32768, 15.0, 20.0), case("cuda", 32768, 9.0, 10.0), case("quack", 32768, 10.0, 25.0),
+               case("torch", 262144, 100.0, 104.0), case("cuda", 262144, 12.0, 26.0),
+               case("quack", 262144, 10.0, 17.0), case("triton", 262144, 14.0, 52.0)]
+    floor = Latency("empty kernel", "", "", 0, 0, "torch.cuda._sleep(0)", "", graph_us=8.0, loop_us=7.0)
+    return results, floor
+
+
+def test_latency_compares_each_call_to_torch_and_quack():
+    from comparison.harness import latency
+
+    results, floor = _latency_results()
+    latency.compare_to_peers(results)
+    by = {(r.backend, r.cols): r for r in results}
+    assert by[("cuda", 32768)].loop_speedup == pytest.approx(2.0)
+    assert by[("cuda", 262144)].graph_vs_quack == pytest.approx(1.2)
+    assert by[("triton", 262144)].loop_speedup == pytest.approx(2.0)
+    assert by[("torch", 32768)].loop_speedup == pytest.approx(1.0)
+    lines = latency.summary_lines(results, floor)
+    assert lines == ["cuda: loop 2.00-4.00x faster than torch (least: softmax fwd fp32 1x32768); graph 0.90-1.20x "
+                     "Quack's (most: softmax fwd fp32 1x262144)",
+                     "triton: loop 2.00-2.00x faster than torch (least: softmax fwd fp32 1x262144); graph 1.40-1.40x "
+                     "Quack's (most: softmax fwd fp32 1x262144)"]
+    text = latency.render(results, floor, "markdown", ["device: test"])
+    assert "loop x torch" in text and "graph / quack" in text
+    assert "summary: cuda: loop 2.00-4.00x" in text and "| 1.20 " in text
+
+
+def test_a_latency_record_is_indexed(tmp_path):
+    from comparison.harness import latency
+
+    results, floor = _latency_results()
+    latency.compare_to_peers(results)
+    extra = {"device": "NVIDIA H100 80GB HBM3 (cuda:0)", "torch": "2.x", "triton": "3.x", "cuda": "13.0",
+             "python": "3.12", "date": "2026-11-24T10:00:00", "command": "python -m comparison --latency",
+             "unavailable": {},
+             "record": {"sweep": "few_rows", "stem": "few_rows", "what": "few rows", "command": "record few_rows",
+                        "seconds": 1.0, "files": {"tables": "few_rows.md", "json": "few_rows.json"}}}
+    (tmp_path / "few_rows.json").write_text(latency.render(results, floor, "json", ["device: test"], extra))
+    index = record.write_index(tmp_path).read_text()
+    assert "latency; empty kernel 8.0 us (graph)" in index
+    assert "cuda: loop 2.00-4.00x faster than torch" in index and "triton: loop" in index
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU skip on a machine without a GPU")
+def test_a_latency_sweep_is_skipped_without_a_gpu(tmp_path, capsys):
+    assert main(["record", "--allow-cpu", "--quiet", "--out", str(tmp_path), "--sweeps", "few_rows"]) == 3
+    assert "few_rows: skipped, it times calls on a CUDA GPU" in capsys.readouterr().err

@@ -314,8 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     return compare(argv)
 
 
-def latency_view(parser, p: Plan, command: str) -> int:
-    """`--latency`: the latency table instead of the bandwidth sweep (see `latency`)."""
+def measure_latency(parser, p: Plan, command: str, desc: str = "latency"):
+    """Run the `--latency` cases of plan `p`: (results, floor, header lines, the JSON
+    document's fields beside them: device, versions, date, command, unavailable)."""
+    import datetime
+
     args = p.args
     if p.device.type != "cuda":
         parser.error("--latency measures kernel launches on a CUDA GPU, and none is in use here")
@@ -327,20 +330,36 @@ def latency_view(parser, p: Plan, command: str) -> int:
 
     rows = len(args.rows or latency.LATENCY_ROWS)
     total = sum(len(v) for v in p.chosen.values()) * len(args.dtype) * len(args.cols) * rows
-    with tqdm(total=total, desc="latency", unit="run", file=sys.stderr, leave=False,
+    with tqdm(total=total, desc=desc, unit="run", file=sys.stderr, leave=False,
               disable=True if args.quiet else None) as progress:
         results, floor = latency.run_latency(args, p.device, p.backends, p.chosen, progress)
     v = reporting.versions()
+    date = datetime.datetime.now().isoformat(timespec="seconds")
     header = [f"device: {reporting.describe_device(p.device)}",
               f"torch {v['torch']} (CUDA {v['cuda']}), triton {v['triton']}, python {v['python']}",
-              f"command: {command}",
+              f"date: {date}", f"command: {command}",
               *(f"backend {name} unavailable: {why}" for name, why in p.unavailable)]
-    text = latency.render(results, floor, args.format, header)
-    if args.output:
-        Path(args.output).write_text(text)
-        print(f"wrote {args.output}", file=sys.stderr)
+    extra = {"device": reporting.describe_device(p.device), **v, "date": date, "command": command,
+             "unavailable": dict(p.unavailable)}
+    return results, floor, header, extra
+
+
+def latency_view(parser, p: Plan, command: str) -> int:
+    """`--latency`: the latency table instead of the bandwidth sweep (see `latency`)."""
+    from . import latency
+
+    results, floor, header, extra = measure_latency(parser, p, command)
+    text = latency.render(results, floor, p.args.format, header, extra)
+    if p.args.output:
+        Path(p.args.output).write_text(text)
+        print(f"wrote {p.args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return latency_status(results)
+
+
+def latency_status(results) -> int:
+    """1 when a call of this package's own backends raised; else 0."""
     failed = [r for r in results if r.note.startswith("error") and get_backend(r.backend).own]
     return 1 if failed else 0
 

@@ -50,6 +50,9 @@ class Latency:
     loop_us: float | None = None
     launches: int | None = None
     note: str = ""
+    # Filled by `compare_to_peers` once every backend of the case has run:
+    loop_speedup: float | None = None     # torch's loop us / this loop us
+    graph_vs_quack: float | None = None   # this graph us / Quack's graph us
 
     def to_dict(self) -> dict:
         return report_dict(self)
@@ -183,22 +186,96 @@ def run_latency(args, device: torch.device, backends, chosen, progress) -> tuple
                                         except Exception as exc:
                                             r.note = f"error: {type(exc).__name__}: {exc}"
                                     progress.update(1)
+    compare_to_peers(out)
     return out, floor
+
+
+def compare_to_peers(results: list[Latency]) -> None:
+    """Set each result's loop speedup over torch and graph time against Quack's, from the
+    torch and quack results of the same case (op, pass, dtype, rows, cols) when those ran."""
+    def case(r):
+        return r.op, r.pass_, r.dtype, r.rows, r.cols
+
+    baseline = {}
+    for r in results:
+        if r.backend in ("torch", "quack") and r.variant == "auto":
+            baseline[(r.backend, *case(r))] = r
+    for r in results:
+        torch_r, quack_r = baseline.get(("torch", *case(r))), baseline.get(("quack", *case(r)))
+        if torch_r is not None and torch_r.loop_us and r.loop_us:
+            r.loop_speedup = torch_r.loop_us / r.loop_us
+        if quack_r is not None and quack_r.graph_us and r.graph_us:
+            r.graph_vs_quack = r.graph_us / quack_r.graph_us
+
+
+def summary_lines(results: list[Latency], floor: Latency) -> list[str]:
+    """Per backend of this package (`own`): the range of its loop speedup over torch and of
+    its graph time against Quack's (or, where Quack did not run, against the empty-kernel
+    floor), each with the case at the worst end."""
+    from ..registry import get_backend
+
+    def where(r):
+        return f"{r.op} {r.pass_} {r.dtype} {r.rows}x{r.cols}"
+
+    def own(name):
+        try:
+            return get_backend(name).own
+        except Exception:  # a peer that is not installed here
+            return False
+
+    lines = []
+    for name in dict.fromkeys(r.backend for r in results):
+        if not own(name):
+            continue
+        mine = [r for r in results if r.backend == name and r.loop_us is not None]
+        if not mine:
+            lines.append(f"{name}: nothing measured")
+            continue
+        parts = []
+        loops = [r for r in mine if r.loop_speedup is not None]
+        if loops:
+            worst = min(loops, key=lambda r: r.loop_speedup)
+            parts.append(f"loop {worst.loop_speedup:.2f}-{max(r.loop_speedup for r in loops):.2f}x faster than "
+                         f"torch (least: {where(worst)})")
+        graphs = [r for r in mine if r.graph_vs_quack is not None]
+        if graphs:
+            worst = max(graphs, key=lambda r: r.graph_vs_quack)
+            parts.append(f"graph {min(r.graph_vs_quack for r in graphs):.2f}-{worst.graph_vs_quack:.2f}x Quack's "
+                         f"(most: {where(worst)})")
+        elif floor.graph_us:
+            timed = [r for r in mine if r.graph_us is not None]
+            if timed:
+                worst = max(timed, key=lambda r: r.graph_us)
+                parts.append(f"graph up to {worst.graph_us / floor.graph_us:.1f}x the empty kernel's "
+                             f"({where(worst)})")
+        lines.append(f"{name}: " + "; ".join(parts))
+    return lines
+
+
+def to_doc(results: list[Latency], floor: Latency, header: list[str], extra: dict) -> dict:
+    """The JSON document of a latency run: `extra` (device, versions, date, command, ...),
+    the header lines, the summary, the floor and every result."""
+    return {**extra, "header": header, "summary": summary_lines(results, floor), "floor": floor.to_dict(),
+            "results": [r.to_dict() for r in results]}
 
 
 def _fmt(v) -> str:
     return "" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
 
 
-def render(results: list[Latency], floor: Latency, fmt: str, header: list[str]) -> str:
-    """The latency report: header, the floor, a table per (op, pass, dtype) (long layout)."""
+def _ratio(v) -> str:
+    return "" if v is None else f"{v:.2f}"
+
+
+def render(results: list[Latency], floor: Latency, fmt: str, header: list[str], extra: dict | None = None) -> str:
+    """The latency report: header, the floor, a summary, a table per (op, pass, dtype)
+    (long layout); JSON: `to_doc` with `extra`."""
     import csv
     import io
     import json
 
     if fmt == "json":
-        return json.dumps({"header": header, "floor": floor.to_dict(),
-                           "results": [r.to_dict() for r in results]}, indent=2) + "\n"
+        return json.dumps(to_doc(results, floor, header, extra or {}), indent=2) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         fields = list(floor.to_dict())
@@ -216,15 +293,17 @@ def render(results: list[Latency], floor: Latency, fmt: str, header: list[str]) 
              f"bench {_fmt(floor.bench_us)} us, loop {_fmt(floor.loop_us)} us, launches {_fmt(floor.launches)}"
              + (f" ({floor.note})" if floor.note else "") + "\n")
     text += (f"{prefix}us per call of the public function: graph = CUDA graph replay, bench = triton's do_bench "
-             f"(median, cold L2), loop = back-to-back eager calls with one synchronize (host included)\n")
+             f"(median, cold L2), loop = back-to-back eager calls with one synchronize (host included); "
+             f"loop x torch = torch's loop us / this loop us, graph / quack = this graph us / Quack's\n")
+    text += "".join(f"{prefix}summary: {line}\n" for line in summary_lines(results, floor))
     groups: dict[tuple, list[Latency]] = {}
     for r in results:
         groups.setdefault((r.op, r.pass_, r.dtype), []).append(r)
     for (op, pass_, dtype), subset in groups.items():
         body = [[f"{r.backend}/{r.variant}", r.rows, r.cols, _fmt(r.graph_us), _fmt(r.bench_us), _fmt(r.loop_us),
-                 _fmt(r.launches), r.note] for r in subset]
+                 _fmt(r.launches), _ratio(r.loop_speedup), _ratio(r.graph_vs_quack), r.note] for r in subset]
         text += f"\n{'### ' if markdown else ''}{op} {pass_} {dtype} (latency)\n\n"
         text += tabulate(body, headers=["backend/variant", "rows", "cols", "graph us", "bench us", "loop us",
-                                        "launches", "note"],
+                                        "launches", "loop x torch", "graph / quack", "note"],
                          tablefmt="github" if markdown else "simple", disable_numparse=True) + "\n"
     return text

@@ -71,6 +71,11 @@ SWEEPS: dict[str, Sweep] = {
         "row sums and maxima, every variant of every available backend, 1 GiB inputs",
         ("--cols", LADDER_WIDTHS, "--dtype", "fp32,bf16", "--op", "reduce_sum,reduce_max", "--variants", "all",
          *ONE_GIB)),
+    "few_rows": Sweep(
+        "the cost of a call on few wide rows (1, 4, 16, 64 rows x 32768-1048576): us per call in a CUDA "
+        "graph, do_bench and an eager loop, kernel launches, beside torch, Quack and an empty kernel",
+        ("--latency", "--cols", "32768,65536,131072,262144,524288,1048576", "--rows", "1,4,16,64",
+         "--dtype", "fp32,bf16", "--op", "softmax,log_softmax")),
     "default": Sweep(
         "the README's command as it is (fp32 and bf16, softmax and log-softmax, inputs 4x the L2 cache)",
         ("--cols", "512,2048,8192")),
@@ -212,7 +217,13 @@ def record_sweep(name: str, sweep_argv: tuple[str, ...], stem: str, args, out: P
     print(f"record {name}: python -m comparison {shlex.join(sweep_argv)}", file=sys.stderr)
     start = time.monotonic()
     device_argv = ("--device", args.device) if args.device else ()
-    rep = execute(p, "python -m comparison " + shlex.join((*sweep_argv, *device_argv)), desc=f"record {name}")
+    command = "python -m comparison " + shlex.join((*sweep_argv, *device_argv))
+    if p.args.latency and p.device.type != "cuda":
+        print(f"record {name}: skipped, it times calls on a CUDA GPU and none is in use here", file=sys.stderr)
+        return 3
+    if p.args.latency:
+        return record_latency(name, stem, parser, p, command, record_command, narrow, folder)
+    rep = execute(p, command, desc=f"record {name}")
     seconds = time.monotonic() - start
     rep.notes.append(f"recorded by `{record_command}` into {folder}/ ({seconds:.0f} s)")
     files = {"tables": f"{stem}.md", "json": f"{stem}.json"}
@@ -233,6 +244,29 @@ def record_sweep(name: str, sweep_argv: tuple[str, ...], stem: str, args, out: P
     print(f"record {name}: {'; '.join(reporting.summary_lines(rep))} ({seconds:.0f} s) -> "
           + ", ".join(str(folder / f) for f in files.values()), file=sys.stderr)
     return rep.exit_status()
+
+
+def record_latency(name: str, stem: str, parser, p, command: str, record_command: str, narrow: str,
+                   folder: Path) -> int:
+    """A `--latency` sweep: its tables (.md) and every field (.json); no plot (latency is
+    not drawn against width)."""
+    from . import latency
+    from .cli import latency_status, measure_latency
+
+    start = time.monotonic()
+    results, floor, header, extra = measure_latency(parser, p, command, desc=f"record {name}")
+    seconds = time.monotonic() - start
+    header.append(f"recorded by `{record_command}` into {folder}/ ({seconds:.0f} s)")
+    files = {"tables": f"{stem}.md", "json": f"{stem}.json"}
+    what = SWEEPS[name].what + (f" (this file:{narrow})" if narrow else "")
+    extra["record"] = {"sweep": name, "stem": stem, "what": what, "command": record_command,
+                       "seconds": round(seconds, 1), "files": files}
+    (folder / files["tables"]).write_text(latency.render(results, floor, "markdown", header))
+    (folder / files["json"]).write_text(latency.render(results, floor, "json", header, extra))
+    write_index(folder)
+    print(f"record {name}: {'; '.join(latency.summary_lines(results, floor))} ({seconds:.0f} s) -> "
+          + ", ".join(str(folder / f) for f in files.values()), file=sys.stderr)
+    return latency_status(results)
 
 
 def _records(folder: Path) -> list[dict]:
@@ -265,9 +299,14 @@ def write_index(folder: Path) -> Path:
              "|---|---|---|---|---|---|---|"]
     for d in docs:
         rec = d["record"]
-        copy = f"{d['copy_gbps']:.0f} GB/s" if d.get("copy_gbps") else "no timings"
+        if d.get("copy_gbps"):
+            copy = f"{d['copy_gbps']:.0f} GB/s"
+        elif isinstance(d.get("floor"), dict) and d["floor"].get("graph_us"):
+            copy = f"latency; empty kernel {d['floor']['graph_us']:.1f} us (graph)"
+        else:
+            copy = "no timings"
         files = ", ".join(f"[{kind}]({name})" for kind, name in rec["files"].items())
-        results = "; ".join(d.get("summary", [])[:1])
+        results = "; ".join(d.get("summary", [])[:None if "floor" in d else 1])
         lines.append(f"| `{rec['stem']}` | {rec['what']} | {str(d.get('date', ''))[:16]} | {copy} | {results} "
                      f"| {files} | `{rec['command']}` |")
     lines += ["", "## Environment", ""]
