@@ -5,9 +5,10 @@ Each chunk of a row is held in one program's registers; the programs of a row pu
 their chunk's (max, sum) as one 64-bit word in global memory and wait for each other's,
 so each element is still read once and written once. That wait needs every program
 resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
-Each program loads its chunk of the next row before it waits. Rows up to one 16 KiB
-chunk per SM (540672 fp32 or 1081344 16-bit columns on a 132-SM GPU): `why_unsupported`
-says so past that.
+Each program loads its chunk of the next row before it waits. Chunks are 16 KiB, wider
+(to 64 KiB) where a row has more of them than the GPU has SMs: rows up to a power of
+two of 64 KiB chunks, at most one per SM (2097152 fp32 or 4194304 16-bit columns on a
+132-SM GPU); `why_unsupported` says so past that.
 
 The exchange words live in a buffer kept per device and stream (`exchange_words`), all
 -1 between launches: the last program of each group to finish puts its group's words
@@ -18,8 +19,8 @@ most of a few-row call's host time), and the plan's launch can be bound once (th
 The backward (`BACKWARD`) cuts rows of y and dy the same way: each program holds a
 chunk of both, publishes its part of the row's sum (one fp32 in a 64-bit word) and waits
 for its group's; chunks are half the forward's, since a program holds two tensors (rows
-up to 128 chunks, the largest power of two at most the SM count: 262144 fp32 or 524288
-16-bit columns on a 132-SM GPU).
+up to 128 chunks of at most 32 KiB, the largest power of two at most the SM count:
+1048576 fp32 or 2097152 16-bit columns on a 132-SM GPU).
 """
 from __future__ import annotations
 
@@ -51,6 +52,12 @@ from .softmax_rows import LN2, LOG2E
 # its second program per SM).
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
+# Rows with more 16 KiB chunks than the GPU has SMs (fp32 past 540672 columns on 132 SMs)
+# take chunks of 32 or 64 KiB (more warps, the same values per thread), so that a group
+# still fits one program per SM, instead of leaving `split` for `online` (a program per
+# row: a few rows then use a few SMs; 1 x 1048576 fp32 took 196 us on the H100, against
+# 9-10 us for 1 x 524288, benchmarks/h100/few_rows-softmax-fp32.md).
+SPLIT_MAX_CHUNK_BYTES = 64 * 1024
 SPLIT_CHUNK_ODD = 4096
 SPLIT_VALUES_PER_THREAD = 32
 SPLIT_MAX_WARPS = 32
@@ -173,6 +180,7 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
 SPLIT_BWD_CHUNK_BYTES = {elem: chunk // 2 for elem, chunk in SPLIT_CHUNK_BYTES.items()}
 SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
+SPLIT_BWD_MAX_CHUNK_BYTES = SPLIT_MAX_CHUNK_BYTES // 2
 SPLIT_BWD_VALUES_PER_THREAD = SPLIT_VALUES_PER_THREAD // 2
 SPLIT_BWD_MAX_WARPS_FP16 = 16
 
@@ -239,24 +247,37 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
 
 # -- launch parameters -------------------------------------------------------------------------
 
-def chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
+def _cut(cols: int, cap: int, widest: int, sm_count: int | None) -> tuple[int, int]:
+    """(SPLIT, CHUNK): SPLIT the smallest power of two whose chunks hold at most `cap`
+    columns; where that makes more chunks than `sm_count` SMs, chunks twice as wide, up
+    to `widest` columns, so that a group still fits one program per SM."""
+    split = triton.next_power_of_2(triton.cdiv(cols, cap))
+    while sm_count is not None and split > sm_count and cap < widest:
+        cap *= 2
+        split = triton.next_power_of_2(triton.cdiv(cols, cap))
+    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+
+
+def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | None = None) -> tuple[int, int]:
     """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
     SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
-    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD).
-    Rows of no columns plan as one column (nothing is launched for them)."""
+    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD),
+    or, aligned rows with more such chunks than the `sm_count` SMs, up to
+    SPLIT_MAX_CHUNK_BYTES. Rows of no columns plan as one column (nothing is launched
+    for them)."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
         return 1, whole
-    cap = SPLIT_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_CHUNK_ODD
-    split = triton.next_power_of_2(triton.cdiv(cols, cap))
-    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+    if align == 1:
+        return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
+    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_BYTES // elem, sm_count)
 
 
 def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
     """Whether a group of `split` programs can all be resident: at most one per SM is
     assumed here (the plan then packs as many as the compiled kernel allows)."""
-    return sm_count is None or chunks(cols, elem, align, False)[0] <= sm_count
+    return sm_count is None or chunks(cols, elem, align, False, sm_count)[0] <= sm_count
 
 
 def why_unsupported(x: torch.Tensor) -> str | None:
@@ -268,7 +289,7 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     sm_count = launch.device_limits(x.device.index).sm_count
     if fits(cols, x.element_size(), align, sm_count):
         return None
-    split, chunk = chunks(cols, x.element_size(), align, False)
+    split, chunk = chunks(cols, x.element_size(), align, False, sm_count)
     return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
             f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
             f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
@@ -279,7 +300,7 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, Non
     tensor `x`: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
     rows, cols = x.shape
     align = softmax_rows.row_align(x)
-    split, chunk = chunks(cols, x.element_size(), align, interpreted=sm_count is None)
+    split, chunk = chunks(cols, x.element_size(), align, sm_count is None, sm_count)
     warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
     return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
 
@@ -298,23 +319,25 @@ def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimi
 
 # -- backward launch parameters ----------------------------------------------------------------
 
-def backward_chunks(cols: int, elem: int, align: int, interpreted: bool) -> tuple[int, int]:
+def backward_chunks(cols: int, elem: int, align: int, interpreted: bool,
+                    sm_count: int | None = None) -> tuple[int, int]:
     """(SPLIT, CHUNK) of the backward for rows of `cols` `elem`-byte values: one chunk up
     to SPLIT_BWD_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a
     power of two, the smallest whose chunks fit SPLIT_BWD_CHUNK_BYTES (odd rows:
-    SPLIT_BWD_CHUNK_ODD elements); rows of no columns as one column."""
+    SPLIT_BWD_CHUNK_ODD elements), or, aligned rows with more such chunks than the
+    `sm_count` SMs, up to SPLIT_BWD_MAX_CHUNK_BYTES; rows of no columns as one column."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     if interpreted or (align > 1 and whole * elem <= SPLIT_BWD_WHOLE_ROW_BYTES):
         return 1, whole
-    cap = SPLIT_BWD_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_BWD_CHUNK_ODD
-    split = triton.next_power_of_2(triton.cdiv(cols, cap))
-    return split, triton.next_power_of_2(triton.cdiv(cols, split))
+    if align == 1:
+        return _cut(cols, SPLIT_BWD_CHUNK_ODD, SPLIT_BWD_CHUNK_ODD, None)
+    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_BYTES // elem, sm_count)
 
 
 def backward_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
     """Whether a group of backward programs can all be resident (one per SM assumed)."""
-    return sm_count is None or backward_chunks(cols, elem, align, False)[0] <= sm_count
+    return sm_count is None or backward_chunks(cols, elem, align, False, sm_count)[0] <= sm_count
 
 
 def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
@@ -326,7 +349,7 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     sm_count = launch.device_limits(y.device.index).sm_count
     if backward_fits(cols, elem, align, sm_count):
         return None
-    cap = SPLIT_BWD_CHUNK_BYTES[elem] // elem if align > 1 else SPLIT_BWD_CHUNK_ODD
+    cap = SPLIT_BWD_MAX_CHUNK_BYTES // elem if align > 1 else SPLIT_BWD_CHUNK_ODD
     groups = 1 << (sm_count.bit_length() - 1)  # SPLIT is a power of two
     return (f"triton variant 'split' holds rows of y and dy in chunks of at most {cap} columns, "
             f"a power of two of them per row, all resident at once: at most {groups} on this GPU's "
@@ -339,7 +362,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     cols) tensors y and dy: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
     rows, cols = y.shape
     align = softmax_rows.row_align(y, dy)
-    split, chunk = backward_chunks(cols, y.element_size(), align, interpreted=sm_count is None)
+    split, chunk = backward_chunks(cols, y.element_size(), align, sm_count is None, sm_count)
     most = SPLIT_BWD_MAX_WARPS_FP16 if y.dtype == torch.float16 else SPLIT_MAX_WARPS
     warps = max(1, min(most, chunk // (32 * SPLIT_BWD_VALUES_PER_THREAD)))
     return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows

@@ -326,7 +326,8 @@ def test_backward_auto_follows_the_thresholds():
     assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd - 1)]), 132) == "fused"
     assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd + 1)]), 132) == "split"
     # past what a GPU keeps resident at one program per SM: tiled (sm_count given, as on a GPU)
-    chunk = split.SPLIT_BWD_CHUNK_BYTES[4] // 4
+    # (chunks widened up to SPLIT_BWD_MAX_CHUNK_BYTES where narrower ones outnumber the SMs)
+    chunk = split.SPLIT_BWD_MAX_CHUNK_BYTES // 4
     assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), 132) == "split"
     too_wide = torch.empty(1, 128 * chunk + 16)
     assert policy.auto_backward_kernel(too_wide, too_wide, 132) == "tiled"
@@ -356,7 +357,15 @@ def test_backward_launch_arithmetic():
         assert chunk == split.SPLIT_CHUNK_BYTES[elem] // elem // 2
         assert split.backward_chunks(8 * chunk, elem, 16, False) == (8, chunk)
         assert split.backward_chunks(8 * chunk + 16, elem, 16, False) == (16, chunk)
+    # more chunks than SMs: wider chunks, up to SPLIT_BWD_MAX_CHUNK_BYTES (aligned rows)
+    chunk = split.SPLIT_BWD_CHUNK_BYTES[4] // 4
+    assert split.backward_chunks(256 * chunk, 4, 16, False) == (256, chunk)
+    assert split.backward_chunks(256 * chunk, 4, 16, False, 132) == (128, 2 * chunk)
+    assert split.backward_chunks(512 * chunk, 4, 16, False, 132) == (128, 4 * chunk)
+    assert split.backward_chunks(512 * chunk + 16, 4, 16, False, 132) == (256, 4 * chunk)
     assert split.backward_chunks(4 * split.SPLIT_BWD_CHUNK_ODD, 4, 1, False) == (4, split.SPLIT_BWD_CHUNK_ODD)
+    odd_rows = split.backward_chunks(256 * split.SPLIT_BWD_CHUNK_ODD, 4, 1, False, 132)
+    assert odd_rows == (256, split.SPLIT_BWD_CHUNK_ODD)  # odd rows keep element-wise chunks
     assert split.backward_chunks(10**6, 4, 16, True) == (1, 2**20)
     # fused: 16 units of each tensor per thread; tiles of half the forward's bytes
     y = torch.empty(4096, 128)
@@ -426,6 +435,7 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         return torch.empty(rows, cols, dtype=dtype, device="cuda")
 
     shifted = empty(4, fused.FUSED_BWD_MAX_COLS + 2)
+    groups = 1 << (torch.cuda.get_device_properties(0).multi_processor_count.bit_length() - 1)  # SPLIT's most
     cases = [
         ("fused", empty(1 << 16, 128)),                          # 16-32 rows per tile
         ("fused", empty(1 << 16, 1)),                            # 256 rows, scalar loads
@@ -440,6 +450,7 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         ("split", empty(1000, 65536)),                           # SPLIT_BWD_CHUNK_BYTES chunks
         ("split", empty(1000, split.SPLIT_BWD_WHOLE_ROW_BYTES // dtype.itemsize)),  # one chunk, 16-32 warps
         ("split", empty(1000, 65537)),                           # odd: SPLIT_BWD_CHUNK_ODD
+        ("split", empty(2, groups * split.SPLIT_BWD_MAX_CHUNK_BYTES // dtype.itemsize)),  # the widest chunks
     ]
     for kernel, y in cases:
         p = softmax_mod.plan(y, op, kernel, y)
