@@ -6,9 +6,9 @@ their chunk's (max, sum) as one 64-bit word in global memory and wait for each o
 so each element is still read once and written once. That wait needs every program
 resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
 Each program loads its chunk of the next row before it waits. Chunks are 16 KiB, wider
-(to 64 KiB) where a row has more of them than the GPU has SMs: rows up to a power of
-two of 64 KiB chunks, at most one per SM (2097152 fp32 or 4194304 16-bit columns on a
-132-SM GPU); `why_unsupported` says so past that.
+(to 16384 values) where a row has more of them than the GPU has SMs: rows up to a power
+of two of such chunks, at most one per SM (2097152 columns on a 132-SM GPU);
+`why_unsupported` says so past that.
 
 The exchange words live in a buffer kept per device and stream (`exchange_words`), all
 -1 between launches: the last program of each group to finish puts its group's words
@@ -19,8 +19,8 @@ most of a few-row call's host time), and the plan's launch can be bound once (th
 The backward (`BACKWARD`) cuts rows of y and dy the same way: each program holds a
 chunk of both, publishes its part of the row's sum (one fp32 in a 64-bit word) and waits
 for its group's; chunks are half the forward's, since a program holds two tensors (rows
-up to 128 chunks of at most 32 KiB, the largest power of two at most the SM count:
-1048576 fp32 or 2097152 16-bit columns on a 132-SM GPU).
+up to 128 chunks of at most 8192 values, the largest power of two at most the SM count:
+1048576 columns on a 132-SM GPU).
 """
 from __future__ import annotations
 
@@ -52,14 +52,16 @@ from .softmax_rows import LN2, LOG2E
 # its second program per SM).
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
-# Rows with more 16 KiB chunks than the GPU has SMs (fp32 past 540672 columns on 132 SMs)
-# take chunks of 32 or 64 KiB (more warps, the same values per thread), so that a group
-# still fits one program per SM, instead of leaving `split` for `online` (a program per
-# row: a few rows then use a few SMs; 1 x 1048576 fp32 took 196 us on the H100, against
-# 9-10 us for 1 x 524288, benchmarks/h100/few_rows-softmax-fp32.md).
-SPLIT_MAX_CHUNK_BYTES = 64 * 1024
 SPLIT_CHUNK_ODD = 4096
 SPLIT_VALUES_PER_THREAD = 32
+# Rows with more 16 KiB chunks than the GPU has SMs (fp32 past 540672 columns on 132 SMs)
+# take wider chunks (more warps, the same values per thread), so that a group still fits
+# one program per SM, instead of leaving `split` for `online` (a program per row: a few
+# rows then use a few SMs; 1 x 1048576 fp32 took 196 us on the H100 against 9.1 us in 128
+# chunks of 32 KiB; at 1 GiB 77.7 against online's 62.4, benchmarks/h100_2026-11-24/
+# wide_{latency,fwd}_e88a101.md). Up to 16 warps: at 32 (16-bit chunks of 64 KiB) ptxas
+# allows 64 registers a thread and spills 10-12 bytes (sm_90, same run's GPU tests).
+SPLIT_MAX_CHUNK_VALUES = 16 * 32 * SPLIT_VALUES_PER_THREAD
 SPLIT_MAX_WARPS = 32
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
@@ -180,8 +182,8 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
 SPLIT_BWD_CHUNK_BYTES = {elem: chunk // 2 for elem, chunk in SPLIT_CHUNK_BYTES.items()}
 SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
-SPLIT_BWD_MAX_CHUNK_BYTES = SPLIT_MAX_CHUNK_BYTES // 2
 SPLIT_BWD_VALUES_PER_THREAD = SPLIT_VALUES_PER_THREAD // 2
+SPLIT_BWD_MAX_CHUNK_VALUES = 16 * 32 * SPLIT_BWD_VALUES_PER_THREAD  # 16 warps (fp16 at 32 values: 2 B spilled)
 SPLIT_BWD_MAX_WARPS_FP16 = 16
 
 
@@ -263,7 +265,7 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
     SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
     of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD),
     or, aligned rows with more such chunks than the `sm_count` SMs, up to
-    SPLIT_MAX_CHUNK_BYTES. Rows of no columns plan as one column (nothing is launched
+    SPLIT_MAX_CHUNK_VALUES. Rows of no columns plan as one column (nothing is launched
     for them)."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
@@ -271,7 +273,7 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
-    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_BYTES // elem, sm_count)
+    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES, sm_count)
 
 
 def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -325,14 +327,14 @@ def backward_chunks(cols: int, elem: int, align: int, interpreted: bool,
     to SPLIT_BWD_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a
     power of two, the smallest whose chunks fit SPLIT_BWD_CHUNK_BYTES (odd rows:
     SPLIT_BWD_CHUNK_ODD elements), or, aligned rows with more such chunks than the
-    `sm_count` SMs, up to SPLIT_BWD_MAX_CHUNK_BYTES; rows of no columns as one column."""
+    `sm_count` SMs, up to SPLIT_BWD_MAX_CHUNK_VALUES; rows of no columns as one column."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     if interpreted or (align > 1 and whole * elem <= SPLIT_BWD_WHOLE_ROW_BYTES):
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_BWD_CHUNK_ODD, SPLIT_BWD_CHUNK_ODD, None)
-    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_BYTES // elem, sm_count)
+    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES, sm_count)
 
 
 def backward_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -349,7 +351,7 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     sm_count = launch.device_limits(y.device.index).sm_count
     if backward_fits(cols, elem, align, sm_count):
         return None
-    cap = SPLIT_BWD_MAX_CHUNK_BYTES // elem if align > 1 else SPLIT_BWD_CHUNK_ODD
+    cap = SPLIT_BWD_MAX_CHUNK_VALUES if align > 1 else SPLIT_BWD_CHUNK_ODD
     groups = 1 << (sm_count.bit_length() - 1)  # SPLIT is a power of two
     return (f"triton variant 'split' holds rows of y and dy in chunks of at most {cap} columns, "
             f"a power of two of them per row, all resident at once: at most {groups} on this GPU's "

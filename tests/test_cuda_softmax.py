@@ -299,6 +299,9 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
         return "cluster_regs", "cluster_registers"
     if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok":
         return "block_smem", "block_smem"
+    split, sms = cuda_softmax.plan(x, "softmax", "split"), torch.cuda.get_device_properties(x.device).multi_processor_count
+    if split["status"] == "ok" and (split["split"] <= sms or x.shape[0] < sms):
+        return "split", "split_rows"
     return "online", "fallback_online"
 
 
@@ -311,14 +314,15 @@ HOPPER_AUTO = {
     (torch.float32, 32768): "cluster_regs",   # 128 KB rows: one CTA of 1024 threads x 128 B
     (torch.float32, 65536): "block_hybrid",   # 256 KB rows: 64 KB in registers, 192 KB in shared memory
     (torch.float32, 262144): "cluster_regs",  # 1 MB rows: 16-CTA clusters
-    (torch.float32, 524288): "online",        # 2 MB rows: past a cluster's registers (not cluster_smem)
+    (torch.float32, 524288): "split",         # 2 MB rows: past a cluster's registers; 128 chunks of 16 KB
+    (torch.float32, 1048576): "split",        # 4 MB rows, 256 chunks: 4 rows are fewer than the SMs
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
     (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads
     (torch.bfloat16, 262144): "cluster_regs",  # 512 KB rows: 8-CTA clusters
 }
 
 
-@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 4096, 16384, 32768, 65536, 262144])
+@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 4096, 16384, 32768, 65536, 262144, 524288, 1048576])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_auto_plan_follows_the_thresholds(dtype, cols):
     x = make_rows(4, cols, dtype, "cuda", seed=cols)
@@ -329,6 +333,26 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
     props = torch.cuda.get_device_properties(x.device)
     if (props.major, props.minor) == (9, 0) and (dtype, cols) in HOPPER_AUTO:
         assert p["variant"] == HOPPER_AUTO[dtype, cols], p
+    for op in OPS:
+        run_and_check(Target("cuda", op, "auto"), x)
+
+
+def test_auto_takes_split_for_rows_fewer_than_the_sms_or_cut_one_chunk_per_sm():
+    # Rows past a cluster's registers: `split` when its chunks are at most one per SM
+    # (bf16 1048576: 128 chunks of 16 KB) whatever the rows, or when the rows are fewer
+    # than the SMs (fp32 1048576: 256 chunks); else online (a CTA per row).
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    if not _is_hopper(0):
+        pytest.skip("rule 5 follows the cluster rules of sm_90")
+    wide = 1048576
+    for rows, dtype, expected in [(1, torch.float32, "split"), (sms - 1, torch.float32, "split"),
+                                  (sms, torch.float32, "online"), (sms, torch.bfloat16, "split")]:
+        x = torch.empty(rows, wide, dtype=dtype, device="cuda")
+        p = cuda_softmax.plan(x, "softmax", "auto")
+        assert p["variant"] == expected, (rows, dtype, p)
+        if expected == "split":
+            assert p["reason_code"] == "split_rows" and "chunks" in p["reason"], p
+    x = make_rows(3, wide, torch.float32, "cuda", seed=41)
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 

@@ -222,14 +222,14 @@ def test_auto_follows_the_thresholds():
     assert softmax_mod.plan(torch.empty(4, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
     assert softmax_mod.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
     # past what a GPU keeps resident at one program per SM: online (sm_count given, as on a GPU)
-    # (chunks widened up to SPLIT_MAX_CHUNK_BYTES where 16 KiB ones outnumber the SMs)
-    widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_BYTES // 4, device=DEVICE)
+    # (chunks widened up to SPLIT_MAX_CHUNK_VALUES where 16 KiB ones outnumber the SMs)
+    widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES, device=DEVICE)
     assert policy.auto_kernel(widest, 132) == "split"
-    too_wide = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_BYTES // 4 + 16, device=DEVICE)
+    too_wide = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES + 16, device=DEVICE)
     assert policy.auto_kernel(too_wide, 132) == "online" and policy.auto_kernel(too_wide, None) == "split"
     if DEVICE == "cuda":
         sms = torch.cuda.get_device_properties(0).multi_processor_count
-        too_wide = torch.empty(1, 2 * sms * split.SPLIT_MAX_CHUNK_BYTES // 4, device=DEVICE)
+        too_wide = torch.empty(1, 2 * sms * split.SPLIT_MAX_CHUNK_VALUES, device=DEVICE)
         assert softmax_mod.plan(too_wide, "softmax")["kernel"] == "online"
         assert not BACKEND.supports(too_wide, "softmax", "split")
 
@@ -278,7 +278,7 @@ def test_occupancy_and_grid_arithmetic():
         assert split.chunks(8 * chunk, elem, 16, False) == (8, chunk)
         assert split.chunks(8 * chunk + 16, elem, 16, False) == (16, chunk)
         assert split.chunks(5 * chunk, elem, 16, False) == (8, chunk)  # 5 rounds up
-    # more 16 KiB chunks than SMs: 32 or 64 KiB chunks (1048576 fp32: 128 of 32 KiB)
+    # more 16 KiB chunks than SMs: wider chunks (1048576 fp32: 128 of 32 KiB)
     assert split.chunks(1048576, 4, 16, False) == (256, 4096)
     assert split.chunks(1048576, 4, 16, False, 132) == (128, 8192)
     assert split.chunks(524288, 4, 16, False, 132) == (128, 4096)
@@ -548,8 +548,7 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("split", torch.empty(1000, 16384, dtype=dtype, device="cuda")),    # one chunk, a whole row
         ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd: SPLIT_CHUNK_ODD
         ("split", torch.empty(2, groups * 32768 // dtype.itemsize, dtype=dtype, device="cuda")),  # 32 KiB chunks
-        ("split", torch.empty(2, groups * split.SPLIT_MAX_CHUNK_BYTES // dtype.itemsize, dtype=dtype,
-                              device="cuda")),
+        ("split", torch.empty(2, groups * split.SPLIT_MAX_CHUNK_VALUES, dtype=dtype, device="cuda")),
     ]
     for kernel, x in cases:
         p = softmax_mod.plan(x, op, kernel)

@@ -326,9 +326,14 @@ def test_backward_auto_follows_the_thresholds():
     assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd - 1)]), 132) == "fused"
     assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd + 1)]), 132) == "split"
     # past what a GPU keeps resident at one program per SM: tiled (sm_count given, as on a GPU)
-    # (chunks widened up to SPLIT_BWD_MAX_CHUNK_BYTES where narrower ones outnumber the SMs)
-    chunk = split.SPLIT_BWD_MAX_CHUNK_BYTES // 4
+    # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
+    chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES
     assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), 132) == "split"
+    # chunks past AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK values: split for rows fewer than the SMs only
+    assert policy.auto_backward_kernel(*(2 * [torch.empty(131, 128 * chunk)]), 132) == "split"
+    assert policy.auto_backward_kernel(*(2 * [torch.empty(132, 128 * chunk)]), 132) == "tiled"
+    narrower = 128 * policy.AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK
+    assert policy.auto_backward_kernel(*(2 * [torch.empty(132, narrower)]), 132) == "split"
     too_wide = torch.empty(1, 128 * chunk + 16)
     assert policy.auto_backward_kernel(too_wide, too_wide, 132) == "tiled"
     assert policy.auto_backward_kernel(too_wide, too_wide, None) == "split"
@@ -357,7 +362,7 @@ def test_backward_launch_arithmetic():
         assert chunk == split.SPLIT_CHUNK_BYTES[elem] // elem // 2
         assert split.backward_chunks(8 * chunk, elem, 16, False) == (8, chunk)
         assert split.backward_chunks(8 * chunk + 16, elem, 16, False) == (16, chunk)
-    # more chunks than SMs: wider chunks, up to SPLIT_BWD_MAX_CHUNK_BYTES (aligned rows)
+    # more chunks than SMs: wider chunks, up to SPLIT_BWD_MAX_CHUNK_VALUES (aligned rows)
     chunk = split.SPLIT_BWD_CHUNK_BYTES[4] // 4
     assert split.backward_chunks(256 * chunk, 4, 16, False) == (256, chunk)
     assert split.backward_chunks(256 * chunk, 4, 16, False, 132) == (128, 2 * chunk)
@@ -450,7 +455,7 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         ("split", empty(1000, 65536)),                           # SPLIT_BWD_CHUNK_BYTES chunks
         ("split", empty(1000, split.SPLIT_BWD_WHOLE_ROW_BYTES // dtype.itemsize)),  # one chunk, 16-32 warps
         ("split", empty(1000, 65537)),                           # odd: SPLIT_BWD_CHUNK_ODD
-        ("split", empty(2, groups * split.SPLIT_BWD_MAX_CHUNK_BYTES // dtype.itemsize)),  # the widest chunks
+        ("split", empty(2, groups * split.SPLIT_BWD_MAX_CHUNK_VALUES)),  # the widest chunks
     ]
     for kernel, y in cases:
         p = softmax_mod.plan(y, op, kernel, y)

@@ -39,3 +39,20 @@ echo "bench done at $(el)s"
 timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 -m "not slow" tests/test_cuda_softmax.py tests/test_matrix.py \
   -k "auto_plan or (cuda and backward) or (cuda and gradient)" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_backward_$C.log | tail -4
 echo "all done at $(el)s"
+# ---- session 27, call 1 (H100): tree 49bd73d (archived from the working tree before its commit; same tree), before = 234d3cf
+# session 27, call 1 (H100): the Triton split exchange kept per stream (no per-call fill, direct path):
+# split GPU tests; CUDA auto_plan tests (bc231e2); latency before (234d3cf) and after; Triton split memcheck; CUDA backward sanitizer
+cd .device/head && export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat ../commit | tr '+' '_'); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "split or bound or side_stream or 2_to_the_31 or refusals" 2>&1 | grep -Ev '^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_split_$C.log | tail -8
+timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "auto_plan" 2>&1 | tail -3 | tee $OUT/gpu_tests_cuda_auto_plan_$C.log
+echo "tests done at $(el)s"
+L="--latency --op softmax --cols 32768,131072,262144,1048576 --rows 1,4,16,64 --dtype fp32,bf16 --backends torch,triton --quiet --format markdown"
+for t in ../base $PWD; do (cd $t && echo "== tree $t" && PYTHONPATH=$(pwd) timeout 150 python3 -m comparison $L --output $OUT/latency_$(basename $t).md | tail -1); done
+echo "latency done at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops softmax,softmax_backward --dtypes fp32,bf16 --shapes 3x131072,2x262144,64x65536 --out $OUT/sanitize_triton_split_$C.log 2>&1 | tail -4
+echo "triton memcheck done at $(el)s"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16 --out $OUT/sanitize_backward_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"

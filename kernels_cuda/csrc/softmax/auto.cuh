@@ -14,15 +14,24 @@
 //    the slowest of its cluster, yet it beats cluster_smem at every width measured
 //    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
 //    81.1/68.0).
-// 4. block_smem (GPUs without clusters), then online (two reads, one write; the second
-//    read often hits L2) rather than block_uncached (three reads). Rows past a cluster's
-//    registers (over 1 MB) do not go to cluster_smem, though its 16 x 227 KB would hold
-//    them: 16 CTAs per row each waiting on the slowest, it measured below online on both
-//    GPUs (fp32 524288, 1 GiB: H200 46.8 vs 63.3, benchmarks/h200_2026-11-23/
-//    wide_variants_fwd_e97a5ac.md; H100 in benchmarks/h100_2026-11-23d/).
+// 4. block_smem (GPUs without clusters).
+// 5. split, rows past a cluster's registers (over 1 MB), when its chunks number at most
+//    the SMs (each group of CTAs spread one per SM) or the rows are fewer than the SMs
+//    (one CTA per row would leave most SMs idle). H100, benchmarks/h100_2026-11-24/
+//    wide_{latency,fwd}_e88a101.md: 1 x 1048576 fp32 10.2 us against online's 176,
+//    64 x 1048576 bf16 137 against 266; 1 GiB, % of copy: fp32 524288 (128 chunks)
+//    71.1 against 63.4, 16-bit 1048576 (128 chunks) 68.7-69.2 against 62.4; but fp32
+//    1048576 at 256 rows, 256 chunks, 57.9 against 63.8.
+// 6. online (two reads, one write; the second read often hits L2) rather than
+//    block_uncached (three reads). Rows past a cluster's registers do not go to
+//    cluster_smem, though its 16 x 227 KB would hold them: 16 CTAs per row each waiting
+//    on the slowest, it measured below online on both GPUs (fp32 524288, 1 GiB: H200
+//    46.8 vs 63.3, benchmarks/h200_2026-11-23/wide_variants_fwd_e97a5ac.md; H100 in
+//    benchmarks/h100_2026-11-23d/).
 // The trial plans are made for a 16-byte aligned input of the same width (two rows, row
-// stride = width): the choice depends on the GPU, the dtype and the width only, never
-// on alignment, which only narrows the pack inside the chosen kernel.
+// stride = width): the choice depends on the GPU, the dtype and the width (and, for rule
+// 5, the row count), never on alignment, which only narrows the pack inside the chosen
+// kernel.
 #pragma once
 
 #include <algorithm>
@@ -37,6 +46,7 @@
 #include "softmax/block_uncached.cuh"
 #include "softmax/cluster_regs.cuh"
 #include "softmax/geometry.cuh"
+#include "softmax/split.cuh"
 #include "softmax/warp_per_row.cuh"
 
 namespace sk {
@@ -90,6 +100,18 @@ Plan plan_auto(const Problem& p) {
   if (smem.status == PlanStatus::ok) {
     return auto_choice(plan_block_smem<T>(p), AutoReason::block_smem,
                   "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
+  }
+  const Plan split = plan_split<T>(aligned);
+  const int64_t sms = device_properties(p.device).sm_count;
+  if (split.status == PlanStatus::ok && (split.split <= sms || p.rows < sms)) {
+    // A misaligned row loads narrower packs, hence more chunks: where they no longer
+    // fit the GPU at once, online serves it.
+    Plan chosen = plan_split<T>(p);
+    if (chosen.status == PlanStatus::ok) {
+      std::string why = "row in " + n(chosen.split) + " chunks over CTAs exchanging through global memory (" +
+                        (split.split <= sms ? "at most one per SM" : n(p.rows) + " rows, fewer than the SMs") + ")";
+      return auto_choice(std::move(chosen), AutoReason::split_rows, std::move(why));
+    }
   }
   return auto_choice(plan_block_uncached<T>(p, Variant::online), AutoReason::fallback_online,
                 "row too wide for shared memory and registers on this GPU: two reads, one write");
