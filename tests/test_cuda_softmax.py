@@ -299,8 +299,11 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
         return "cluster_regs", "cluster_registers"
     if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok":
         return "block_smem", "block_smem"
-    split, sms = cuda_softmax.plan(x, "softmax", "split"), torch.cuda.get_device_properties(x.device).multi_processor_count
-    if split["status"] == "ok" and (split["split"] <= sms or x.shape[0] < sms):
+    split, props = cuda_softmax.plan(x, "softmax", "split"), cuda_softmax.gpu_properties(x.device.index)
+    sms = props["sm_count"]
+    chunk_per_sm = (split["split"] <= sms
+                    and props["dram_bytes_per_s"] // max(sms, 1) < limit("SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH"))
+    if split["status"] == "ok" and (x.shape[0] < sms or chunk_per_sm):
         return "split", "split_rows"
     return "online", "fallback_online"
 
@@ -338,15 +341,19 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
 
 
 def test_auto_takes_split_for_rows_fewer_than_the_sms_or_cut_one_chunk_per_sm():
-    # Rows past a cluster's registers: `split` when its chunks are at most one per SM
-    # (bf16 1048576: 128 chunks of 16 KB) whatever the rows, or when the rows are fewer
-    # than the SMs (fp32 1048576: 256 chunks); else online (a CTA per row).
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    # Rows past a cluster's registers: `split` when the rows are fewer than the SMs
+    # (fp32 1048576: 256 chunks), or, on a GPU of little DRAM bandwidth per SM (the
+    # H100, not the H200), when its chunks are at most one per SM (bf16 1048576: 128
+    # chunks of 16 KB) whatever the rows; else online (a CTA per row).
+    props = cuda_softmax.gpu_properties(0)
+    sms = props["sm_count"]
     if not _is_hopper(0):
         pytest.skip("rule 5 follows the cluster rules of sm_90")
+    low_bandwidth = props["dram_bytes_per_s"] // sms < limit("SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH")
     wide = 1048576
     for rows, dtype, expected in [(1, torch.float32, "split"), (sms - 1, torch.float32, "split"),
-                                  (sms, torch.float32, "online"), (sms, torch.bfloat16, "split")]:
+                                  (sms, torch.float32, "online"),
+                                  (sms, torch.bfloat16, "split" if low_bandwidth else "online")]:
         x = torch.empty(rows, wide, dtype=dtype, device="cuda")
         p = cuda_softmax.plan(x, "softmax", "auto")
         assert p["variant"] == expected, (rows, dtype, p)

@@ -276,6 +276,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
+      {"SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH", kSplitManyRowsMaxSmBandwidth},
   };
 }
 

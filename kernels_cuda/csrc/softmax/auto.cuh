@@ -15,13 +15,17 @@
 //    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
 //    81.1/68.0).
 // 4. block_smem (GPUs without clusters).
-// 5. split, rows past a cluster's registers (over 1 MB), when its chunks number at most
-//    the SMs (each group of CTAs spread one per SM) or the rows are fewer than the SMs
-//    (one CTA per row would leave most SMs idle). H100, benchmarks/h100_2026-11-24/
-//    wide_{latency,fwd}_e88a101.md: 1 x 1048576 fp32 10.2 us against online's 176,
-//    64 x 1048576 bf16 137 against 266; 1 GiB, % of copy: fp32 524288 (128 chunks)
-//    71.1 against 63.4, 16-bit 1048576 (128 chunks) 68.7-69.2 against 62.4; but fp32
-//    1048576 at 256 rows, 256 chunks, 57.9 against 63.8.
+// 5. split, rows past a cluster's registers (over 1 MB), when the rows are fewer than
+//    the SMs (one CTA per row would leave most SMs idle), or, on a GPU with less than
+//    kSplitManyRowsMaxSmBandwidth of DRAM bandwidth per SM, when its chunks number at
+//    most the SMs (each group of CTAs spread one per SM). H100, benchmarks/
+//    h100_2026-11-24/wide_{latency,fwd}_e88a101.md: 1 x 1048576 fp32 10.2 us against
+//    online's 176, 64 x 1048576 bf16 137 against 266; 1 GiB, % of copy: fp32 524288
+//    (128 chunks) 71.1 against 63.4, 16-bit 1048576 (128 chunks) 68.7-69.2 against
+//    62.4; but fp32 1048576 at 256 rows, 256 chunks, 57.9 against 63.8. The H200 (37
+//    GB/s per SM against the H100's 25; h200_2026-11-24/wide_fwd_f95e854.md) keeps
+//    online ahead at 1 GiB: fp32 524288 58.4 against 63.0, 16-bit 1048576 55.1-56.0
+//    against 60.0-60.1.
 // 6. online (two reads, one write; the second read often hits L2) rather than
 //    block_uncached (three reads). Rows past a cluster's registers do not go to
 //    cluster_smem, though its 16 x 227 KB would hold them: 16 CTAs per row each waiting
@@ -63,6 +67,10 @@ constexpr int kGradHybridFirstBytes = 64;
 constexpr int64_t kGradClusterMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kGradClusterMinSmThreads = 384;
 
+// The forward's rule 5: split for many rows (as many as the SMs or more) only on GPUs
+// with less DRAM bandwidth per SM than this (the H100's 25 GB/s, not the H200's 37).
+constexpr int64_t kSplitManyRowsMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+
 // `plan`, marked as auto's choice: the rule that chose it and the rule in words.
 inline Plan auto_choice(Plan plan, int64_t rule, std::string why) {
   plan.reason_code = rule;
@@ -102,14 +110,20 @@ Plan plan_auto(const Problem& p) {
                   "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
   }
   const Plan split = plan_split<T>(aligned);
-  const int64_t sms = device_properties(p.device).sm_count;
-  if (split.status == PlanStatus::ok && (split.split <= sms || p.rows < sms)) {
+  const DeviceProperties device = device_properties(p.device);
+  const int64_t sms = device.sm_count;
+  const bool chunk_per_sm = split.split <= sms && device.dram_bytes_per_s / std::max(device.sm_count, 1) <
+                                                      kSplitManyRowsMaxSmBandwidth;
+  if (split.status == PlanStatus::ok && (p.rows < sms || chunk_per_sm)) {
     // A misaligned row loads narrower packs, hence more chunks: where they no longer
     // fit the GPU at once, online serves it.
     Plan chosen = plan_split<T>(p);
     if (chosen.status == PlanStatus::ok) {
       std::string why = "row in " + n(chosen.split) + " chunks over CTAs exchanging through global memory (" +
-                        (split.split <= sms ? "at most one per SM" : n(p.rows) + " rows, fewer than the SMs") + ")";
+                        (p.rows < sms ? n(p.rows) + " rows, fewer than the SMs"
+                                      : "at most one per SM, on a GPU of under " + n(kSplitManyRowsMaxSmBandwidth / 1000000000) +
+                                            " GB/s of DRAM bandwidth per SM") +
+                        ")";
       return auto_choice(std::move(chosen), AutoReason::split_rows, std::move(why));
     }
   }
