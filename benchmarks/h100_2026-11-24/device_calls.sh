@@ -97,3 +97,18 @@ timeout 80 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16 --op so
 for f in $OUT/wide_fwd_auto_$C.md $OUT/wide_bwd_auto_$C.md; do grep -hE '^\| (cuda|triton)/' $f | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}'; done
 grep -E "^\| (cuda|triton)/" $OUT/wide_latency_auto_$C.md | awk -F'|' '{printf "%s|%s|%s|%s|%s|%s\n",$2,$3,$4,$5,$7,$9}' | head -70
 echo "all done at $(el)s"
+# ---- session 27, call 10 (H100)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part1 2>&1 | tail -1
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "(auto or split or spill or policy or refusals or graph or bound or side_stream) and not 2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -3
+timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner' | tee -a $OUT/gpu_tests_$C.log | tail -2
+echo "all done at $(el)s"
+# ---- session 27, call 11 (H100)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part2 2>&1 | tail -1; echo "peers at $(el)s"
+for o in softmax log_softmax; do for d in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $o --dtype $d --out $OUT --quiet 2>&1 | tail -1; echo "few_rows $o $d at $(el)s"; done; done
+cd $OUT && tar czf few_rows.tgz */ && rm -rf */ && ls

@@ -70,3 +70,12 @@ echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +
 bash benchmarks/install_peers.sh part2 2>&1 | tail -1; echo "peers at $(el)s"
 for o in softmax log_softmax; do for d in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $o --dtype $d --out $OUT --quiet 2>&1 | tail -1; echo "few_rows $o $d at $(el)s"; done; done
 cd $OUT && tar czf few_rows.tgz */ && rm -rf */ && ls
+# ---- session 27, call 9 (H200)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "auto or split" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cuda_auto_$C.log | tail -3
+B="--min-bytes 1GiB --quiet --format markdown --layout long --backends cuda"
+timeout 100 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax $B --output $OUT/wide_fwd_auto_$C.md | tail -1
+grep -hE '^\| cuda/' $OUT/wide_fwd_auto_$C.md | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}'
+echo "all done at $(el)s"
