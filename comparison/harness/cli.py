@@ -335,11 +335,12 @@ def measure_latency(parser, p: Plan, command: str, desc: str = "latency"):
         results, floor = latency.run_latency(args, p.device, p.backends, p.chosen, progress)
     v = reporting.versions()
     date = datetime.datetime.now().isoformat(timespec="seconds")
-    header = [f"device: {reporting.describe_device(p.device)}",
+    device = reporting.describe_device(p.device)
+    header = [f"device: {device}",
               f"torch {v['torch']} (CUDA {v['cuda']}), triton {v['triton']}, python {v['python']}",
               f"date: {date}", f"command: {command}",
               *(f"backend {name} unavailable: {why}" for name, why in p.unavailable)]
-    extra = {"device": reporting.describe_device(p.device), **v, "date": date, "command": command,
+    extra = {"device": device, **v, "date": date, "command": command,
              "unavailable": dict(p.unavailable)}
     return results, floor, header, extra
 
