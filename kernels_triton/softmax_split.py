@@ -292,9 +292,10 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     if fits(cols, x.element_size(), align, sm_count):
         return None
     split, chunk = chunks(cols, x.element_size(), align, False, sm_count)
+    groups = 1 << (sm_count.bit_length() - 1)  # SPLIT is a power of two
     return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
             f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
-            f"{sm_count * chunk} columns; this row has {cols} (use 'online' or 'auto')")
+            f"{groups * chunk} columns; this row has {cols} (use 'online' or 'auto')")
 
 
 def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:

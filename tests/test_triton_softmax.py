@@ -231,7 +231,9 @@ def test_auto_follows_the_thresholds():
         sms = torch.cuda.get_device_properties(0).multi_processor_count
         too_wide = torch.empty(1, 2 * sms * split.SPLIT_MAX_CHUNK_VALUES, device=DEVICE)
         assert softmax_mod.plan(too_wide, "softmax")["kernel"] == "online"
-        assert not BACKEND.supports(too_wide, "softmax", "split")
+        support = BACKEND.supports(too_wide, "softmax", "split")
+        widest = (1 << (sms.bit_length() - 1)) * split.SPLIT_MAX_CHUNK_VALUES  # a power of two of chunks
+        assert not support and f"rows up to {widest} columns" in support.reason, support.reason
 
 
 def test_row_align_divides_width_and_stride():
