@@ -112,3 +112,14 @@ echo "commit $(cat .device/commit)"; start=$(date +%s); el() { echo $(( $(date +
 bash benchmarks/install_peers.sh part2 2>&1 | tail -1; echo "peers at $(el)s"
 for o in softmax log_softmax; do for d in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $o --dtype $d --out $OUT --quiet 2>&1 | tail -1; echo "few_rows $o $d at $(el)s"; done; done
 cd $OUT && tar czf few_rows.tgz */ && rm -rf */ && ls
+# ---- session 27, call 12 (H100)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 90 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "auto or policy or refusals" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_auto_$C.log | tail -2
+echo "tests done at $(el)s"
+timeout 120 python3 benchmarks/sanitize.py --backends triton --ops softmax,log_softmax,softmax_backward --dtypes fp32,bf16 --shapes 2x1048576,3x524288 --out $OUT/sanitize_triton_wide_$C.log 2>&1 | tail -3
+echo "triton memcheck done at $(el)s"
+timeout $(( 400 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax,log_softmax --dtypes fp32,bf16 --shapes 2x1048576,3x524288 --out $OUT/sanitize_cuda_wide_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"
