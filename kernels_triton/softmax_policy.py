@@ -1,5 +1,6 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
-beyond while the GPU holds a group's programs, `online` past that. The backward's `auto`
+beyond while the GPU holds a group's programs (and for few wide rows, all of whose
+programs fit one per SM), `online` past that. The backward's `auto`
 (`auto_backward_kernel`) follows the same order with `tiled` last.
 
 The widths where `fused` stops being the better choice are measured (below); the limits
@@ -23,6 +24,21 @@ from . import softmax_fused, softmax_rows, softmax_split
 # not paired go to `split` past 16384 (widened 32768 at 32 warps: 73%).
 AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 65536, "16-bit": 16384}
 
+# Few rows: where all the programs of `split` (16 KiB chunks: rows past
+# softmax_split.SPLIT_WHOLE_ROW_BYTES) fit one per SM, `split` rather than `fused`'s
+# program per row, which leaves most SMs idle and makes the call's time one SM streaming
+# a whole row. H100, do_bench us per call (benchmarks/h100_2026-11-24/
+# few_rows_experiment_*.csv): bf16 65536 1 / 4 / 16 rows 11.7 / 11.5 / 12.6 -> 7.5 / 8.6
+# / 9.7, fp32 32768 4 / 16 rows 9.1 / 10.2 -> 7.9 / 9.2; with more programs than SMs
+# no better (64 rows: 14.8 -> 14.2) or worse (128 rows: 19.8 -> 23.0); 64 KiB rows in
+# 16 KiB chunks no better (fp32 16384, 16 rows: 7.6 -> 8.8).
+def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
+    """Whether auto sends the few wide rows of `x` to `split` ahead of `fused`."""
+    if sm_count is None or align == 1:
+        return False
+    split = softmax_split.chunks(x.shape[1], x.element_size(), align, False, sm_count)[0]
+    return split > 1 and x.shape[0] * split <= sm_count
+
 
 def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     """The family `auto` runs on the (rows, cols) tensor `x`; `sm_count` None under the
@@ -37,7 +53,7 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
         limit = min(AUTO_FUSED_MAX_COLS["pairs"], softmax_fused.FUSED_MAX_COLS_PAIRS[x.dtype])
     else:
         limit = AUTO_FUSED_MAX_COLS["16-bit"]
-    if cols <= limit:
+    if cols <= limit and not few_rows_split(x, align, sm_count):
         return "fused"
     return "split" if softmax_split.fits(cols, elem, align, sm_count) else "online"
 

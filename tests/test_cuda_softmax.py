@@ -289,10 +289,12 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     the name of the rule that applies (an aligned, contiguous x: the plans auto tries)."""
     if x.shape[1] <= limit("WARP_PER_ROW_MAX_COLS"):
         return "warp_per_row", "narrow_row"
+    hopper = _is_hopper(x.device)
+    if _few_rows_cluster(x):
+        return "cluster_regs", "few_rows_cluster"
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
     if regs["status"] == "ok" and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
-    hopper = _is_hopper(x.device)
     if hopper and cuda_softmax.plan(x, "softmax", "block_hybrid")["status"] == "ok":
         return "block_hybrid", "one_cta_hybrid"
     if regs["status"] == "ok":
@@ -308,7 +310,25 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     return "online", "fallback_online"
 
 
-# What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block).
+def _few_rows_cluster(x: torch.Tensor) -> int:
+    """auto's rule 0b restated: the cluster size it spreads each row of x over (0: the
+    rule does not apply), from the SM count, the row's bytes and the two limits: CTAs of
+    FEW_ROWS_CTA_BYTES halved until rows x CTAs fit the SMs, more where registers need."""
+    rows, cols = x.shape
+    sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
+    row_bytes = cols * x.element_size()
+    if not _is_hopper(x.device) or row_bytes <= limit("FEW_ROWS_MIN_ROW_BYTES"):
+        return 0
+    k = min(1 << (math.ceil(row_bytes / limit("FEW_ROWS_CTA_BYTES")) - 1).bit_length(), limit("MAX_CLUSTER_SIZE"))
+    while k > 1 and rows * k > sms:
+        k //= 2
+    regs = cuda_softmax.plan(x, "softmax", "cluster_regs")  # the fewest CTAs that hold the row
+    return max(k, regs["cluster_size"]) if k >= 2 and regs["status"] == "ok" else 0
+
+
+# What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block):
+# rows up to 1 MB for twice as many rows as SMs (fewer: rule 0b, HOPPER_FEW_ROWS), wider
+# rows for 4 rows.
 HOPPER_AUTO = {
     (torch.float32, 1024): "warp_per_row",
     (torch.float32, 1025): "cluster_regs",    # two rows per CTA
@@ -329,13 +349,49 @@ HOPPER_AUTO = {
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_auto_plan_follows_the_thresholds(dtype, cols):
     x = make_rows(4, cols, dtype, "cuda", seed=cols)
-    p = cuda_softmax.plan(x, "softmax", "auto")
-    assert p["status"] == "ok", p
-    assert (p["variant"], p["reason_code"]) == _expected_auto(x), p["reason"]
-    assert p["reason"] not in ("", "requested"), p
-    props = torch.cuda.get_device_properties(x.device)
-    if (props.major, props.minor) == (9, 0) and (dtype, cols) in HOPPER_AUTO:
+    sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
+    # The plans of as many rows as SMs (rules 1-6) from a view of x's first row repeated:
+    # planning reads the shape, strides and alignment, not the values.
+    many = x[:1].expand(2 * sms, cols)
+    for rows in (x, many):
+        p = cuda_softmax.plan(rows, "softmax", "auto")
+        assert p["status"] == "ok", p
+        assert (p["variant"], p["reason_code"]) == _expected_auto(rows), p["reason"]
+        assert p["reason"] not in ("", "requested"), p
+    if _is_hopper(x.device) and (dtype, cols) in HOPPER_AUTO:
+        checked = many if cols * x.element_size() <= 1 << 20 else x
+        p = cuda_softmax.plan(checked, "softmax", "auto")
         assert p["variant"] == HOPPER_AUTO[dtype, cols], p
+    for op in OPS:
+        run_and_check(Target("cuda", op, "auto"), x)
+
+
+# Rule 0b on sm_90 with 132 SMs (H100 SXM, H200): (dtype, cols, rows) -> CTAs per row
+# (0: not spread).
+HOPPER_FEW_ROWS = {
+    (torch.float32, 16384, 1): 0,        # 64 KB rows: one CTA (rule 1)
+    (torch.float32, 32768, 1): 8,        # 128 KB: 8 CTAs of 16 KB
+    (torch.float32, 65536, 16): 8,       # 256 KB: 16 x 16 CTAs would pass the SMs, 16 x 8 do not
+    (torch.float32, 65536, 64): 4,       # 2 CTAs by the SMs, 4 by the registers
+    (torch.bfloat16, 131072, 1): 16,
+    (torch.bfloat16, 65536, 66): 2,      # 66 x 2 = 132
+    (torch.bfloat16, 65536, 67): 0,      # one CTA of 1024 threads per row (rule 1)
+    (torch.float32, 65536, 132): 0,      # as many rows as SMs: block_hybrid (rule 2)
+}
+
+
+@pytest.mark.parametrize("dtype, cols, rows", list(HOPPER_FEW_ROWS), ids=str)
+def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
+    x = make_rows(rows, cols, dtype, "cuda", seed=rows)
+    p = cuda_softmax.plan(x, "softmax", "auto")
+    k = _few_rows_cluster(x)
+    if k:
+        assert (p["variant"], p["reason_code"], p["cluster_size"]) == ("cluster_regs", "few_rows_cluster", k), p
+        assert f"over a cluster of {k} CTAs" in p["reason"], p
+    else:
+        assert p["reason_code"] != "few_rows_cluster", p
+    if _is_hopper(x.device) and cuda_softmax.gpu_properties(0)["sm_count"] == 132:
+        assert k == HOPPER_FEW_ROWS[dtype, cols, rows], p
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 

@@ -196,14 +196,34 @@ def test_fused_refuses_rows_past_its_register_limit():
                 OP_FUNCTIONS[op](x, backend="triton", variant="fused")
 
 
+def test_auto_sends_few_wide_rows_to_split_where_their_programs_fit_the_sms():
+    # Rows past split's whole-row limit (64 KiB) that fused would hold: split when rows x
+    # chunks are at most the SMs (132 here, as on an H100), fused otherwise, and fused
+    # where the SM count is unknown (the interpreter) or rows load element by element.
+    _, _, fused, _, split, policy, _ = _modules()
+    fp32 = 2 * split.SPLIT_WHOLE_ROW_BYTES // 4          # 32768: 8 chunks of 16 KiB
+    for rows, cols, dtype, sm_count, expected in [
+            (1, fp32, torch.float32, 132, "split"), (16, fp32, torch.float32, 132, "split"),
+            (17, fp32, torch.float32, 132, "fused"), (1, fp32, torch.float32, None, "fused"),
+            (1, fp32 // 2, torch.float32, 132, "fused"),  # 64 KiB: one chunk
+            (1, 2 * fp32, torch.bfloat16, 132, "split"), (33, fp32, torch.bfloat16, 132, "fused")]:
+        x = torch.empty(rows, cols, dtype=dtype)
+        assert policy.auto_kernel(x, sm_count) == expected, (rows, cols, dtype, sm_count)
+        assert policy.few_rows_split(x, 16, sm_count) == (expected == "split")
+    assert not policy.few_rows_split(torch.empty(1, fp32 + 1), 1, 132)  # odd rows
+
+
 def test_auto_follows_the_thresholds():
     softmax_mod, _, fused, _, split, policy, rows_mod = _modules()
 
+    # As many rows as a GPU has SMs or more: fewer wide rows go to split (the next test).
+    rows = 4 if DEVICE == "cpu" else torch.cuda.get_device_properties(0).multi_processor_count
+
     def rows_of(cols, dtype, paired=True):
         if paired:
-            return torch.empty(4, cols, dtype=dtype, device=DEVICE)
+            return torch.empty(rows, cols, dtype=dtype, device=DEVICE)
         # even width and row stride, but a start 2 bytes past a 4-byte boundary
-        return torch.empty(4, cols + 2, dtype=dtype, device=DEVICE)[:, 1:-1]
+        return torch.empty(rows, cols + 2, dtype=dtype, device=DEVICE)[:, 1:-1]
 
     for key, op, dtype, paired in [("fp32", "softmax", torch.float32, False),
                                    ("pairs", "softmax", torch.bfloat16, True),
@@ -219,7 +239,7 @@ def test_auto_follows_the_thresholds():
             assert fused.paired(x, rows_mod.row_align(x)) == paired
             assert softmax_mod.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_MAX_COLS_ODD
-    assert softmax_mod.plan(torch.empty(4, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
+    assert softmax_mod.plan(torch.empty(rows, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
     assert softmax_mod.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
     # past what a GPU keeps resident at one program per SM: online (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_MAX_CHUNK_VALUES where 16 KiB ones outnumber the SMs)

@@ -123,3 +123,17 @@ timeout 120 python3 benchmarks/sanitize.py --backends triton --ops softmax,log_s
 echo "triton memcheck done at $(el)s"
 timeout $(( 400 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax,log_softmax --dtypes fp32,bf16 --shapes 2x1048576,3x524288 --out $OUT/sanitize_cuda_wide_$C.log 2>&1 | tail -6
 echo "all done at $(el)s"
+
+# ---- session 28 ----
+# session 28, call 1 (H100): few rows. CUDA auto rule 0b (a row over a cluster of ~N KB CTAs when rows < SMs) at N = 16, 32, 64 KB against the head before it (09cac61); Triton split cutting few rows into 16 KiB chunks (auto, fused, split) against the same base. Latency (graph / bench / loop us), softmax, fp32 and bf16, rows 1-128 x 16384-262144.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+ROOT=$PWD
+for t in base c16 c64; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_$t.log 2>&1) & done
+TORCH_EXTENSIONS_DIR=/tmp/ext_new python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+wait; tail -n1 /tmp/build_*.log; echo "builds done at $(el)s"
+SHAPE="--cols 16384,32768,65536,131072,262144 --rows 1,4,16,64,128 --dtype fp32,bf16 --op softmax --latency --format csv --quiet"
+TORCH_EXTENSIONS_DIR=/tmp/ext_new python3 -m comparison $SHAPE --backends cuda,torch --output $OUT/cuda_c32.csv 2>&1 | tail -2; echo "c32 at $(el)s"
+for t in base c16 c64; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -m comparison $SHAPE --backends cuda --output $OUT/cuda_$t.csv 2>&1 | tail -2); echo "$t at $(el)s"; done
+TORCH_EXTENSIONS_DIR=/tmp/ext_new python3 -m comparison $SHAPE --backends triton --variants auto,fused,split --output $OUT/triton_new.csv 2>&1 | tail -2; echo "triton new at $(el)s"
+(cd .device/exp/base && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_base python3 -m comparison $SHAPE --backends triton --output $OUT/triton_base.csv 2>&1 | tail -2); echo "all done at $(el)s"

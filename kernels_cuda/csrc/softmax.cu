@@ -277,6 +277,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
       {"SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH", kSplitManyRowsMaxSmBandwidth},
+      {"FEW_ROWS_MIN_ROW_BYTES", kFewRowsMinRowBytes},
+      {"FEW_ROWS_CTA_BYTES", kFewRowsCtaBytes},
   };
 }
 

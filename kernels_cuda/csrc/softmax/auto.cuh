@@ -4,6 +4,17 @@
 // copy bandwidth; the tuning logs in benchmarks/ hold the runs):
 // 0. warp_per_row up to kWarpRowMaxCols (1024) columns: the row in one warp's registers,
 //    one read and one write, no shared memory, no barriers.
+// 0b. (sm_90) few rows: a row of more than kFewRowsMinRowBytes over a cluster of
+//    cluster_regs CTAs of about kFewRowsCtaBytes each, halved until rows x CTAs are at
+//    most the SMs (at least 2 CTAs; more where registers need them), ahead of the
+//    one-CTA rules below: one CTA per row leaves most SMs idle and makes the call's
+//    time one SM streaming its row. H100, do_bench us per call (benchmarks/
+//    h100_2026-11-24/few_rows_experiment_*.csv): bf16 131072 1 / 16 / 64 rows 18.4 /
+//    19.9 / 24.3 -> 8.4 / 11.1 / 21.7, fp32 65536 1 / 16 rows 13.4 / 15.4 -> 8.0 / 10.2,
+//    fp32 32768 1 row 9.8 -> 7.8 (CTAs of 16 KB; 32 and 64 KB measured between). Rows
+//    of 64 KB or less gained nothing (bf16 16384, 2 CTAs: 7.3 -> 8.1), and with more
+//    CTAs than SMs it lost (128 rows, fp32 65536: 30.5 -> 32.6-33.6). At 1 GiB the rows
+//    outnumber the SMs: rules 1-6 are what that tuning chose.
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
@@ -45,6 +56,7 @@
 
 #include "common/cluster.cuh"
 #include "common/device.cuh"
+#include "common/math.cuh"
 #include "softmax/block_hybrid.cuh"
 #include "softmax/block_smem.cuh"
 #include "softmax/block_uncached.cuh"
@@ -71,6 +83,11 @@ constexpr int64_t kGradClusterMinSmThreads = 384;
 // with less DRAM bandwidth per SM than this (the H100's 25 GB/s, not the H200's 37).
 constexpr int64_t kSplitManyRowsMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
+// Rule 0b: with few rows, rows of more than kFewRowsMinRowBytes are spread over a
+// cluster of CTAs of about kFewRowsCtaBytes each, at most one CTA per SM in all.
+constexpr int64_t kFewRowsMinRowBytes = 64 * 1024;
+constexpr int64_t kFewRowsCtaBytes = 16 * 1024;
+
 // `plan`, marked as auto's choice: the rule that chose it and the rule in words.
 inline Plan auto_choice(Plan plan, int64_t rule, std::string why) {
   plan.reason_code = rule;
@@ -86,13 +103,29 @@ Plan plan_auto(const Problem& p) {
     return auto_choice(plan_warp_per_row<T>(p), AutoReason::narrow_row,
                   "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) + ": row in registers");
   }
+  const DeviceProperties device = device_properties(p.device);
+  const int64_t sms = device.sm_count;
+  const bool hopper = device.major >= kClusterMinMajor;
+  const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
+  if (hopper && row_bytes > kFewRowsMinRowBytes) {
+    int64_t k = std::min<int64_t>(next_pow2(ceil_div(row_bytes, kFewRowsCtaBytes)), kMaxClusterSize);
+    while (k > 1 && p.rows * k > sms) k /= 2;
+    if (k >= 2) {
+      Plan spread = plan_cluster_regs<T>(p, static_cast<int>(k));
+      if (spread.status == PlanStatus::ok) {
+        const int64_t cluster = spread.cluster_size;
+        return auto_choice(std::move(spread), AutoReason::few_rows_cluster,
+                           n(p.rows) + " rows for " + n(sms) + " SMs: each row of " + n(row_bytes) +
+                               " B over a cluster of " + n(cluster) + " CTAs");
+      }
+    }
+  }
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device};
   const Plan regs = plan_cluster_regs<T>(aligned);
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
     return auto_choice(plan_cluster_regs<T>(p), AutoReason::one_cta_registers,
                   "row in the registers of one CTA of " + n(regs.threads) + " threads");
   }
-  const bool hopper = device_properties(p.device).major >= kClusterMinMajor;
   if (hopper) {
     const Plan hybrid = plan_block_hybrid<T>(aligned);
     if (hybrid.status == PlanStatus::ok) {
@@ -110,8 +143,6 @@ Plan plan_auto(const Problem& p) {
                   "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
   }
   const Plan split = plan_split<T>(aligned);
-  const DeviceProperties device = device_properties(p.device);
-  const int64_t sms = device.sm_count;
   const bool chunk_per_sm = split.split <= sms && device.dram_bytes_per_s / std::max(device.sm_count, 1) <
                                                       kSplitManyRowsMaxSmBandwidth;
   if (split.status == PlanStatus::ok && (p.rows < sms || chunk_per_sm)) {

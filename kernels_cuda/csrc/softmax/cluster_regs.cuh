@@ -203,8 +203,10 @@ struct ClusterRegsFamily {
   }
 };
 
+// min_cluster > 1 (auto's few-rows rule): the row over at least that many CTAs, even
+// where fewer hold it.
 template <typename T>
-Plan plan_cluster_regs(const Problem& p) {
+Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::cluster_regs);
   // Shapes in order: one CTA of up to kRegsMaxThreads threads, one of up to
@@ -222,6 +224,7 @@ Plan plan_cluster_regs(const Problem& p) {
   for (int k = 2; k <= max_k; k *= 2) shapes.emplace_back(k, kRegsMaxThreads);
   bool fits = false;
   for (const auto& [k, max_threads] : shapes) {
+    if (k < min_cluster) continue;
     const bool wide = max_threads == kRegsWideThreads;
     const int64_t slice = ceil_div(packs, k);
     const int64_t slice_bytes = slice * pack_bytes;
