@@ -5,8 +5,10 @@ call is launch latency and host overhead instead. For each case this measures th
 call (`comparison.softmax(x, backend=..., variant=...)`, or the op's function) three ways,
 in microseconds per call:
 
-* ``graph``: one call captured in a CUDA graph, replayed back to back: the GPU time of the
-  call's kernels with no host overhead between them;
+* ``graph``: GRAPH_CALLS calls captured in one CUDA graph, replayed back to back, per
+  call: the GPU time of the call's kernels with no host overhead between them (a graph
+  of one call measured the host's replay rate instead: 5-10 us per replay on the
+  machines we use, whatever the kernel, empty ones included);
 * ``bench``: `triton.testing.do_bench` (median; L2 flushed before each call): the GPU time
   of one eager call on a cold cache;
 * ``loop``: N eager calls back to back and one synchronize, wall clock: what a Python
@@ -34,6 +36,8 @@ LATENCY_ROWS = (1,)        # rows when --rows is not given: one row, the latency
 TARGET_SECONDS = 0.1       # per loop and replay measurement
 MAX_REPEATS = 10_000
 WARMUP_CALLS = 3
+GRAPH_CALLS = 20           # calls per captured graph, so that a replay's host cost is spread thin
+GRAPH_POOL_BYTES = 2 << 30  # fewer calls where their outputs (each kept by the graph) would pass this
 
 
 @dataclass
@@ -77,9 +81,16 @@ def loop_us(fn: Callable[[], object], device: torch.device) -> float:
     return (time.perf_counter() - start) / n * 1e6
 
 
-def graph_us(fn: Callable[[], object], device: torch.device) -> float:
-    """Microseconds per replay of a CUDA graph holding one call (captured after warm-up on
-    a side stream, as CUDA graphs require)."""
+def graph_calls(x: torch.Tensor, pass_: str) -> int:
+    """Calls per graph for inputs like x: GRAPH_CALLS, fewer where the outputs the graph
+    keeps (one per call; the gradient pass also keeps y) would pass GRAPH_POOL_BYTES."""
+    per_call = x.numel() * x.element_size() * (1 if pass_ == "fwd" else 3)
+    return max(1, min(GRAPH_CALLS, GRAPH_POOL_BYTES // max(per_call, 1)))
+
+
+def graph_us(fn: Callable[[], object], device: torch.device, calls: int = GRAPH_CALLS) -> float:
+    """Microseconds per call of a CUDA graph holding `calls` calls, replayed back to back
+    (captured after warm-up on a side stream, as CUDA graphs require)."""
     side = torch.cuda.Stream(device)
     side.wait_stream(torch.cuda.current_stream(device))
     with torch.cuda.stream(side):
@@ -88,7 +99,8 @@ def graph_us(fn: Callable[[], object], device: torch.device) -> float:
     torch.cuda.current_stream(device).wait_stream(side)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        fn()
+        for _ in range(calls):
+            fn()
     graph.replay()
     torch.cuda.synchronize(device)
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -103,7 +115,7 @@ def graph_us(fn: Callable[[], object], device: torch.device) -> float:
         graph.replay()
     end.record()
     end.synchronize()
-    return start.elapsed_time(end) / n * 1e3
+    return start.elapsed_time(end) / (n * calls) * 1e3
 
 
 def bench_us(fn: Callable[[], object]) -> float:
@@ -125,11 +137,13 @@ def launches(fn: Callable[[], object], device: torch.device) -> int:
     return sum(not e.name.startswith(("Memcpy", "Memset")) for e in gpu)
 
 
-def measure(fn: Callable[[], object], device: torch.device, r: Latency) -> Latency:
-    """Fill r's four measurements; a method that fails leaves its field empty and says why."""
+def measure(fn: Callable[[], object], device: torch.device, r: Latency, calls: int = GRAPH_CALLS) -> Latency:
+    """Fill r's four measurements (`calls` per captured graph); a method that fails leaves
+    its field empty and says why."""
     problems = []
     for field, method in (("launches", lambda: launches(fn, device)), ("bench_us", lambda: bench_us(fn)),
-                          ("loop_us", lambda: loop_us(fn, device)), ("graph_us", lambda: graph_us(fn, device))):
+                          ("loop_us", lambda: loop_us(fn, device)),
+                          ("graph_us", lambda: graph_us(fn, device, calls))):
         try:
             setattr(r, field, method())
         except Exception as exc:  # e.g. a call that synchronizes cannot be captured in a graph
@@ -182,7 +196,7 @@ def run_latency(args, device: torch.device, backends, chosen, progress) -> tuple
                                         try:
                                             fn = public_call(op, pass_, b.name, variant, x, dy)
                                             fn()  # compile or build on this call, never in a measurement
-                                            measure(fn, device, r)
+                                            measure(fn, device, r, graph_calls(x, pass_))
                                         except Exception as exc:
                                             r.note = f"error: {type(exc).__name__}: {exc}"
                                     progress.update(1)
@@ -292,7 +306,7 @@ def render(results: list[Latency], floor: Latency, fmt: str, header: list[str], 
     text += (f"{prefix}floor (an empty kernel, torch.cuda._sleep(0)): graph {_fmt(floor.graph_us)} us, "
              f"bench {_fmt(floor.bench_us)} us, loop {_fmt(floor.loop_us)} us, launches {_fmt(floor.launches)}"
              + (f" ({floor.note})" if floor.note else "") + "\n")
-    text += (f"{prefix}us per call of the public function: graph = CUDA graph replay, bench = triton's do_bench "
+    text += (f"{prefix}us per call of the public function: graph = CUDA graph of {GRAPH_CALLS} calls replayed, per call, bench = triton's do_bench "
              f"(median, cold L2), loop = back-to-back eager calls with one synchronize (host included); "
              f"loop x torch = torch's loop us / this loop us, graph / quack = this graph us / Quack's\n")
     text += "".join(f"{prefix}summary: {line}\n" for line in summary_lines(results, floor))
