@@ -34,10 +34,7 @@ AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 65536, "16-bit": 16384}
 # 16 KiB chunks no better (fp32 16384, 16 rows: 7.6 -> 8.8).
 def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
     """Whether auto sends the few wide rows of `x` to `split` ahead of `fused`."""
-    if sm_count is None or align == 1:
-        return False
-    split = softmax_split.chunks(x.shape[1], x.element_size(), align, False, sm_count)[0]
-    return split > 1 and x.shape[0] * split <= sm_count
+    return softmax_split.few_rows(x.shape[0], x.shape[1], x.element_size(), align, sm_count)
 
 
 def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:

@@ -63,6 +63,9 @@ SPLIT_VALUES_PER_THREAD = 32
 # allows 64 registers a thread and spills 10-12 bytes (sm_90, same run's GPU tests).
 SPLIT_MAX_CHUNK_VALUES = 16 * 32 * SPLIT_VALUES_PER_THREAD
 SPLIT_MAX_WARPS = 32
+# Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
+# many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
+SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
 # the tests force SPLIT > 1 with every word pre-published), on this many programs so
@@ -260,16 +263,28 @@ def _cut(cols: int, cap: int, widest: int, sm_count: int | None) -> tuple[int, i
     return split, triton.next_power_of_2(triton.cdiv(cols, split))
 
 
-def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | None = None) -> tuple[int, int]:
+def few_rows(rows: int, cols: int, elem: int, align: int, sm_count: int | None) -> bool:
+    """Whether `rows` aligned rows past SPLIT_FEW_ROWS_WHOLE_ROW_BYTES are few enough that
+    all their SPLIT_CHUNK_BYTES chunks fit one program per SM (False where the SM count is
+    unknown: the interpreter)."""
+    if sm_count is None or align == 1 or cols * elem <= SPLIT_FEW_ROWS_WHOLE_ROW_BYTES:
+        return False
+    return rows * _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES, sm_count)[0] <= sm_count
+
+
+def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | None = None,
+           rows: int | None = None) -> tuple[int, int]:
     """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
-    SPLIT_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a power
-    of two, the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD),
-    or, aligned rows with more such chunks than the `sm_count` SMs, up to
+    SPLIT_WHOLE_ROW_BYTES (aligned rows; for `rows` that are `few_rows`, up to
+    SPLIT_FEW_ROWS_WHOLE_ROW_BYTES) and under the interpreter; else SPLIT a power of two,
+    the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD), or,
+    aligned rows with more such chunks than the `sm_count` SMs, up to
     SPLIT_MAX_CHUNK_VALUES. Rows of no columns plan as one column (nothing is launched
     for them)."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
-    if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES):
+    cut_few = rows is not None and few_rows(rows, cols, elem, align, sm_count)
+    if interpreted or (align > 1 and whole * elem <= SPLIT_WHOLE_ROW_BYTES and not cut_few):
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
@@ -303,7 +318,7 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, Non
     tensor `x`: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
     rows, cols = x.shape
     align = softmax_rows.row_align(x)
-    split, chunk = chunks(cols, x.element_size(), align, sm_count is None, sm_count)
+    split, chunk = chunks(cols, x.element_size(), align, sm_count is None, sm_count, rows)
     warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
     return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
 
