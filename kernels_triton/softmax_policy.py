@@ -30,8 +30,10 @@ AUTO_FUSED_MAX_COLS = {"fp32": 32768, "pairs": 65536, "16-bit": 16384}
 # a whole row. H100, do_bench us per call (benchmarks/h100_2026-11-24/
 # few_rows_experiment_*.csv): bf16 65536 1 / 4 / 16 rows 11.7 / 11.5 / 12.6 -> 7.5 / 8.6
 # / 9.7, fp32 32768 4 / 16 rows 9.1 / 10.2 -> 7.9 / 9.2; with more programs than SMs
-# no better (64 rows: 14.8 -> 14.2) or worse (128 rows: 19.8 -> 23.0); 64 KiB rows in
-# 16 KiB chunks no better (fp32 16384, 16 rows: 7.6 -> 8.8).
+# no better (64 rows: 14.8 -> 14.2) or worse (128 rows: 19.8 -> 23.0). Rows of 64 KiB
+# stay in fused: in 16 KiB chunks (softmax_split.SPLIT_FEW_ROWS_WHOLE_ROW_BYTES at 32
+# KiB) the CUDA-graph time per call rose (fp32 16384, 1 / 4 rows: 3.55 / 3.59 -> 4.49 /
+# 5.08 us; few_rows_min_row_m*.csv), where CUDA's clusters gained at the same width.
 def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
     """Whether auto sends the few wide rows of `x` to `split` ahead of `fused`."""
     return softmax_split.few_rows(x.shape[0], x.shape[1], x.element_size(), align, sm_count)

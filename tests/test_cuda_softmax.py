@@ -369,7 +369,9 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
 # Rule 0b on sm_90 with 132 SMs (H100 SXM, H200): (dtype, cols, rows) -> CTAs per row
 # (0: not spread).
 HOPPER_FEW_ROWS = {
-    (torch.float32, 16384, 1): 0,        # 64 KB rows: one CTA (rule 1)
+    (torch.float32, 8192, 1): 0,         # 32 KB rows: one CTA (rule 1)
+    (torch.float32, 16384, 1): 4,        # 64 KB: 4 CTAs of 16 KB
+    (torch.bfloat16, 32768, 64): 2,      # 64 x 4 CTAs would pass the SMs
     (torch.float32, 32768, 1): 8,        # 128 KB: 8 CTAs of 16 KB
     (torch.float32, 65536, 16): 8,       # 256 KB: 16 x 16 CTAs would pass the SMs, 16 x 8 do not
     (torch.float32, 65536, 64): 4,       # 2 CTAs by the SMs, 4 by the registers

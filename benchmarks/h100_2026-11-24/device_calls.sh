@@ -137,3 +137,34 @@ TORCH_EXTENSIONS_DIR=/tmp/ext_new python3 -m comparison $SHAPE --backends cuda,t
 for t in base c16 c64; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -m comparison $SHAPE --backends cuda --output $OUT/cuda_$t.csv 2>&1 | tail -2); echo "$t at $(el)s"; done
 TORCH_EXTENSIONS_DIR=/tmp/ext_new python3 -m comparison $SHAPE --backends triton --variants auto,fused,split --output $OUT/triton_new.csv 2>&1 | tail -2; echo "triton new at $(el)s"
 (cd .device/exp/base && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_base python3 -m comparison $SHAPE --backends triton --output $OUT/triton_base.csv 2>&1 | tail -2); echo "all done at $(el)s"
+
+# session 28, call 2 (H100): stage the peers' wheels (part 1); the GPU tests of auto (CUDA rule 0b, Triton's few-row split) and the suites around them; compute-sanitizer (all four tools) over the CUDA forward variants at the few-row shapes rule 0b spreads (auto now a cluster of 2-16 CTAs), Triton memcheck at the shapes auto now sends to split
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part1 2>&1 | tail -2; echo "part1 staged at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 300 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_api.py \
+  -k "not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_few_rows_$C.log | tail -3
+echo "tests done at $(el)s"
+SH=1x131072,4x65536,16x32768,66x65536,1x262144,3x98304
+timeout 150 python3 benchmarks/sanitize.py --backends triton --ops softmax,log_softmax --dtypes fp32,bf16 --shapes $SH --out $OUT/sanitize_triton_few_rows_$C.log 2>&1 | tail -2
+echo "triton memcheck done at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax,log_softmax --dtypes fp32,bf16 --shapes $SH --out $OUT/sanitize_cuda_few_rows_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"
+
+# session 28, call 3 (H100, warm after call 2): the peers' wheels part 2 and install; the few_rows record (softmax and log-softmax, fp32 and bf16) at 4c1838f with Quack and Liger beside
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part2 2>&1 | tail -2; source /tmp/site/peers.env; echo "peers at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+for op in softmax log_softmax; do for dt in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $op --dtype $dt --out $OUT --quiet 2>&1 | tail -1; echo "$op $dt at $(el)s"; done; done
+cd $OUT && tar czf few_rows_$C.tgz h100 && rm -rf h100; ls
+
+# session 28, call 6 (H100): few rows of 16-128 KB, the graph time per call (20-call graphs): the head's rule 0b and Triton few-row split from rows over 64 KB (m64) against trees that start at 32 KB (m32) and 16 KB (m16)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+for t in m32 m16; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_$t.log 2>&1) & done
+TORCH_EXTENSIONS_DIR=/tmp/ext_m64 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -qn1 /tmp/build_*.log; echo "builds done at $(el)s"
+SHAPE="--cols 8192,16384,32768,65536 --rows 1,4,16,64 --dtype fp32,bf16 --op softmax --latency --format csv --quiet"
+TORCH_EXTENSIONS_DIR=/tmp/ext_m64 python3 -m comparison $SHAPE --backends cuda,triton,torch --output $OUT/few_rows_min_m64.csv 2>&1 | tail -1; echo "m64 at $(el)s"
+for t in m32 m16; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t timeout 200 python3 -m comparison $SHAPE --backends cuda,triton --output $OUT/few_rows_min_$t.csv 2>&1 | tail -1); echo "$t at $(el)s"; done

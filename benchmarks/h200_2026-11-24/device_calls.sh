@@ -79,3 +79,25 @@ B="--min-bytes 1GiB --quiet --format markdown --layout long --backends cuda"
 timeout 100 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax $B --output $OUT/wide_fwd_auto_$C.md | tail -1
 grep -hE '^\| cuda/' $OUT/wide_fwd_auto_$C.md | awk -F'|' '{print $2 "|" $3 "|" $4 "|" $7 "|" $10}'
 echo "all done at $(el)s"
+
+# ---- session 28 ----
+# session 28, call 4 (H200): stage the peers' wheels (part 1); the GPU tests of call 2 on the H200; few rows before (09cac61's kernels, today's latency code) and after (auto rule 0b, Triton's few-row split): --latency, cuda/triton/torch, softmax fp32 and bf16, 1-128 rows x 32768-262144
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part1 2>&1 | tail -1; echo "part1 staged at $(el)s"
+(cd .device/exp/base && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_base python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_base.log 2>&1) &
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -1 /tmp/build_base.log; echo "builds done at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_api.py \
+  -k "not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_few_rows_$C.log | tail -3
+echo "tests done at $(el)s"
+SHAPE="--cols 32768,65536,131072,262144 --rows 1,4,16,64,128 --dtype fp32,bf16 --op softmax --latency --format csv --quiet"
+timeout 200 python3 -m comparison $SHAPE --backends cuda,triton,torch --output $OUT/few_rows_after_$C.csv 2>&1 | tail -1; echo "after at $(el)s"
+(cd .device/exp/base && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_base timeout $(( 560 - $(el) )) python3 -m comparison $SHAPE --backends cuda,triton --output $OUT/few_rows_before_09cac61.csv 2>&1 | tail -1); echo "all done at $(el)s"
+
+# session 28, call 5 (H200, warm after call 4): the peers' wheels part 2 and install; the few_rows record (softmax and log-softmax, fp32 and bf16) at the head (graph time now per call of a 20-call graph) with Quack and Liger beside
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part2 2>&1 | tail -2; source /tmp/site/peers.env; echo "peers at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+for op in softmax log_softmax; do for dt in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $op --dtype $dt --out $OUT --quiet 2>&1 | tail -1; echo "$op $dt at $(el)s"; done; done
+cd $OUT && tar czf few_rows_$C.tgz h200 && rm -rf h200; ls

@@ -8,13 +8,14 @@
 //    cluster_regs CTAs of about kFewRowsCtaBytes each, halved until rows x CTAs are at
 //    most the SMs (at least 2 CTAs; more where registers need them), ahead of the
 //    one-CTA rules below: one CTA per row leaves most SMs idle and makes the call's
-//    time one SM streaming its row. H100, do_bench us per call (benchmarks/
-//    h100_2026-11-24/few_rows_experiment_*.csv): bf16 131072 1 / 16 / 64 rows 18.4 /
-//    19.9 / 24.3 -> 8.4 / 11.1 / 21.7, fp32 65536 1 / 16 rows 13.4 / 15.4 -> 8.0 / 10.2,
-//    fp32 32768 1 row 9.8 -> 7.8 (CTAs of 16 KB; 32 and 64 KB measured between). Rows
-//    of 64 KB or less gained nothing (bf16 16384, 2 CTAs: 7.3 -> 8.1), and with more
-//    CTAs than SMs it lost (128 rows, fp32 65536: 30.5 -> 32.6-33.6). At 1 GiB the rows
-//    outnumber the SMs: rules 1-6 are what that tuning chose.
+//    time one SM streaming its row. H100, us per call (benchmarks/h100_2026-11-24/):
+//    do_bench (few_rows_experiment_*.csv): bf16 131072 1 / 16 / 64 rows 18.4 / 19.9 /
+//    24.3 -> 8.4 / 11.1 / 21.7, fp32 65536 1 / 16 rows 13.4 / 15.4 -> 8.0 / 10.2 (CTAs
+//    of 16 KB; 32 and 64 KB measured between); CUDA-graph time per call
+//    (few_rows_min_row_m*.csv): rows over 32 KB gain (bf16 32768, 1 / 16 rows: 4.99 /
+//    5.34 -> 4.24 / 4.42), rows of 32 KB lose (bf16 16384 over 2 CTAs: 3.63 -> 4.18).
+//    With more CTAs than SMs it lost (128 rows, fp32 65536, do_bench: 30.5 -> 32.6-33.6).
+//    At 1 GiB the rows outnumber the SMs: rules 1-6 are what that tuning chose.
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
@@ -85,7 +86,7 @@ constexpr int64_t kSplitManyRowsMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 100
 
 // Rule 0b: with few rows, rows of more than kFewRowsMinRowBytes are spread over a
 // cluster of CTAs of about kFewRowsCtaBytes each, at most one CTA per SM in all.
-constexpr int64_t kFewRowsMinRowBytes = 64 * 1024;
+constexpr int64_t kFewRowsMinRowBytes = 32 * 1024;
 constexpr int64_t kFewRowsCtaBytes = 16 * 1024;
 
 // `plan`, marked as auto's choice: the rule that chose it and the rule in words.
