@@ -168,3 +168,25 @@ TORCH_EXTENSIONS_DIR=/tmp/ext_m64 python3 -c "from kernels_cuda import build; bu
 SHAPE="--cols 8192,16384,32768,65536 --rows 1,4,16,64 --dtype fp32,bf16 --op softmax --latency --format csv --quiet"
 TORCH_EXTENSIONS_DIR=/tmp/ext_m64 python3 -m comparison $SHAPE --backends cuda,triton,torch --output $OUT/few_rows_min_m64.csv 2>&1 | tail -1; echo "m64 at $(el)s"
 for t in m32 m16; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t timeout 200 python3 -m comparison $SHAPE --backends cuda,triton --output $OUT/few_rows_min_$t.csv 2>&1 | tail -1); echo "$t at $(el)s"; done
+
+# session 28, call 7 (H100): stage the peers' wheels (part 1); the GPU tests of auto (CUDA rule 0b, Triton's few-row split) and the suites around them; compute-sanitizer (all four tools) over the CUDA forward variants at the few-row shapes rule 0b spreads (auto now a cluster of 2-16 CTAs), Triton memcheck at the shapes auto now sends to split
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part1 2>&1 | tail -2; echo "part1 staged at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_api.py \
+  -k "not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_few_rows_$C.log | tail -3
+echo "tests done at $(el)s"
+SH=1x16384,16x32768,2x24576
+timeout 150 python3 benchmarks/sanitize.py --backends triton --ops softmax,log_softmax --dtypes fp32,bf16 --shapes $SH --out $OUT/sanitize_triton_few_rows_$C.log 2>&1 | tail -2
+echo "triton memcheck done at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax,log_softmax --dtypes fp32,bf16 --shapes $SH --out $OUT/sanitize_cuda_few_rows_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"
+
+# session 28, call 8 (H100, warm after call 7): the peers' wheels part 2 and install; the few_rows record (softmax and log-softmax, fp32 and bf16) at the head (graph time per call of a 20-call graph) with Quack and Liger beside
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part2 2>&1 | tail -2; source /tmp/site/peers.env; echo "peers at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+for op in softmax log_softmax; do for dt in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $op --dtype $dt --out $OUT --quiet 2>&1 | tail -1; echo "$op $dt at $(el)s"; done; done
+cd $OUT && tar czf few_rows_$C.tgz h100 && rm -rf h100; ls

@@ -101,3 +101,15 @@ bash benchmarks/install_peers.sh part2 2>&1 | tail -2; source /tmp/site/peers.en
 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
 for op in softmax log_softmax; do for dt in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $op --dtype $dt --out $OUT --quiet 2>&1 | tail -1; echo "$op $dt at $(el)s"; done; done
 cd $OUT && tar czf few_rows_$C.tgz h200 && rm -rf h200; ls
+
+# session 28, call 9 (H200): rule 0b's 32 KB threshold (tuned on the H100) checked on the H200: the head against the same tree at 64 KB (m64), CUDA-graph time per call, 1-64 rows x 8192-65536, fp32 and bf16; the GPU tests of calls 2 and 7 at the head
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+(cd .device/exp/m64 && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_m64 python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_m64.log 2>&1) &
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -1 /tmp/build_m64.log; echo "builds done at $(el)s"
+SHAPE="--cols 8192,16384,32768,65536 --rows 1,4,16,64 --dtype fp32,bf16 --op softmax --latency --format csv --quiet"
+python3 -m comparison $SHAPE --backends cuda,triton,torch --output $OUT/few_rows_min_row_m32_$C.csv 2>&1 | tail -1; echo "head at $(el)s"
+(cd .device/exp/m64 && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_m64 python3 -m comparison $SHAPE --backends cuda --output $OUT/few_rows_min_row_m64.csv 2>&1 | tail -1); echo "m64 at $(el)s"
+timeout $(( 540 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_api.py \
+  -k "not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_few_rows_$C.log | tail -3
+echo "all done at $(el)s"
