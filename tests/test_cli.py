@@ -260,6 +260,21 @@ def test_latency_times_the_public_call(pass_):
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-6)
 
 
+def test_latency_graphs_hold_many_calls_unless_their_outputs_would_fill_memory():
+    # One call per graph timed the host's replays (5-10 us whatever the kernel): graphs
+    # hold GRAPH_CALLS calls, fewer where the outputs each call keeps pass GRAPH_POOL_BYTES.
+    from comparison.harness import latency
+    from comparison.harness.cli import build_parser
+
+    assert latency.graph_calls(torch.empty(1, 1024), "fwd") == latency.GRAPH_CALLS == 20
+    per_call = latency.GRAPH_POOL_BYTES // 4  # bytes of fp32 output that leave room for 4 calls
+    big = torch.empty(1).expand(per_call // 4)  # its numel without the memory
+    assert latency.graph_calls(big, "fwd") == 4 and latency.graph_calls(big, "bwd") == 1
+    assert latency.graph_calls(torch.empty(0), "fwd") == latency.GRAPH_CALLS
+    help_text = " ".join(build_parser().format_help().split())
+    assert f"graph of {latency.GRAPH_CALLS} calls" in help_text
+
+
 def test_latency_report_names_the_floor_and_each_method():
     from comparison.harness.latency import Latency, render
 

@@ -121,8 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default=None, help="e.g. cuda:1 (default: cuda if available, else cpu)")
     p.add_argument("--latency", action="store_true",
                    help="GPU only: instead of bandwidth, microseconds per call of the public function (a CUDA "
-                        "graph of 20 calls replayed, per call; triton's do_bench, a loop of eager calls) and kernel launches per call, beside an "
-                        "empty kernel's; rows default to 1 (--rows for more)")
+                        "graph of 20 calls replayed, per call; triton's do_bench; a loop of eager calls) and kernel "
+                        "launches per call, beside an empty kernel's; rows default to 1 (--rows for more)")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     return p
 

@@ -137,7 +137,8 @@ def launches(fn: Callable[[], object], device: torch.device) -> int:
     return sum(not e.name.startswith(("Memcpy", "Memset")) for e in gpu)
 
 
-def measure(fn: Callable[[], object], device: torch.device, r: Latency, calls: int = GRAPH_CALLS) -> Latency:
+def measure(fn: Callable[[], object], device: torch.device, r: Latency,
+            calls: int = GRAPH_CALLS) -> Latency:
     """Fill r's four measurements (`calls` per captured graph); a method that fails leaves
     its field empty and says why."""
     problems = []
@@ -306,8 +307,8 @@ def render(results: list[Latency], floor: Latency, fmt: str, header: list[str], 
     text += (f"{prefix}floor (an empty kernel, torch.cuda._sleep(0)): graph {_fmt(floor.graph_us)} us, "
              f"bench {_fmt(floor.bench_us)} us, loop {_fmt(floor.loop_us)} us, launches {_fmt(floor.launches)}"
              + (f" ({floor.note})" if floor.note else "") + "\n")
-    text += (f"{prefix}us per call of the public function: graph = CUDA graph of {GRAPH_CALLS} calls replayed, per call, bench = triton's do_bench "
-             f"(median, cold L2), loop = back-to-back eager calls with one synchronize (host included); "
+    text += (f"{prefix}us per call of the public function: graph = CUDA graph of {GRAPH_CALLS} calls replayed, "
+             f"per call, bench = triton's do_bench (median, cold L2), loop = back-to-back eager calls with one synchronize (host included); "
              f"loop x torch = torch's loop us / this loop us, graph / quack = this graph us / Quack's\n")
     text += "".join(f"{prefix}summary: {line}\n" for line in summary_lines(results, floor))
     groups: dict[tuple, list[Latency]] = {}
