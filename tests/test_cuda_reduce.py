@@ -23,6 +23,7 @@ import re
 import pytest
 import torch
 
+import comparison
 import kernels_cuda.reduce as cuda_reduce
 from comparison import get_backend
 from comparison.api import OP_FUNCTIONS
@@ -128,13 +129,36 @@ def test_layout_switches_at_the_named_width(limits, cols, layout):
 @pytest.mark.gpu
 @pytest.mark.parametrize("cols, variant, group", [
     (1, "warp_xor", 1), (3, "smem_tree", 4), (31, "warp_down", 32), (1000, "warp_xor", 32),
-    (64, "vectorized", 16),    # 16 packs of 4 fp32: 16 lanes per row, 2 rows per warp
-    (128, "vectorized", 32),
+    (64, "vectorized", 4),     # 16 packs of 4 fp32, 4 per lane: 4 lanes per row, 8 rows per warp
+    (128, "vectorized", 8),
+    (1024, "vectorized", 32),  # 256 packs: 8 per lane
 ])
 def test_narrow_rows_share_a_warp(limits, cols, variant, group):
     p = cuda_reduce.plan(torch.zeros(1000, cols, device="cuda"), "reduce_max", variant)
     assert p["layout"] == "warp_per_row" and p["group"] == group
     assert p["grid"] == min(-(-1000 // (p["threads"] // group)), limits["SMS"] * 2048 // p["threads"])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_vectorized_lanes_take_several_packs_and_warps_hold_rows_to_the_pack_limit(limits, dtype):
+    # vectorized keeps LANE_PACKS packs in flight per lane; rows up to WARP_ROW_MAX_PACKS
+    # packs (16-bit: past WARP_ROW_MAX_COLS) stay in a warp, wider ones get a block.
+    pack = 16 // dtype.itemsize
+    widest = limits["WARP_ROW_MAX_PACKS"] * pack
+    for cols in (pack, 8 * pack, widest, widest + pack):
+        p = cuda_reduce.plan(torch.zeros(4, cols, dtype=dtype, device="cuda"), "reduce_sum", "auto")
+        packs = cols // pack
+        if packs <= limits["WARP_ROW_MAX_PACKS"]:
+            lanes = min(32, 1 << (-(-packs // limits["LANE_PACKS"]) - 1).bit_length())
+            assert (p["layout"], p["group"], p["pack"]) == ("warp_per_row", lanes, pack), (cols, p)
+        else:
+            assert p["layout"] == "block_per_row", (cols, p)
+        x = torch.randn(37, cols, device="cuda").to(dtype)
+        # fp32 accumulation, then one rounding to dtype (bf16: half an ulp, 2^-9)
+        torch.testing.assert_close(comparison.reduce_sum(x, -1, backend="cuda").float(), x.double().sum(-1).float(),
+                                   rtol=2 ** -8 if dtype != torch.float32 else 1e-5, atol=1e-3)
+        assert torch.equal(comparison.reduce_max(x, -1, backend="cuda"), x.amax(-1))
 
 
 @pytest.mark.gpu

@@ -112,6 +112,8 @@ std::map<std::string, int64_t> reduce_constants(int64_t device) {
   using namespace sk_reduce;
   return {
       {"WARP_ROW_MAX_COLS", kWarpRowMaxCols},
+      {"WARP_ROW_MAX_PACKS", kWarpRowMaxPacks},
+      {"LANE_PACKS", kUnroll},
       {"WARP_ROW_THREADS", kWarpRowThreads},
       {"BLOCK_ROW_MIN_THREADS", kBlockRowMinThreads},
       {"MAX_THREADS", kMaxThreads},

@@ -1,6 +1,7 @@
-// Sum or max of each row. Rows up to kWarpRowMaxCols get a group of 1-32 lanes each
-// (a warp from 32 packs up, several rows per warp below: OneFlow's thread-group path);
-// wider rows get a block each. Both grids are persistent. Each reads cols per row and
+// Sum or max of each row. Rows up to kWarpRowMaxCols (vectorized: kWarpRowMaxPacks) get
+// a group of 1-32 lanes each (a warp from 32 packs up, several rows per warp below:
+// OneFlow's thread-group path; vectorized lanes take kUnroll packs each); wider rows get
+// a block each. Both grids are persistent. Each reads cols per row and
 // writes one value.
 #pragma once
 
@@ -25,6 +26,13 @@ namespace sk_reduce {
 // block each, so that more loads are in flight per row and the shuffle tree is amortised
 // over more elements.
 constexpr int64_t kWarpRowMaxCols = 1024;
+// `vectorized` (auto) gives each lane of a row's group up to kUnroll packs, all loaded
+// before any is added, so narrow rows keep as many bytes in flight per warp as wide ones
+// (one 16-byte pack per lane, as OneFlow's groups take, left 128-column rows at 56% of
+// copy on an H200: the warp's 512 bytes per step too few to cover DRAM latency), and
+// keeps rows up to this many packs in a warp (two batches of kUnroll per lane: fp32 1024
+// columns as before, 16-bit 2048, which a block per row served at 81%).
+constexpr int64_t kWarpRowMaxPacks = 32 * 2 * kUnroll;
 // Warp-per-row blocks: 4 warps, i.e. 4 rows (or 128 / group rows) per block per step.
 constexpr int kWarpRowThreads = 128;
 // Block per row: about this many loads (packs) per thread per row; the block grows with
@@ -81,9 +89,12 @@ inline Plan plan_rows(const Problem& p, int64_t variant, int sm_count) {
   plan.pack = pack_width(p, plan.variant);
   const int64_t resident_threads = sm_count * kMaxThreadsPerSm;
   int64_t units;
-  if (p.cols <= kWarpRowMaxCols) {
-    // One lane per pack up to a warp: rows narrower than 32 packs share a warp.
-    plan.group = std::min<int64_t>(32, sk::next_pow2(sk::ceil_div(p.cols, plan.pack)));
+  const bool batched = plan.variant == Variant::vectorized;
+  const int64_t packs = sk::ceil_div(p.cols, plan.pack);
+  if (p.cols <= kWarpRowMaxCols || (batched && packs <= kWarpRowMaxPacks)) {
+    // One lane per pack (vectorized: per kUnroll packs) up to a warp: narrower rows share
+    // a warp.
+    plan.group = std::min<int64_t>(32, sk::next_pow2(sk::ceil_div(packs, batched ? kUnroll : 1)));
     plan.threads = kWarpRowThreads;
     units = sk::ceil_div(p.rows, plan.threads / plan.group);  // rows one block takes per step
     plan.layout = Layout::warp_per_row;
