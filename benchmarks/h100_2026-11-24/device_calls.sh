@@ -190,3 +190,16 @@ bash benchmarks/install_peers.sh part2 2>&1 | tail -2; source /tmp/site/peers.en
 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
 for op in softmax log_softmax; do for dt in fp32 bf16; do timeout $(( 570 - $(el) )) bash benchmarks/record.sh few_rows --op $op --dtype $dt --out $OUT --quiet 2>&1 | tail -1; echo "$op $dt at $(el)s"; done; done
 cd $OUT && tar czf few_rows_$C.tgz h100 && rm -rf h100; ls
+
+# session 28, call 10 (H100): CUDA reductions, `vectorized` (auto) lanes taking 4 packs each and 16-bit rows to 2048 columns in a warp, against the head before (0270d0e): 1 GiB, % of copy, reduce_sum/reduce_max fp32/bf16 at 128-8192 columns with torch beside; the reduction tests; compute-sanitizer (four tools) over the CUDA reductions at narrow shapes
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+(cd .device/exp/rbase && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_rbase python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_rbase.log 2>&1) &
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -1 /tmp/build_rbase.log; echo "builds done at $(el)s"
+SWEEP="--cols 128,256,512,1024,2048,4096,8192 --dtype fp32,bf16 --op reduce_sum,reduce_max --min-bytes 1GiB --format markdown --quiet"
+python3 -m comparison $SWEEP --backends cuda,triton,torch --output $OUT/reduce_narrow_$C.md 2>&1 | tail -1; echo "head at $(el)s"
+(cd .device/exp/rbase && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_rbase python3 -m comparison $SWEEP --backends cuda,torch --output $OUT/reduce_narrow_0270d0e.md 2>&1 | tail -1); echo "base at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_reduce.py tests/test_api.py -k "reduce or sum or max" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_reduce_$C.log | tail -3
+echo "tests done at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops reduce_sum,reduce_max --dtypes fp32,bf16 --shapes 5x128,3x264,7x2048,2x2056,1x4096 --out $OUT/sanitize_reduce_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"

@@ -31,7 +31,9 @@ constexpr int64_t kWarpRowMaxCols = 1024;
 // (one 16-byte pack per lane, as OneFlow's groups take, left 128-column rows at 56% of
 // copy on an H200: the warp's 512 bytes per step too few to cover DRAM latency), and
 // keeps rows up to this many packs in a warp (two batches of kUnroll per lane: fp32 1024
-// columns as before, 16-bit 2048, which a block per row served at 81%).
+// columns as before, 16-bit 2048, which a block per row served at 81%). H100, 1 GiB, %
+// of copy (benchmarks/h100_2026-11-24/reduce_narrow_{0270d0e,7ac7684}.md): 128 columns
+// fp32 / bf16 74-77 / 63-65 -> 100 / 96, bf16 256 61-63 -> 101, bf16 2048 95-96 -> 103.
 constexpr int64_t kWarpRowMaxPacks = 32 * 2 * kUnroll;
 // Warp-per-row blocks: 4 warps, i.e. 4 rows (or 128 / group rows) per block per step.
 constexpr int kWarpRowThreads = 128;
