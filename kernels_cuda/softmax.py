@@ -15,13 +15,14 @@ and makes one call into the extension per question: `plan`, `why_unsupported`, `
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
-cluster_smem, cluster_regs, cluster_tma, block_hybrid, split R + W (the copy-bandwidth floor).
+cluster_smem, cluster_regs, cluster_tma, block_hybrid, split, split_smem R + W (the
+copy-bandwidth floor).
 
 Backward ops (softmax_backward, log_softmax_backward: x is the forward output y, `dy` its
 gradient, a new contiguous dx): the variants of csrc/softmax/backward_variants.def, each
-beside its forward; warp_per_row, block_smem and cluster_regs read y and dy once and
-write dx once (2 R + W), block_uncached reads them twice (the second from L2 where the
-rows fit).
+beside its forward; warp_per_row, block_smem, cluster_regs, block_hybrid and split_smem
+read y and dy once and write dx once (2 R + W), block_uncached reads them twice (the
+second from L2 where the rows fit).
 """
 from __future__ import annotations
 
@@ -112,10 +113,7 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
         return (f"cluster_regs keeps the row in registers of at most {p['cluster_size']} CTAs x {p['threads']} "
                 f"threads x {p['cols_per_thread']} values = {capacity} values on this GPU: {cols} columns exceed it")
     if status == "too_many_chunks":
-        chunk = p["threads"] * p["cols_per_thread"]
-        return (f"split holds each row in chunks of {chunk} values, one CTA each, and needs every CTA of a row "
-                f"resident at once: {cols} columns need {p['split']} CTAs, more than this GPU holds at once "
-                f"({p['resident_per_sm']} per SM)")
+        return _too_many_parts(variant, cols, p)
     if variant == "cluster_regs":
         return (f"cluster_regs: no cluster of up to {p['cluster_size']} CTAs of up to {p['threads']} threads "
                 f"can be resident on this GPU")
@@ -135,6 +133,16 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
                 f"per CTA, more than the {p['smem_limit']} B one CTA may use on this GPU")
     return (f"{variant}: no cluster of up to {clusters} CTAs with {p['smem_bytes']} B of shared memory each can be "
             f"resident on this GPU")
+
+
+def _too_many_parts(variant: str, cols: int, p: dict, backward: bool = False) -> str:
+    """split's and split_smem's refusal: a row needs more CTAs than the GPU holds at once."""
+    chunk = p["threads"] * p["cols_per_thread"]
+    held = ("holds each row in chunks of {} values in registers" if variant == "split"
+            else "stages each row in parts of up to {} values in shared memory").format(chunk)
+    what = f"{variant}'s backward" if backward else variant
+    return (f"{what} {held}, one CTA each, and needs every CTA of a row resident at once: {cols} columns "
+            f"need {p['split']} CTAs, more than this GPU holds at once ({p['resident_per_sm']} per SM)")
 
 
 def _needs_sm90(x: torch.Tensor, variant: str, what: str) -> str:
@@ -159,6 +167,8 @@ def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
     if status == "row_exceeds_smem":
         return (f"block_smem's backward caches the rows of y and dy in shared memory: 2 x {cols} x {size} B "
                 f"need {p['smem_bytes']} B, more than the {p['smem_limit']} B one block may use on this GPU")
+    if status == "too_many_chunks":
+        return _too_many_parts(variant, cols, p, backward=True)
     if status == "row_exceeds_registers":
         capacity = p["cluster_size"] * p["threads"] * p["cols_per_thread"]
         return (f"cluster_regs's backward keeps the rows of y and dy in the registers of at most {p['cluster_size']} "

@@ -45,7 +45,7 @@ CSRC = build.CSRC
 UNITS = [p.name for p in build.cuda_sources()] + ["load_inline unit"]
 # Kernels that hold rows in registers or shared memory: a spill defeats their purpose.
 REGISTER_RESIDENT = ("warp_per_row", "block_smem", "cluster_smem", "cluster_regs", "cluster_tma",
-                     "block_hybrid", "split")
+                     "block_hybrid", "split", "split_smem")
 try:  # the flags torch's extension builder puts in front of every nvcc command
     from torch.utils.cpp_extension import COMMON_NVCC_FLAGS as TORCH_NVCC_FLAGS
 except ImportError:
@@ -283,10 +283,10 @@ def test_the_code_comparison_catches_a_disagreement(tmp_path):
 def test_parsed_tables():
     assert cuda_softmax.LADDER == ("naive", "smem_tree", "coalesced", "warp_shuffle", "warp_per_row", "block_smem",
                                    "block_uncached", "online", "cluster_smem", "cluster_regs", "cluster_tma",
-                                   "block_hybrid", "split")
+                                   "block_hybrid", "split", "split_smem")
     assert [cuda_softmax.VARIANT_CODES[v] for v in cuda_softmax.LADDER] == list(range(len(cuda_softmax.LADDER)))
     assert cuda_softmax.VARIANT_CODES["auto"] not in range(len(cuda_softmax.LADDER))
-    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs", "block_hybrid")
+    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs", "block_hybrid", "split_smem")
     assert cuda_softmax.BACKWARD == backward and set(backward) <= set(cuda_softmax.LADDER)
     assert cuda_softmax.VARIANTS == {"softmax": cuda_softmax.LADDER, "log_softmax": cuda_softmax.LADDER,
                                      "softmax_backward": backward, "log_softmax_backward": backward}

@@ -69,6 +69,7 @@ VARIANT_LIMITS = {
     "cluster_tma": lambda cols, plan: plan["status"] != "ok",
     "block_hybrid": lambda cols, plan: plan["status"] != "ok",
     "split": lambda cols, plan: plan["status"] == "too_many_chunks",
+    "split_smem": lambda cols, plan: plan["status"] == "too_many_chunks",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -106,7 +107,8 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     limit = VARIANT_LIMITS[variant]
     if limit is None:
         return False
-    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid", "split")
+    needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid", "split",
+                             "split_smem")
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
@@ -167,7 +169,7 @@ def test_misaligned_views_get_the_widest_pack_their_alignment_allows(variant, dt
         assert p["status"] == "ok"
         assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
         if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs",
-                            "cluster_tma", "block_hybrid", "split"):
+                            "cluster_tma", "block_hybrid", "split", "split_smem"):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0

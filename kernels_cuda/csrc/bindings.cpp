@@ -79,10 +79,11 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan
     int64_t dtype, int64_t variant, int64_t device);
 
 // softmax.cu: the input gradient of softmax (log-softmax with `log`) from y and dy into a
-// contiguous dx, on `stream`; variant may be kAuto.
+// contiguous dx, on `stream`; variant may be kAuto; `workspace` as softmax_forward_launch's.
 void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
                              int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant,
-                             bool log, int64_t device, int64_t stream);
+                             bool log, int64_t device, int64_t stream,
+                             const std::function<uint64_t(int64_t)>& workspace);
 
 // softmax_backward_launch for tensors, as softmax_forward: y and dy 2-D CUDA tensors of one
 // shape and dtype with unit column stride (each its own row stride), dx into `out` or a
@@ -96,10 +97,15 @@ at::Tensor softmax_backward(const at::Tensor& y, const at::Tensor& dy, const std
               " on ", dy.device());
   at::Tensor dx = out.has_value() ? *out : at::empty({y.size(0), y.size(1)}, y.options());
   const int64_t device = y.get_device();
+  at::Tensor workspace;
   softmax_backward_launch(reinterpret_cast<int64_t>(y.data_ptr()), reinterpret_cast<int64_t>(dy.data_ptr()),
                           reinterpret_cast<int64_t>(dx.data_ptr()), y.size(0), y.size(1), y.stride(0), dy.stride(0),
                           dtype, variant, log, device,
-                          reinterpret_cast<int64_t>(c10::cuda::getCurrentCUDAStream(device).stream()));
+                          reinterpret_cast<int64_t>(c10::cuda::getCurrentCUDAStream(device).stream()),
+                          [&](int64_t bytes) {
+                            workspace = at::empty({bytes}, y.options().dtype(at::kByte));
+                            return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(workspace.data_ptr()));
+                          });
   return dx;
 }
 

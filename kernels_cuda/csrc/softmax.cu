@@ -14,15 +14,17 @@
 //   cluster_tma      softmax/cluster_tma.cuh    softmax_cluster_tma_kernel      plan_cluster_tma
 //   block_hybrid     softmax/block_hybrid.cuh   softmax_block_hybrid_kernel     plan_block_hybrid
 //   split            softmax/split.cuh          softmax_split_kernel            plan_split
+//   split_smem       softmax/split_smem.cuh     softmax_split_smem_kernel       plan_split_smem
 //   auto             softmax/auto.cuh           (one of the above)              plan_auto
 //
 // The backward (softmax_backward, log_softmax_backward: read y and dy, write dx) has a
-// kernel beside the forward in five of these files, chosen by softmax/backward_variants.def:
+// kernel beside the forward in six of these files, chosen by softmax/backward_variants.def:
 //   warp_per_row     softmax_backward_warp_per_row_kernel     plan_warp_per_row_backward
 //   block_smem       softmax_backward_block_smem_kernel       plan_block_smem_backward
 //   block_uncached   softmax_backward_block_uncached_kernel   plan_block_uncached_backward
 //   cluster_regs     softmax_backward_cluster_regs_kernel     plan_cluster_regs_backward
 //   block_hybrid     softmax_backward_block_hybrid_kernel     plan_block_hybrid_backward
+//   split_smem       softmax_backward_split_smem_kernel       plan_split_smem_backward
 //   auto             (one of the above)                       plan_auto_backward
 //
 // Memory traffic per element (R = read of the input, W = write of the output):
@@ -39,6 +41,7 @@
 //   cluster_tma     R + W         persistent clusters; next row's slices in flight (TMA)
 //   block_hybrid    R + W         row split over one CTA's registers and shared memory (TMA)
 //   split           R + W         row chunks over persistent CTAs exchanging through global memory
+//   split_smem      R + W         row parts staged in persistent CTAs' shared memory, exchanging likewise
 //
 // exp(x - m) is fast_exp2((x - m) * log2e), the shift first so that rows near FLT_MAX
 // stay finite (exp_term in common/online.cuh says why). Every launch
@@ -72,6 +75,7 @@
 #include "softmax/naive.cuh"
 #include "softmax/plan.cuh"
 #include "softmax/split.cuh"
+#include "softmax/split_smem.cuh"
 #include "softmax/warp_per_row.cuh"
 
 namespace sk {
@@ -104,6 +108,7 @@ Plan plan_variant(const Problem& p, int64_t variant) {
     case Variant::cluster_tma: return plan_cluster_tma<T>(p);
     case Variant::block_hybrid: return plan_block_hybrid<T>(p);
     case Variant::split: return plan_split<T>(p);
+    case Variant::split_smem: return plan_split_smem<T>(p);
     case Variant::kAuto: return plan_auto<T>(p);
     default: throw std::invalid_argument("softmax: unknown variant code " + std::to_string(variant));
   }
@@ -124,6 +129,7 @@ Plan plan_backward_variant(const Problem& p, int64_t variant) {
     case Variant::block_uncached: return plan_block_uncached_backward<T>(p);
     case Variant::cluster_regs: return plan_cluster_regs_backward<T>(p);
     case Variant::block_hybrid: return plan_block_hybrid_backward<T>(p);
+    case Variant::split_smem: return plan_split_smem_backward<T>(p);
     case Variant::kAuto: return plan_auto_backward<T>(p);
     default:
       throw std::invalid_argument("softmax backward: variant " + variant_name(variant) + " has no backward kernel");
@@ -199,8 +205,9 @@ inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, c
 
 // The plan's grid, block, shared memory and cluster, with `args` (RowsArgs or GradArgs,
 // the kernels' one parameter) completed by the row geometry every kernel reads. split
-// launches cooperatively: its CTAs wait for each other, so the driver must start them
-// all at once (it refuses a grid that cannot be resident instead of hanging).
+// and split_smem launch cooperatively: their CTAs wait for each other, so the driver
+// must start them all at once (it refuses a grid that cannot be resident instead of
+// hanging).
 template <typename Args>
 void launch_planned(const Plan& plan, const Problem& p, Args& args, cudaStream_t stream) {
   args.rows = p.rows;
@@ -212,11 +219,24 @@ void launch_planned(const Plan& plan, const Problem& p, Args& args, cudaStream_t
   void* params[] = {&args};
   launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
                 dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
-                static_cast<int>(plan.cluster_size), params, stream, plan.variant == Variant::split);
+                static_cast<int>(plan.cluster_size), params, stream,
+                plan.variant == Variant::split || plan.variant == Variant::split_smem);
 }
 
 // workspace(bytes): device memory for the launch on `stream` (softmax_forward's caller
 // allocates it, stream-ordered); only plans with workspace_bytes > 0 ask.
+// The exchange slots of split and split_smem (RowsArgs and GradArgs alike): the plan's
+// workspace, every word set to "not yet" (all ones) on `stream` before the launch.
+template <typename Args>
+void set_exchange(const Plan& plan, Args& args, cudaStream_t stream, const Workspace& workspace) {
+  args.split = static_cast<int>(std::max<int64_t>(plan.split, 1));
+  args.slots = nullptr;
+  if (plan.workspace_bytes > 0) {
+    args.slots = reinterpret_cast<unsigned long long*>(static_cast<uintptr_t>(workspace(plan.workspace_bytes)));
+    SK_CUDA_CHECK(cudaMemsetAsync(args.slots, 0xFF, static_cast<size_t>(plan.workspace_bytes), stream));
+  }
+}
+
 template <typename T>
 void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream, const Workspace& workspace) {
   RowsArgs<T> args;
@@ -224,17 +244,12 @@ void launch(const Plan& plan, const Problem& p, bool log, cudaStream_t stream, c
   args.y = reinterpret_cast<T*>(p.y);
   args.x_stride = p.stride;
   args.log = log;
-  args.split = static_cast<int>(std::max<int64_t>(plan.split, 1));
-  args.slots = nullptr;
-  if (plan.workspace_bytes > 0) {
-    args.slots = reinterpret_cast<unsigned long long*>(static_cast<uintptr_t>(workspace(plan.workspace_bytes)));
-    SK_CUDA_CHECK(cudaMemsetAsync(args.slots, 0xFF, static_cast<size_t>(plan.workspace_bytes), stream));
-  }
+  set_exchange(plan, args, stream, workspace);
   launch_planned(plan, p, args, stream);
 }
 
 template <typename T>
-void launch_backward(const Plan& plan, const Problem& p, bool log, cudaStream_t stream) {
+void launch_backward(const Plan& plan, const Problem& p, bool log, cudaStream_t stream, const Workspace& workspace) {
   GradArgs<T> args;
   args.y = reinterpret_cast<const T*>(p.x);
   args.dy = reinterpret_cast<const T*>(p.g);
@@ -242,6 +257,7 @@ void launch_backward(const Plan& plan, const Problem& p, bool log, cudaStream_t 
   args.y_stride = p.stride;
   args.dy_stride = p.g_stride;
   args.log = log;
+  set_exchange(plan, args, stream, workspace);
   launch_planned(plan, p, args, stream);
 }
 
@@ -355,10 +371,11 @@ std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan
 // dx[r, :] from the forward output y and its gradient dy (each (rows, cols), unit
 // column stride, its own row stride), into a contiguous dx, on `stream` of `device`:
 // softmax dx = y * (dy - sum(dy * y)), log-softmax (`log`) dx = dy - exp(y) * sum(dy),
-// sums per row in fp32. Plans (cached; variant may be kAuto) and launches.
+// sums per row in fp32. Plans (cached; variant may be kAuto) and launches; `workspace`
+// as softmax_forward_launch's (split_smem's exchange slots).
 void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int64_t rows, int64_t cols,
                              int64_t y_row_stride, int64_t dy_row_stride, int64_t dtype, int64_t variant,
-                             bool log, int64_t device, int64_t stream) {
+                             bool log, int64_t device, int64_t stream, const sk::softmax::Workspace& workspace) {
   using namespace sk::softmax;
   check_shape(rows, cols, y_row_stride);
   check_shape(rows, cols, dy_row_stride);
@@ -373,5 +390,5 @@ void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int6
                                 " (plan status " + status_name(plan->status) + "); check why_unsupported first");
   }
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
-  sk::with_dtype(dtype, [&](auto type) { launch_backward<typename decltype(type)::type>(*plan, p, log, s); });
+  sk::with_dtype(dtype, [&](auto type) { launch_backward<typename decltype(type)::type>(*plan, p, log, s, workspace); });
 }

@@ -44,10 +44,10 @@ struct RowsArgs {
   int64_t x_stride;  // elements between consecutive rows of x
   int group_width;   // warp_per_row: lanes per row (power of two <= 32); cluster_regs:
                      // threads per row slice (a multiple of 32)
-  int slice_packs;   // cluster_smem, cluster_regs, split: packs of the row each CTA handles
+  int slice_packs;   // cluster_smem, cluster_regs, split, split_smem: packs of the row each CTA handles
   bool log;          // log-softmax instead of softmax
-  int split;                   // split: CTAs per row
-  unsigned long long* slots;   // split: rows x split words, all ones at launch (see split.cuh)
+  int split;                   // split, split_smem: CTAs per row
+  unsigned long long* slots;   // split, split_smem: rows x split words, all ones at launch (see split.cuh)
 };
 
 // The backward kernels' argument (launch_backward in softmax.cu fills it from the plan).
@@ -61,8 +61,10 @@ struct GradArgs {
   int64_t y_stride;  // elements between consecutive rows of y
   int64_t dy_stride; // ... of dy
   int group_width;   // warp_per_row: lanes per row; cluster_regs: threads per row slice
-  int slice_packs;   // cluster_regs: packs of the row each CTA handles
+  int slice_packs;   // cluster_regs, split_smem: packs of the row each CTA handles
   bool log;          // log-softmax's backward instead of softmax's
+  int split;                   // split_smem: CTAs per row
+  unsigned long long* slots;   // split_smem: rows x split words, all ones at launch
 };
 
 // ---------------------------------------------------------------------------------

@@ -1,0 +1,251 @@
+// split_smem: a row cut into `split` parts, each over one persistent CTA that copies its
+// part to shared memory as it reads it (pass 1 folds it: the forward's online pair, the
+// backward's part of sum(dy * y) or sum(dy)), exchanges that with the row's other parts
+// through global memory (split.cuh's slots), then writes its part of the output from
+// shared memory (pass 2). Each element is read from global memory once, written once.
+//
+// Why, beside split: split holds 16-32 KB chunks in registers, so a 2-4 MB row (fp32
+// 524288-1048576) takes 64-256 CTAs that all wait for the slowest of them once per row,
+// and its CUDA form trails Triton's (H100, 1 GiB: fp32 524288 71 vs 88 % of copy);
+// `online` (one CTA per row, the second read meant for L2) re-reads from DRAM once 132
+// rows of megabytes are in flight (63 %: 2 reads + 1 write). A part here is up to
+// kSplitSmemPartBytes, several times a register chunk, so a row needs a quarter of the
+// CTAs and each waits once per 64 KB; with three CTAs per SM, each of another row
+// group, one CTA's wait is the others' time to load and store. The backward's part
+// holds as many columns of y as of dy (half the columns per byte).
+//
+// Each thread stores pack i of its part at shared offset i * N and reads it back itself
+// in pass 2 (and overwrites it in the next row's pass 1): no thread reads another's
+// packs, so no barrier guards the part; the barriers are the reduction's two.
+//
+// Grid: persistent and cooperative (its CTAs wait for each other), `groups` x `split`
+// CTAs: CTA b is part b % split of rows g, g + groups, ... (g = b / split). split = 1
+// (rows up to one part) is a persistent one-CTA-per-row kernel with no exchange.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/block_reduce.cuh"
+#include "common/device.cuh"
+#include "common/grad.cuh"
+#include "common/math.cuh"
+#include "common/online.cuh"
+#include "common/packs.cuh"
+#include "common/row_scan.cuh"
+#include "softmax/geometry.cuh"
+#include "softmax/split.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// Launch constants
+// ---------------------------------------------------------------------------------
+
+// Bytes of a row per CTA (forward: of x; backward: of y and dy together): 64 KB lets
+// three CTAs share an SM's 228 KB (H100, H200), so two can load or store while one
+// waits for its row's exchange. Threads: 512, 8 packs of 16 bytes each per 64 KB, in
+// two steps of kScanUnroll (kGradUnroll) loads in flight.
+constexpr int64_t kSplitSmemPartBytes = 64 * 1024;
+constexpr int kSplitSmemThreads = 512;
+
+// ---------------------------------------------------------------------------------
+// The exchange: split.cuh's slots and words, read kGatherBatch slots per lane at a time
+// ---------------------------------------------------------------------------------
+
+// Warp 0's walk over a row's `split` slots: lane l takes slots l, l + 32, ..., reading
+// kGatherBatch of them before it polls (64 parts are one round trip to L2 per lane, not
+// two in turn), re-reading the unpublished ones until none is left, then hands each
+// word to use(word) in slot order. (split.cuh's gather polls one slot at a time: its
+// kernels run at their register cap, where four more words spill.)
+constexpr int kGatherBatch = 4;
+template <typename Use>
+__device__ __forceinline__ void gather_slots(const unsigned long long* slots, int split, Use&& use) {
+  const int lane = threadIdx.x & 31;
+  for (int base = lane; base < split; base += 32 * kGatherBatch) {
+    unsigned long long w[kGatherBatch];
+#pragma unroll
+    for (int u = 0; u < kGatherBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
+    bool pending = true;
+    while (pending) {
+      pending = false;
+#pragma unroll
+      for (int u = 0; u < kGatherBatch; ++u) {
+        if (static_cast<long long>(w[u]) < 0) {
+          w[u] = read_word(slots + base + 32 * u);
+          pending = true;
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kGatherBatch; ++u) {
+      if (base + 32 * u < split) use(w[u]);
+    }
+  }
+}
+
+__device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long* slots, int split) {
+  OnlinePair acc = online_empty();
+  gather_slots(slots, split, [&](unsigned long long w) { acc = online_merge(acc, word_pair(w)); });
+  return warp_merge_pairs(acc);
+}
+
+// ---------------------------------------------------------------------------------
+// Forward kernel
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kSplitSmemThreads) softmax_split_smem_kernel(RowsArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* part = reinterpret_cast<T*>(smem_raw);
+  __shared__ OnlinePair warp_pairs[kSplitSmemThreads / 32];
+  __shared__ OnlinePair row_pair;
+  const int split = a.split;
+  const int index = static_cast<int>(blockIdx.x % split);
+  const int64_t groups = gridDim.x / split;
+  const int packs = static_cast<int>(a.cols / N);  // rows of at most 2^31 - 1 packs
+  const int first = static_cast<int>(min(static_cast<int64_t>(packs), static_cast<int64_t>(index) * a.slice_packs));
+  const int local = min(packs - first, a.slice_packs);  // 0 for parts past the row's end
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  for (int64_t row = blockIdx.x / split; row < a.rows; row += groups) {
+    OnlinePair acc = scan_packs<Cache::kStreaming, true, T, N>(
+        a.x + row * a.x_stride + static_cast<int64_t>(first) * N, part, local);
+    // The block's pair to warp 0 (one barrier), which publishes it, gathers the row's
+    // and hands that to the block (the second).
+    acc = warp_merge_pairs(acc);
+    if (lane == 0) warp_pairs[warp] = acc;
+    __syncthreads();
+    if (warp == 0) {
+      OnlinePair p = warp_merge_pairs(lane < static_cast<int>(blockDim.x >> 5) ? warp_pairs[lane] : online_empty());
+      if (split > 1) {
+        unsigned long long* slots = a.slots + row * split;
+        if (lane == 0) publish_word(slots + index, pair_word(p));
+        p = gather_parts_pair(slots, split);
+      }
+      if (lane == 0) row_pair = p;
+    }
+    __syncthreads();
+    acc = row_pair;
+    if (local > 0) {
+      write_packs<Cache::kNormal, Cache::kStreaming, T, N>(part, a.y + row * a.cols + static_cast<int64_t>(first) * N,
+                                                           local, make_row_norm(acc.m, acc.d, a.log), a.log);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: y's part, then dy's, in shared memory; the row's sum exchanged as
+// one float per part (a word below 2^32: never the "not yet" word).
+// ---------------------------------------------------------------------------------
+
+__device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
+  float s = 0.0f;
+  gather_slots(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
+  return warp_allreduce_static<32>(s, SumOp());
+}
+
+template <typename T, int N>
+__global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem_kernel(GradArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* ys = reinterpret_cast<T*>(smem_raw);
+  T* gs = ys + static_cast<int64_t>(a.slice_packs) * N;
+  __shared__ float warp_sums[kSplitSmemThreads / 32];
+  __shared__ float row_sum;
+  const int split = a.split;
+  const int index = static_cast<int>(blockIdx.x % split);
+  const int64_t groups = gridDim.x / split;
+  const int packs = static_cast<int>(a.cols / N);
+  const int first = static_cast<int>(min(static_cast<int64_t>(packs), static_cast<int64_t>(index) * a.slice_packs));
+  const int local = min(packs - first, a.slice_packs);
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int64_t offset = static_cast<int64_t>(first) * N;
+  for (int64_t row = blockIdx.x / split; row < a.rows; row += groups) {
+    float s = grad_sum_packs<Cache::kStreaming, true, T, N>(a.y + row * a.y_stride + offset,
+                                                             a.dy + row * a.dy_stride + offset, ys, gs, local, a.log);
+    s = warp_allreduce_static<32>(s, SumOp());
+    if (lane == 0) warp_sums[warp] = s;
+    __syncthreads();
+    if (warp == 0) {
+      float t = lane < static_cast<int>(blockDim.x >> 5) ? warp_sums[lane] : 0.0f;
+      t = warp_allreduce_static<32>(t, SumOp());
+      if (split > 1) {
+        unsigned long long* slots = a.slots + row * split;
+        if (lane == 0) publish_word(slots + index, static_cast<unsigned long long>(__float_as_uint(t)));
+        t = gather_parts_sum(slots, split);
+      }
+      if (lane == 0) row_sum = t;
+    }
+    __syncthreads();
+    s = row_sum;
+    if (local > 0) grad_write_packs<Cache::kNormal, T, N>(ys, gs, a.dx + row * a.cols + offset, local, s, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Plans (forward and backward): parts of up to kSplitSmemPartBytes, as few as that
+// allows, every CTA of a row resident at once.
+// ---------------------------------------------------------------------------------
+
+struct SplitSmemFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_split_smem_kernel<T, N>);
+  }
+};
+struct SplitSmemBackwardFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_split_smem_kernel<T, N>);
+  }
+};
+
+// `tensors`: 1 (forward: x) or 2 (backward: y and dy), the parts each CTA stages.
+template <typename T>
+Plan plan_split_smem_for(const Problem& p, const void* fn, int pack, int tensors) {
+  constexpr int64_t kElem = static_cast<int64_t>(sizeof(T));
+  Plan plan = new_plan(Variant::split_smem);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int64_t pack_bytes = pack * kElem * tensors;  // shared bytes per pack of the part
+  const int64_t budget = std::min(kSplitSmemPartBytes, opt_in_smem(fn, p.device, false));
+  const int64_t split = ceil_div(packs, std::max<int64_t>(budget / pack_bytes, 1));
+  const int64_t slice = ceil_div(packs, split);
+  // Fewer threads for parts under 8 packs per thread (narrow rows: split = 1).
+  const int threads = static_cast<int>(std::clamp<int64_t>(next_pow2(ceil_div(slice, 2 * kScanUnroll)),
+                                                            kMinBlockThreads, kSplitSmemThreads));
+  const int64_t smem = slice * pack_bytes;
+  const int resident = resident_blocks(fn, p.device, threads, smem);
+  const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
+  plan.pack = pack;
+  plan.split = split;
+  plan.threads = threads;
+  plan.smem_bytes = smem;
+  plan.resident_per_sm = resident;
+  plan.cols_per_thread = ceil_div(slice, threads) * pack;
+  if (split > capacity || split > INT32_MAX) {
+    plan.status = PlanStatus::too_many_chunks;
+    return plan;
+  }
+  plan.kernel = fn;
+  plan.blocks = std::min(rows, capacity / split) * split;
+  plan.workspace_bytes = split > 1 ? rows * split * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
+  return plan;
+}
+
+template <typename T>
+Plan plan_split_smem(const Problem& p) {
+  const int pack = widest_pack<T>(p);
+  return plan_split_smem_for<T>(p, kernel_for_pack<SplitSmemFamily, T>(pack), pack, 1);
+}
+
+template <typename T>
+Plan plan_split_smem_backward(const Problem& p) {
+  const int pack = widest_pack<T>(p);
+  return plan_split_smem_for<T>(p, kernel_for_pack<SplitSmemBackwardFamily, T>(pack), pack, 2);
+}
+
+}  // namespace softmax
+}  // namespace sk
