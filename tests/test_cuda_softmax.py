@@ -505,6 +505,17 @@ def test_plan_fields(variant, cols):
         assert p["blocks"] % p["split"] == 0 and p["blocks"] // p["split"] <= 1000, p
         assert p["blocks"] <= p["resident_per_sm"] * torch.cuda.get_device_properties(0).multi_processor_count, p
         assert p["workspace_bytes"] == (1000 * p["split"] * 8 if p["split"] > 1 else 0), p
+    elif p["variant"] == "split_smem":
+        # Persistent and cooperative: parts of at most 64 KB of shared memory, as few as
+        # that allows, every CTA of a row resident at once.
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        part = -(-(cols // p["pack"]) // p["split"]) * p["pack"]
+        assert p["split"] == 1 or p["smem_bytes"] == part * 4, p
+        fewest, most = -(-cols * 4 // (64 * 1024)), -(-cols * 4 // (16 * 1024))
+        assert p["smem_bytes"] <= 64 * 1024 and fewest <= p["split"] <= max(fewest, most), p
+        assert p["blocks"] % p["split"] == 0 and p["blocks"] // p["split"] <= 1000, p
+        assert p["blocks"] <= p["resident_per_sm"] * sms, p
+        assert p["workspace_bytes"] == (1000 * p["split"] * 8 if p["split"] > 1 else 0), p
     elif p["variant"] not in ("naive", "warp_per_row"):
         per_block = p["rows_per_access"] if p["variant"] == "cluster_regs" else 1
         assert p["blocks"] == p["cluster_size"] * math.ceil(1000 / per_block) and p["grid_y"] == 1, \

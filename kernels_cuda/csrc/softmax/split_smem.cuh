@@ -51,6 +51,8 @@ namespace softmax {
 // two steps of kScanUnroll (kGradUnroll) loads in flight.
 constexpr int64_t kSplitSmemPartBytes = 64 * 1024;
 constexpr int kSplitSmemThreads = 512;
+// The smallest part the planner spreads a row into where resident CTAs are left over.
+constexpr int64_t kSplitSmemMinPartBytes = 16 * 1024;
 
 // ---------------------------------------------------------------------------------
 // The exchange: split.cuh's slots and words, read kGatherBatch slots per lane at a time
@@ -211,18 +213,31 @@ Plan plan_split_smem_for(const Problem& p, const void* fn, int pack, int tensors
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int64_t pack_bytes = pack * kElem * tensors;  // shared bytes per pack of the part
   const int64_t budget = std::min(kSplitSmemPartBytes, opt_in_smem(fn, p.device, false));
-  const int64_t split = ceil_div(packs, std::max<int64_t>(budget / pack_bytes, 1));
-  const int64_t slice = ceil_div(packs, split);
-  // Fewer threads for parts under 8 packs per thread (narrow rows: split = 1).
-  const int threads = static_cast<int>(std::clamp<int64_t>(next_pow2(ceil_div(slice, 2 * kScanUnroll)),
-                                                            kMinBlockThreads, kSplitSmemThreads));
-  const int64_t smem = slice * pack_bytes;
-  const int resident = resident_blocks(fn, p.device, threads, smem);
+  const int64_t fewest = ceil_div(packs, std::max<int64_t>(budget / pack_bytes, 1));  // parts of the budget
+  // Fewer threads for parts under 8 packs per thread (narrow rows: one part).
+  const auto threads_for = [&](int64_t slice) {
+    return static_cast<int>(
+        std::clamp<int64_t>(next_pow2(ceil_div(slice, 2 * kScanUnroll)), kMinBlockThreads, kSplitSmemThreads));
+  };
+  int64_t slice = ceil_div(packs, fewest);
+  int threads = threads_for(slice);
+  const int resident = resident_blocks(fn, p.device, threads, slice * pack_bytes);
   const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
+  int64_t split = fewest;
+  if (fewest <= capacity) {
+    // As many parts as the resident CTAs share out evenly among the row groups (a GPU
+    // of 396 resident CTAs runs 6 groups of 66 parts, not 6 of 64 and 12 CTAs idle;
+    // few rows spread over more SMs), parts no smaller than kSplitSmemMinPartBytes.
+    const int64_t groups = std::min(rows, capacity / fewest);
+    const int64_t most = std::max(fewest, ceil_div(packs * pack_bytes, kSplitSmemMinPartBytes));
+    split = std::clamp(capacity / groups, fewest, most);
+    slice = ceil_div(packs, split);
+    split = ceil_div(packs, slice);  // no empty parts
+  }
   plan.pack = pack;
   plan.split = split;
   plan.threads = threads;
-  plan.smem_bytes = smem;
+  plan.smem_bytes = slice * pack_bytes;
   plan.resident_per_sm = resident;
   plan.cols_per_thread = ceil_div(slice, threads) * pack;
   if (split > capacity || split > INT32_MAX) {
