@@ -299,15 +299,15 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
         return "cluster_regs", "one_cta_registers"
     if hopper and cuda_softmax.plan(x, "softmax", "block_hybrid")["status"] == "ok":
         return "block_hybrid", "one_cta_hybrid"
+    sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
+    if (x.shape[0] >= sms and x.shape[1] * x.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
+            and cuda_softmax.plan(x, "softmax", "split_smem")["status"] == "ok"):
+        return "split_smem", "split_smem_rows"
     if regs["status"] == "ok":
         return "cluster_regs", "cluster_registers"
     if cuda_softmax.plan(x, "softmax", "block_smem")["status"] == "ok":
         return "block_smem", "block_smem"
-    split, props = cuda_softmax.plan(x, "softmax", "split"), cuda_softmax.gpu_properties(x.device.index)
-    sms = props["sm_count"]
-    chunk_per_sm = (split["split"] <= sms
-                    and props["dram_bytes_per_s"] // max(sms, 1) < limit("SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH"))
-    if split["status"] == "ok" and (x.shape[0] < sms or chunk_per_sm):
+    if x.shape[0] < sms and cuda_softmax.plan(x, "softmax", "split")["status"] == "ok":
         return "split", "split_rows"
     return "online", "fallback_online"
 
@@ -330,7 +330,7 @@ def _few_rows_cluster(x: torch.Tensor) -> int:
 
 # What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block):
 # rows up to 1 MB for twice as many rows as SMs (fewer: rule 0b, HOPPER_FEW_ROWS), wider
-# rows for 4 rows.
+# rows for 4 rows (rows past 1 MB for twice as many rows as SMs: split_smem, below).
 HOPPER_AUTO = {
     (torch.float32, 1024): "warp_per_row",
     (torch.float32, 1025): "cluster_regs",    # two rows per CTA
@@ -338,7 +338,7 @@ HOPPER_AUTO = {
     (torch.float32, 16384): "cluster_regs",   # 64 KB rows: one CTA of 512 threads x 128 B
     (torch.float32, 32768): "cluster_regs",   # 128 KB rows: one CTA of 1024 threads x 128 B
     (torch.float32, 65536): "block_hybrid",   # 256 KB rows: 64 KB in registers, 192 KB in shared memory
-    (torch.float32, 262144): "cluster_regs",  # 1 MB rows: 16-CTA clusters
+    (torch.float32, 262144): "split_smem",    # 1 MB rows: 16 parts of 64 KB in shared memory (rule 3a)
     (torch.float32, 524288): "split",         # 2 MB rows: past a cluster's registers; 128 chunks of 16 KB
     (torch.float32, 1048576): "split",        # 4 MB rows, 256 chunks: 4 rows are fewer than the SMs
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
@@ -400,26 +400,30 @@ def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
         run_and_check(Target("cuda", op, "auto"), x)
 
 
-def test_auto_takes_split_for_rows_fewer_than_the_sms_or_cut_one_chunk_per_sm():
-    # Rows past a cluster's registers: `split` when the rows are fewer than the SMs
-    # (fp32 1048576: 256 chunks), or, on a GPU of little DRAM bandwidth per SM (the
-    # H100, not the H200), when its chunks are at most one per SM (bf16 1048576: 128
-    # chunks of 16 KB) whatever the rows; else online (a CTA per row).
-    props = cuda_softmax.gpu_properties(0)
-    sms = props["sm_count"]
+def test_auto_takes_split_for_rows_fewer_than_the_sms_and_split_smem_for_more():
+    # Rows past 1 MB: `split` when the rows are fewer than the SMs (fp32 1048576: 256
+    # chunks spread over every SM), `split_smem` (parts staged in shared memory) for as
+    # many rows as the SMs or more; a misaligned row whose parts no longer fit the GPU
+    # at once: online (a CTA per row).
+    sms = cuda_softmax.gpu_properties(0)["sm_count"]
     if not _is_hopper(0):
-        pytest.skip("rule 5 follows the cluster rules of sm_90")
-    low_bandwidth = props["dram_bytes_per_s"] // sms < limit("SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH")
+        pytest.skip("rules 3a and 5 follow the cluster rules of sm_90")
     wide = 1048576
     for rows, dtype, expected in [(1, torch.float32, "split"), (sms - 1, torch.float32, "split"),
-                                  (sms, torch.float32, "online"),
-                                  (sms, torch.bfloat16, "split" if low_bandwidth else "online")]:
+                                  (sms, torch.float32, "split_smem"), (sms, torch.bfloat16, "split_smem"),
+                                  (2 * sms, torch.float32, "split_smem")]:
         x = torch.empty(rows, wide, dtype=dtype, device="cuda")
         p = cuda_softmax.plan(x, "softmax", "auto")
         assert p["variant"] == expected, (rows, dtype, p)
         if expected == "split":
             assert p["reason_code"] == "split_rows" and "chunks" in p["reason"], p
+        else:
+            assert p["reason_code"] == "split_smem_rows" and "parts" in p["reason"], p
     x = make_rows(3, wide, torch.float32, "cuda", seed=41)
+    for op in OPS:
+        run_and_check(Target("cuda", op, "auto"), x)
+    x = make_rows(sms, 262145, torch.float32, "cuda", seed=44)  # odd width: scalar packs, 17 parts
+    assert cuda_softmax.plan(x, "softmax", "auto")["variant"] == "split_smem"
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 
@@ -434,6 +438,9 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
+    if (y.shape[1] * y.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
+            and cuda_softmax.plan(y, op, "split_smem")["status"] == "ok"):
+        return "split_smem", "split_smem_rows"
     if _is_hopper(y.device):
         hybrid = cuda_softmax.plan(y, op, "block_hybrid")
         if hybrid["status"] == "ok" and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):

@@ -40,6 +40,8 @@ def main() -> None:
     p.add_argument("--grad", action="store_true",
                    help="x requires grad: time the forward that records its gradient, and a forward+backward "
                         "(torch.autograd.grad), each beside plain torch's")
+    p.add_argument("--profile-grad", action="store_true",
+                   help="with --grad: also a cProfile of each backend's forward that records its gradient")
     args = p.parse_args()
     import comparison
 
@@ -57,15 +59,7 @@ def main() -> None:
         with torch.no_grad():
             no_grad = loop_us(fn, args.calls)
         print(f"\n{name}: {grad_off:.1f} us/call (grad mode on), {no_grad:.1f} us/call (no_grad)")
-        profile = cProfile.Profile()
-        profile.enable()
-        for _ in range(args.calls):
-            fn()
-        profile.disable()
-        torch.cuda.synchronize()
-        out = io.StringIO()
-        pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.top)
-        print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:4000])
+        print(own_time_profile(fn, args.calls, args.top))
         if args.kernels:
             print(gpu_work(fn, 50))
 
@@ -100,6 +94,21 @@ def grad_loops(comparison, x: torch.Tensor, args) -> None:
         node = type(fn().grad_fn).__name__
         print(f"{name}: forward with grad {forward:.1f} us/call, forward+backward {step:.1f} us/call "
               f"(backward about {step - forward:.1f}; node {node})")
+        if args.profile_grad and name != "plain torch.softmax":
+            print(own_time_profile(fn, args.calls, args.top))
+
+
+def own_time_profile(fn, calls: int, top: int) -> str:
+    """cProfile of `calls` calls of `fn`: the functions with the most own time."""
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(calls):
+        fn()
+    profile.disable()
+    torch.cuda.synchronize()
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(top)
+    return "\n".join(line for line in out.getvalue().splitlines() if line.strip())[:4000]
 
 
 if __name__ == "__main__":

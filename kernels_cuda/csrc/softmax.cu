@@ -292,7 +292,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
-      {"SPLIT_MANY_ROWS_MAX_SM_BANDWIDTH", kSplitManyRowsMaxSmBandwidth},
+      {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
+      {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},
       {"FEW_ROWS_MIN_ROW_BYTES", kFewRowsMinRowBytes},
       {"FEW_ROWS_CTA_BYTES", kFewRowsCtaBytes},
   };

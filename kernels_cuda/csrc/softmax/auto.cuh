@@ -22,23 +22,28 @@
 //    bf16 65536 95.2 (the same rows in 2-CTA clusters: 90.5 and 88.4).
 // 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
+// 3a. split_smem for as many rows as the SMs or more, of kSplitSmemMinRowBytes (1 MB) or
+//    more: 64 KB parts staged in shared memory, three CTAs per SM, each of another row
+//    (benchmarks/h100_2026-11-24/split_smem_*_aa833c2.md, h200_2026-11-24/
+//    split_smem_parts_8ec5767.md; 1 GiB, % of copy, auto before -> split_smem): fp32
+//    262144 H100 83.1 -> 90.7, H200 73.1 -> 81.2; fp32 524288 71.0 -> 88.2, 62.7 -> 76.3;
+//    fp32 1048576 63.9 -> 83.5, 62.8 -> 71.9; bf16 1048576 68.7 -> 85.0, 59.7 -> 71.8.
+//    It loses a little at bf16 524288 (1 MB: cluster_regs 89.2 / 77.3 against 88.6 /
+//    75.3) and more below 1 MB (bf16 262144: H200 80.4 against 78.3), hence the bound.
+//    Fewer rows keep rules 0b and 5, which spread each row over more SMs.
 // 3. cluster_regs over a 2-16 CTA cluster (sm_90, rows up to 1 MB): each CTA waits for
 //    the slowest of its cluster, yet it beats cluster_smem at every width measured
 //    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
 //    81.1/68.0).
 // 4. block_smem (GPUs without clusters).
 // 5. split, rows past a cluster's registers (over 1 MB), when the rows are fewer than
-//    the SMs (one CTA per row would leave most SMs idle), or, on a GPU with less than
-//    kSplitManyRowsMaxSmBandwidth of DRAM bandwidth per SM, when its chunks number at
-//    most the SMs (each group of CTAs spread one per SM). H100, benchmarks/
-//    h100_2026-11-24/wide_{latency,fwd}_e88a101.md: 1 x 1048576 fp32 10.2 us against
-//    online's 176, 64 x 1048576 bf16 137 against 266; 1 GiB, % of copy: fp32 524288
-//    (128 chunks) 71.1 against 63.4, 16-bit 1048576 (128 chunks) 68.7-69.2 against
-//    62.4; but fp32 1048576 at 256 rows, 256 chunks, 57.9 against 63.8. The H200 (37
-//    GB/s per SM against the H100's 25; h200_2026-11-24/wide_fwd_f95e854.md) keeps
-//    online ahead at 1 GiB: fp32 524288 58.4 against 63.0, 16-bit 1048576 55.1-56.0
-//    against 60.0-60.1.
-// 6. online (two reads, one write; the second read often hits L2) rather than
+//    the SMs (one CTA per row would leave most SMs idle). H100, benchmarks/
+//    h100_2026-11-24/wide_latency_e88a101.md: 1 x 1048576 fp32 10.2 us against online's
+//    176, 64 x 1048576 bf16 137 against 266. (At many rows it also beat online on the
+//    H100, not on the H200, where rule 3a now serves those rows.)
+// 6. online (two reads, one write; the second read often hits L2): rows past 1 MB that
+//    neither rule 3a nor 5 serves (misaligned rows whose parts do not fit at once),
+//    rather than
 //    block_uncached (three reads). Rows past a cluster's registers do not go to
 //    cluster_smem, though its 16 x 227 KB would hold them: 16 CTAs per row each waiting
 //    on the slowest, it measured below online on both GPUs (fp32 524288, 1 GiB: H200
@@ -46,8 +51,8 @@
 //    benchmarks/h100_2026-11-23d/).
 // The trial plans are made for a 16-byte aligned input of the same width (two rows, row
 // stride = width): the choice depends on the GPU, the dtype and the width (and, for rule
-// 5, the row count), never on alignment, which only narrows the pack inside the chosen
-// kernel.
+// 3a and 5, the row count), never on alignment, which only narrows the pack inside the
+// chosen kernel.
 #pragma once
 
 #include <algorithm>
@@ -64,6 +69,7 @@
 #include "softmax/cluster_regs.cuh"
 #include "softmax/geometry.cuh"
 #include "softmax/split.cuh"
+#include "softmax/split_smem.cuh"
 #include "softmax/warp_per_row.cuh"
 
 namespace sk {
@@ -80,9 +86,9 @@ constexpr int kGradHybridFirstBytes = 64;
 constexpr int64_t kGradClusterMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kGradClusterMinSmThreads = 384;
 
-// The forward's rule 5: split for many rows (as many as the SMs or more) only on GPUs
-// with less DRAM bandwidth per SM than this (the H100's 25 GB/s, not the H200's 37).
-constexpr int64_t kSplitManyRowsMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+// The forward's rule 3a and the backward's rule 2b: rows (of y, backward) of this many
+// bytes or more go to split_smem (forward: when the rows are as many as the SMs).
+constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
 
 // Rule 0b: with few rows, rows of more than kFewRowsMinRowBytes are spread over a
 // cluster of CTAs of about kFewRowsCtaBytes each, at most one CTA per SM in all.
@@ -134,6 +140,17 @@ Plan plan_auto(const Problem& p) {
                     "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
     }
   }
+  if (p.rows >= sms && row_bytes >= kSplitSmemMinRowBytes) {
+    // A misaligned row loads narrower packs, hence more parts: where they no longer
+    // fit the GPU at once, the rules below serve it.
+    Plan parts = plan_split_smem<T>(p);
+    if (parts.status == PlanStatus::ok) {
+      const int64_t split = parts.split;
+      return auto_choice(std::move(parts), AutoReason::split_smem_rows,
+                         n(p.rows) + " rows of " + n(row_bytes) + " B, each in " + n(split) +
+                             " parts staged in shared memory over CTAs exchanging through global memory");
+    }
+  }
   if (regs.status == PlanStatus::ok) {
     return auto_choice(plan_cluster_regs<T>(p), AutoReason::cluster_registers,
                   "row in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
@@ -143,19 +160,13 @@ Plan plan_auto(const Problem& p) {
     return auto_choice(plan_block_smem<T>(p), AutoReason::block_smem,
                   "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
   }
-  const Plan split = plan_split<T>(aligned);
-  const bool chunk_per_sm = split.split <= sms && device.dram_bytes_per_s / std::max(device.sm_count, 1) <
-                                                      kSplitManyRowsMaxSmBandwidth;
-  if (split.status == PlanStatus::ok && (p.rows < sms || chunk_per_sm)) {
+  if (p.rows < sms) {
     // A misaligned row loads narrower packs, hence more chunks: where they no longer
     // fit the GPU at once, online serves it.
     Plan chosen = plan_split<T>(p);
     if (chosen.status == PlanStatus::ok) {
       std::string why = "row in " + n(chosen.split) + " chunks over CTAs exchanging through global memory (" +
-                        (p.rows < sms ? n(p.rows) + " rows, fewer than the SMs"
-                                      : "at most one per SM, on a GPU of under " + n(kSplitManyRowsMaxSmBandwidth / 1000000000) +
-                                            " GB/s of DRAM bandwidth per SM") +
-                        ")";
+                        n(p.rows) + " rows, fewer than the SMs)";
       return auto_choice(std::move(chosen), AutoReason::split_rows, std::move(why));
     }
   }
@@ -175,6 +186,14 @@ Plan plan_auto(const Problem& p) {
 //    columns): one CTA per SM, no peer to wait for. fp32 24576 / 32768: H100 101.0 /
 //    99.2, H200 97.8 / 97.5, against the clusters of small CTAs' 100.6 / 100.3 and
 //    98.3 / 95.1;
+// 2b. split_smem for rows of y of kSplitSmemMinRowBytes (1 MB) or more, whatever their
+//    count: parts of 32 KB of y and 32 KB of dy staged in shared memory. 1 GiB, % of
+//    copy, auto before -> split_smem (benchmarks/h100_2026-11-24/split_smem_bwd_aa833c2.md,
+//    h200_2026-11-24/split_smem_parts_8ec5767.md): fp32 262144 H100 82.7 -> 84.1, H200
+//    69.2 -> 73.5; fp32 524288 56.6 -> 79.5, 56.1 -> 71.0; fp32 1048576 58.1 -> 78.1,
+//    58.7 -> 67.4; bf16 524288 83.4 -> 82.6, 68.1 -> 72.0; bf16 1048576 57.9 -> 79.4,
+//    58.1 -> 70.3. Below 1 MB the clusters stay ahead (bf16 262144, H200: 81.3 against
+//    74.3);
 // 3. (sm_90) cluster_regs over a 2-16 CTA cluster when two or more of its CTAs are
 //    resident per SM (its plan tries four 256-thread CTAs per SM first: fp32 to 65536,
 //    16-bit to 131072 at 90-100 on both GPUs), but on a GPU with
@@ -207,6 +226,16 @@ Plan plan_auto_backward(const Problem& p) {
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
     return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::one_cta_registers,
                   "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
+  }
+  const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
+  if (row_bytes >= kSplitSmemMinRowBytes) {
+    Plan parts = plan_split_smem_backward<T>(p);
+    if (parts.status == PlanStatus::ok) {
+      const int64_t split = parts.split;
+      return auto_choice(std::move(parts), AutoReason::split_smem_rows,
+                         "rows of y and dy of " + n(row_bytes) + " B each, in " + n(split) +
+                             " parts staged in shared memory over CTAs exchanging through global memory");
+    }
   }
   const DeviceProperties device = device_properties(p.device);
   if (device.major >= kClusterMinMajor) {
