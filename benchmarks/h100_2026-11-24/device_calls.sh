@@ -203,3 +203,30 @@ timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests
 echo "tests done at $(el)s"
 timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops reduce_sum,reduce_max --dtypes fp32,bf16 --shapes 5x128,3x264,7x2048,2x2056,1x4096 --out $OUT/sanitize_reduce_$C.log 2>&1 | tail -6
 echo "all done at $(el)s"
+
+# session 29, call 2 (H200): the new split_smem variant (forward and backward) against split, online / block_uncached and auto at 131072-1048576 columns, 1 GiB, % of copy; its GPU tests (matrix cases, variant table, views) first
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_matrix.py tests/test_cuda_softmax.py -k "split_smem and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_smem_$C.log | tail -15
+echo "tests done at $(el)s"
+W="--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --min-bytes 1GiB --quiet --format markdown --layout long"
+timeout 200 python3 -m comparison $W --backends cuda,triton --variants auto,split,split_smem,online --output $OUT/split_smem_fwd_$C.md 2>&1 | tail -1; echo "fwd at $(el)s"
+grep -E "^\| (cuda|triton)" $OUT/split_smem_fwd_$C.md | awk -F'|' '{print $2,$4,$7}'
+timeout 200 python3 -m comparison $W --pass bwd --backends cuda,triton --variants auto,split_smem,block_uncached --output $OUT/split_smem_bwd_$C.md 2>&1 | tail -1; echo "bwd at $(el)s"
+grep -E "^\| (cuda|triton)" $OUT/split_smem_bwd_$C.md | awk -F'|' '{print $2,$4,$7}'
+
+# session 29, call 5 (H100): call 4's tests and measurements (auto with split_smem against the variants it chose before, 1 GiB, one run; few-row backward latency), then compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over every CUDA variant, forward and backward, at 3x131072 and 2x262145 (split_smem in 4-17 parts) and their offset views
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+W="--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax,log_softmax --min-bytes 1GiB --quiet --format markdown --layout long"
+timeout 150 python3 -m comparison $W --backends cuda,triton --variants auto,split_smem,cluster_regs,online,split --output $OUT/wide_fwd_$C.md 2>&1 | tail -1; echo "fwd at $(el)s"
+grep -E "^\| (cuda|triton)" $OUT/wide_fwd_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+timeout 150 python3 -m comparison $W --pass bwd --backends cuda,triton --variants auto,split_smem,cluster_regs,block_uncached --output $OUT/wide_bwd_$C.md 2>&1 | tail -1; echo "bwd at $(el)s"
+grep -E "^\| (cuda|triton)" $OUT/wide_bwd_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+timeout 90 python3 -m comparison --latency --cols 262144,1048576 --rows 1,4,16,64 --dtype fp32,bf16 --op softmax --pass bwd --backends cuda,torch --variants auto,split_smem,cluster_regs,block_uncached --format markdown --quiet --output $OUT/latency_bwd_$C.md 2>&1 | tail -1; echo "latency at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_api.py tests/test_matrix.py -k "(not test_matrix or split_smem or (cuda and auto)) and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -4
+echo "tests done at $(el)s"
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax,log_softmax,softmax_backward,log_softmax_backward --dtypes fp32,bf16 --shapes 3x131072,2x262145 --out $OUT/sanitize_split_smem_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"

@@ -113,3 +113,38 @@ python3 -m comparison $SHAPE --backends cuda,triton,torch --output $OUT/few_rows
 timeout $(( 540 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_api.py \
   -k "not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_few_rows_$C.log | tail -3
 echo "all done at $(el)s"
+
+# session 29, call 1 (H200): CUDA reductions at 128-65536 columns (vectorized lanes of up to 4 packs, 7ac7684), 1 GiB, % of copy, cuda/triton/torch; the reduction tests; the host cost of a forward that records its gradient (loop us per call and a cProfile of each backend's)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 120 python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --grad --profile-grad --calls 2000 > $OUT/host_grad_profile_$C.txt 2>&1; grep "us/call" $OUT/host_grad_profile_$C.txt
+echo "profile done at $(el)s"
+python3 -m comparison --cols 128,256,512,1024,2048,4096,8192,16384,32768,65536 --dtype fp32,bf16 --op reduce_sum,reduce_max --min-bytes 1GiB --format markdown --quiet --backends cuda,triton,torch --output $OUT/reduce_$C.md 2>&1 | tail -1; echo "sweep done at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_cuda_reduce.py tests/test_api.py -k "reduce or sum or max" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_reduce_$C.log | tail -3
+echo "all done at $(el)s"; which ncu nsys 2>&1 | head -2; ls /usr/local/cuda/bin | grep -i -E "ncu|nsys" | head
+
+# session 29, call 3: split_smem's part size and block size: the head (64 KB parts, 512 threads, parts shared out evenly over the resident CTAs) against copies with 32 KB x 256 threads, 32 KB x 512, 96 KB x 512, 64 KB x 256; forward and backward, fp32/bf16, 262144-1048576 columns, 1 GiB, % of copy
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+T="p32t256 p32t512 p96t512 p64t256"
+for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_$t.log 2>&1) & done
+TORCH_EXTENSIONS_DIR=/tmp/ext_head python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -qn1 /tmp/build_*.log; echo "builds done at $(el)s"
+W="--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --min-bytes 1GiB --quiet --format csv --backends cuda --variants split_smem --pass fwd,bwd"
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout 120 python3 -m comparison $W --output $OUT/parts_p64t512.csv 2>&1 | tail -1; echo "head at $(el)s"
+for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t timeout 120 python3 -m comparison $W --output $OUT/parts_$t.csv 2>&1 | tail -1); echo "$t at $(el)s"; done
+cd $OUT && for f in parts_*.csv; do echo "== $f"; awk -F, 'NR>1 {print $2, $3, $5, $11}' $f | tr '\n' ';'; echo; done
+# (the copies: .device/exp/<name> = git archive of 8ec5767's kernels_cuda and comparison, with kSplitSmemPartBytes / kSplitSmemThreads edited as named; outputs saved here as split_smem_parts_<name>_8ec5767.csv)
+
+# session 29, call 4: auto with split_smem (forward rule 3a: as many rows as SMs or more, rows of 1 MB or more; backward rule 2b: rows of y of 1 MB or more): GPU tests (CUDA suite, API, the matrix's split_smem and auto cases), 1 GiB auto against the variants it chose before, in one run, and few-row latency of the backward
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+W="--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax,log_softmax --min-bytes 1GiB --quiet --format markdown --layout long"
+timeout 150 python3 -m comparison $W --backends cuda,triton --variants auto,split_smem,cluster_regs,online,split --output $OUT/wide_fwd_$C.md 2>&1 | tail -1; echo "fwd at $(el)s"
+grep -E "^\| (cuda|triton)" $OUT/wide_fwd_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+timeout 150 python3 -m comparison $W --pass bwd --backends cuda,triton --variants auto,split_smem,cluster_regs,block_uncached --output $OUT/wide_bwd_$C.md 2>&1 | tail -1; echo "bwd at $(el)s"
+grep -E "^\| (cuda|triton)" $OUT/wide_bwd_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+timeout 90 python3 -m comparison --latency --cols 262144,1048576 --rows 1,4,16,64 --dtype fp32,bf16 --op softmax --pass bwd --backends cuda,torch --variants auto,split_smem,cluster_regs,block_uncached --format markdown --quiet --output $OUT/latency_bwd_$C.md 2>&1 | tail -1; echo "latency at $(el)s"
+timeout $(( 560 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_api.py tests/test_matrix.py -k "(not test_matrix or split_smem or (cuda and auto)) and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -12
+echo "all done at $(el)s"

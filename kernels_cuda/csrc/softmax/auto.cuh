@@ -24,13 +24,15 @@
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
 // 3a. split_smem for as many rows as the SMs or more, of kSplitSmemMinRowBytes (1 MB) or
 //    more: 64 KB parts staged in shared memory, three CTAs per SM, each of another row
-//    (benchmarks/h100_2026-11-24/split_smem_*_aa833c2.md, h200_2026-11-24/
-//    split_smem_parts_8ec5767.md; 1 GiB, % of copy, auto before -> split_smem): fp32
-//    262144 H100 83.1 -> 90.7, H200 73.1 -> 81.2; fp32 524288 71.0 -> 88.2, 62.7 -> 76.3;
-//    fp32 1048576 63.9 -> 83.5, 62.8 -> 71.9; bf16 1048576 68.7 -> 85.0, 59.7 -> 71.8.
-//    It loses a little at bf16 524288 (1 MB: cluster_regs 89.2 / 77.3 against 88.6 /
-//    75.3) and more below 1 MB (bf16 262144: H200 80.4 against 78.3), hence the bound.
-//    Fewer rows keep rules 0b and 5, which spread each row over more SMs.
+//    group. 1 GiB, % of copy, the variant auto chose before -> split_smem, one run per
+//    GPU (benchmarks/h100_2026-11-24/wide_fwd_175c6d7.md, h200_2026-11-24/
+//    wide_fwd_175c6d7.md), H100 / H200: fp32 262144 (cluster_regs) 83.2 -> 91.0 / 75.1
+//    -> 80.7; fp32 524288 (split / online) 70.9 -> 85.5 / 62.9 -> 76.2; fp32 1048576
+//    (online) 63.7 -> 80.7 / 62.6 -> 72.6; bf16 1048576 (split / online) 67.9 -> 83.0 /
+//    59.7 -> 71.5. It loses a little at bf16 524288 (1 MB; cluster_regs 89.2 / 77.3
+//    against 88.6 / 75.6) and more below 1 MB (bf16 262144: 90.9 / 80.1 against 90.6 /
+//    78.2), hence the bound. Fewer rows keep rules 0b and 5, which spread each row over
+//    more SMs.
 // 3. cluster_regs over a 2-16 CTA cluster (sm_90, rows up to 1 MB): each CTA waits for
 //    the slowest of its cluster, yet it beats cluster_smem at every width measured
 //    (fp32 131072/262144: 84.1/74.5 vs 74.3/64.9; bf16 131072/262144: 85.3/84.0 vs
@@ -187,13 +189,17 @@ Plan plan_auto(const Problem& p) {
 //    99.2, H200 97.8 / 97.5, against the clusters of small CTAs' 100.6 / 100.3 and
 //    98.3 / 95.1;
 // 2b. split_smem for rows of y of kSplitSmemMinRowBytes (1 MB) or more, whatever their
-//    count: parts of 32 KB of y and 32 KB of dy staged in shared memory. 1 GiB, % of
-//    copy, auto before -> split_smem (benchmarks/h100_2026-11-24/split_smem_bwd_aa833c2.md,
-//    h200_2026-11-24/split_smem_parts_8ec5767.md): fp32 262144 H100 82.7 -> 84.1, H200
-//    69.2 -> 73.5; fp32 524288 56.6 -> 79.5, 56.1 -> 71.0; fp32 1048576 58.1 -> 78.1,
-//    58.7 -> 67.4; bf16 524288 83.4 -> 82.6, 68.1 -> 72.0; bf16 1048576 57.9 -> 79.4,
-//    58.1 -> 70.3. Below 1 MB the clusters stay ahead (bf16 262144, H200: 81.3 against
-//    74.3);
+//    count, where no cluster holds them, or on a GPU with kGradClusterMaxSmBandwidth or
+//    more of DRAM bandwidth per SM (as in rule 3, waiting on a 16-CTA cluster costs
+//    more there): parts of 32 KB of y and 32 KB of dy in shared memory. 1 GiB, % of
+//    copy, before -> split_smem, one run per GPU (benchmarks/h100_2026-11-24/
+//    wide_bwd_175c6d7.md, h200_2026-11-24/wide_bwd_175c6d7.md), H100 / H200: fp32
+//    524288 (block_uncached) 57.0 -> 77.0 / 54.6 -> 70.9; fp32 1048576 58.2 -> 73.8 /
+//    58.0 -> 67.3; bf16 1048576 58.0 -> 76.4 / 57.3 -> 70.4; rows of 1 MB on the H200
+//    (37 GB/s per SM): fp32 262144 (cluster_regs) 69.1 -> 73.4, bf16 524288 67.3 ->
+//    72.1, where on the H100 (25 GB/s) the clusters stay ahead (83.0 / 83.9 against
+//    81.1 / 79.1). Few rows gain most: 1 x 1048576 fp32 in a CUDA graph, 205.9 us
+//    (block_uncached) -> 9.9 on the H200 (latency_bwd_175c6d7.md);
 // 3. (sm_90) cluster_regs over a 2-16 CTA cluster when two or more of its CTAs are
 //    resident per SM (its plan tries four 256-thread CTAs per SM first: fp32 to 65536,
 //    16-bit to 131072 at 90-100 on both GPUs), but on a GPU with
@@ -228,7 +234,10 @@ Plan plan_auto_backward(const Problem& p) {
                   "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
-  if (row_bytes >= kSplitSmemMinRowBytes) {
+  const DeviceProperties device = device_properties(p.device);
+  const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
+  if (row_bytes >= kSplitSmemMinRowBytes &&
+      (regs.status != PlanStatus::ok || sm_bandwidth >= kGradClusterMaxSmBandwidth)) {
     Plan parts = plan_split_smem_backward<T>(p);
     if (parts.status == PlanStatus::ok) {
       const int64_t split = parts.split;
@@ -237,7 +246,6 @@ Plan plan_auto_backward(const Problem& p) {
                              " parts staged in shared memory over CTAs exchanging through global memory");
     }
   }
-  const DeviceProperties device = device_properties(p.device);
   if (device.major >= kClusterMinMajor) {
     const Plan hybrid = plan_block_hybrid_backward<T>(aligned);
     const auto hybrid_choice = [&] {
@@ -250,7 +258,6 @@ Plan plan_auto_backward(const Problem& p) {
       return hybrid_choice();
     }
     const int64_t sm_threads = regs.resident_per_sm * regs.threads;
-    const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
     // A cluster of kMaxClusterSize CTAs (every CTA of the row waits on the slowest of up
     // to 16 SMs) on a GPU with kGradClusterMaxSmBandwidth or more of DRAM bandwidth per
     // SM only where block_hybrid cannot hold the rows.
