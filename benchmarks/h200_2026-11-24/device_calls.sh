@@ -148,3 +148,12 @@ grep -E "^\| (cuda|triton)" $OUT/wide_bwd_$C.md | awk -F'|' '{printf "%s %s %s;"
 timeout 90 python3 -m comparison --latency --cols 262144,1048576 --rows 1,4,16,64 --dtype fp32,bf16 --op softmax --pass bwd --backends cuda,torch --variants auto,split_smem,cluster_regs,block_uncached --format markdown --quiet --output $OUT/latency_bwd_$C.md 2>&1 | tail -1; echo "latency at $(el)s"
 timeout $(( 560 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_api.py tests/test_matrix.py -k "(not test_matrix or split_smem or (cuda and auto)) and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -12
 echo "all done at $(el)s"
+
+# session 29, call 6: the backward's rule 2b refined (rows of y of 1 MB that a cluster holds go to split_smem only on GPUs of 30 GB/s of DRAM bandwidth per SM or more): the auto-plan tests, the CUDA suite, API and the matrix's cuda auto and split_smem cases with 2 workers (6 ran out of GPU memory on the H100), and backward auto at 262144-524288 columns
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 100 python3 -m comparison --cols 262144,524288 --dtype fp32,bf16 --op softmax --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,split_smem,cluster_regs --output $OUT/bwd_1mb_$C.md 2>&1 | tail -1
+grep -E "^\| cuda" $OUT/bwd_1mb_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'; echo "bench at $(el)s"
+timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 2 tests/test_cuda_softmax.py tests/test_api.py tests/test_matrix.py -k "(not test_matrix or split_smem or (cuda and auto)) and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -6
+echo "all done at $(el)s"
