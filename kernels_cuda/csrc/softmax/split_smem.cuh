@@ -95,6 +95,25 @@ __device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long
   return warp_merge_pairs(acc);
 }
 
+// The part of every row of its group that CTA blockIdx.x handles (split CTAs per row):
+// part `index`, packs [first, first + local) of rows blockIdx.x / split, + groups, ...
+// (local is 0 for parts past the row's end; rows of at most 2^31 - 1 packs).
+struct RowPart {
+  int index;
+  int first;
+  int local;
+  int64_t groups;
+  __device__ __forceinline__ int64_t offset(int n) const { return static_cast<int64_t>(first) * n; }
+};
+__device__ __forceinline__ RowPart row_part(int split, int64_t packs, int slice_packs) {
+  RowPart r;
+  r.index = static_cast<int>(blockIdx.x % split);
+  r.groups = gridDim.x / split;
+  r.first = static_cast<int>(min(packs, static_cast<int64_t>(r.index) * slice_packs));
+  r.local = min(static_cast<int>(packs) - r.first, slice_packs);
+  return r;
+}
+
 // ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
@@ -106,16 +125,11 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_split_smem_kernel(R
   __shared__ OnlinePair warp_pairs[kSplitSmemThreads / 32];
   __shared__ OnlinePair row_pair;
   const int split = a.split;
-  const int index = static_cast<int>(blockIdx.x % split);
-  const int64_t groups = gridDim.x / split;
-  const int packs = static_cast<int>(a.cols / N);  // rows of at most 2^31 - 1 packs
-  const int first = static_cast<int>(min(static_cast<int64_t>(packs), static_cast<int64_t>(index) * a.slice_packs));
-  const int local = min(packs - first, a.slice_packs);  // 0 for parts past the row's end
+  const RowPart my = row_part(split, a.cols / N, a.slice_packs);
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
-  for (int64_t row = blockIdx.x / split; row < a.rows; row += groups) {
-    OnlinePair acc = scan_packs<Cache::kStreaming, true, T, N>(
-        a.x + row * a.x_stride + static_cast<int64_t>(first) * N, part, local);
+  for (int64_t row = blockIdx.x / split; row < a.rows; row += my.groups) {
+    OnlinePair acc = scan_packs<Cache::kStreaming, true, T, N>(a.x + row * a.x_stride + my.offset(N), part, my.local);
     // The block's pair to warp 0 (one barrier), which publishes it, gathers the row's
     // and hands that to the block (the second).
     acc = warp_merge_pairs(acc);
@@ -125,16 +139,16 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_split_smem_kernel(R
       OnlinePair p = warp_merge_pairs(lane < static_cast<int>(blockDim.x >> 5) ? warp_pairs[lane] : online_empty());
       if (split > 1) {
         unsigned long long* slots = a.slots + row * split;
-        if (lane == 0) publish_word(slots + index, pair_word(p));
+        if (lane == 0) publish_word(slots + my.index, pair_word(p));
         p = gather_parts_pair(slots, split);
       }
       if (lane == 0) row_pair = p;
     }
     __syncthreads();
     acc = row_pair;
-    if (local > 0) {
-      write_packs<Cache::kNormal, Cache::kStreaming, T, N>(part, a.y + row * a.cols + static_cast<int64_t>(first) * N,
-                                                           local, make_row_norm(acc.m, acc.d, a.log), a.log);
+    if (my.local > 0) {
+      write_packs<Cache::kNormal, Cache::kStreaming, T, N>(part, a.y + row * a.cols + my.offset(N), my.local,
+                                                           make_row_norm(acc.m, acc.d, a.log), a.log);
     }
   }
 }
@@ -158,17 +172,13 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem
   __shared__ float warp_sums[kSplitSmemThreads / 32];
   __shared__ float row_sum;
   const int split = a.split;
-  const int index = static_cast<int>(blockIdx.x % split);
-  const int64_t groups = gridDim.x / split;
-  const int packs = static_cast<int>(a.cols / N);
-  const int first = static_cast<int>(min(static_cast<int64_t>(packs), static_cast<int64_t>(index) * a.slice_packs));
-  const int local = min(packs - first, a.slice_packs);
+  const RowPart my = row_part(split, a.cols / N, a.slice_packs);
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
-  const int64_t offset = static_cast<int64_t>(first) * N;
-  for (int64_t row = blockIdx.x / split; row < a.rows; row += groups) {
+  const int64_t offset = my.offset(N);
+  for (int64_t row = blockIdx.x / split; row < a.rows; row += my.groups) {
     float s = grad_sum_packs<Cache::kStreaming, true, T, N>(a.y + row * a.y_stride + offset,
-                                                             a.dy + row * a.dy_stride + offset, ys, gs, local, a.log);
+                                                             a.dy + row * a.dy_stride + offset, ys, gs, my.local, a.log);
     s = warp_allreduce_static<32>(s, SumOp());
     if (lane == 0) warp_sums[warp] = s;
     __syncthreads();
@@ -177,14 +187,14 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem
       t = warp_allreduce_static<32>(t, SumOp());
       if (split > 1) {
         unsigned long long* slots = a.slots + row * split;
-        if (lane == 0) publish_word(slots + index, static_cast<unsigned long long>(__float_as_uint(t)));
+        if (lane == 0) publish_word(slots + my.index, static_cast<unsigned long long>(__float_as_uint(t)));
         t = gather_parts_sum(slots, split);
       }
       if (lane == 0) row_sum = t;
     }
     __syncthreads();
     s = row_sum;
-    if (local > 0) grad_write_packs<Cache::kNormal, T, N>(ys, gs, a.dx + row * a.cols + offset, local, s, a.log);
+    if (my.local > 0) grad_write_packs<Cache::kNormal, T, N>(ys, gs, a.dx + row * a.cols + offset, my.local, s, a.log);
   }
 }
 
