@@ -239,3 +239,12 @@ timeout 100 python3 -m comparison --cols 262144,524288 --dtype fp32,bf16 --op so
 grep -E "^\| cuda" $OUT/bwd_1mb_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'; echo "bench at $(el)s"
 timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 2 tests/test_cuda_softmax.py tests/test_api.py tests/test_matrix.py -k "(not test_matrix or split_smem or (cuda and auto)) and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -6
 echo "all done at $(el)s"
+
+# session 29, call 7 (H100): split_smem's kernels after the RowPart refactor (the part each CTA handles, one helper for forward and backward): its tests (matrix cases, variant table, plans, auto) with 2 workers, and forward/backward at 1 GiB, 262144-1048576 fp32/bf16, against the figures of call 5
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 100 python3 -m comparison --cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass fwd,bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,split_smem --output $OUT/split_smem_after_refactor_$C.md 2>&1 | tail -1
+grep -E "^\| cuda" $OUT/split_smem_after_refactor_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'; echo "bench at $(el)s"
+timeout 300 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 2 tests/test_cuda_softmax.py tests/test_matrix.py -k "split_smem or auto_plan or auto_takes" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_smem_$C.log | tail -4
+echo "all done at $(el)s"
