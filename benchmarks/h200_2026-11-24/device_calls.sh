@@ -157,3 +157,30 @@ timeout 100 python3 -m comparison --cols 262144,524288 --dtype fp32,bf16 --op so
 grep -E "^\| cuda" $OUT/bwd_1mb_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'; echo "bench at $(el)s"
 timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 2 tests/test_cuda_softmax.py tests/test_api.py tests/test_matrix.py -k "(not test_matrix or split_smem or (cuda and auto)) and not 2_to_the_31 and not over_two_billion" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_$C.log | tail -6
 echo "all done at $(el)s"
+
+# session 29, call 8: split_smem with two stages (the next row's part arriving by cp.async in a second buffer while the CTA reduces, exchanges and writes the current one; 2 x 32 KB per CTA) against the committed single-buffer form (base, 1b9b01b: 64 KB parts loaded through registers) and copies with one 64 KB stage by cp.async (s1p64) and two 48 KB stages (s2p48); forward and backward, fp32/bf16, 262144-1048576 columns, 1 GiB; the split_smem tests of the two-stage tree
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C (+ the two-stage working tree) on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+T="base s1p64 s2p48"
+for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_$t.log 2>&1) & done
+TORCH_EXTENSIONS_DIR=/tmp/ext_head python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -qn1 /tmp/build_*.log; echo "builds done at $(el)s"
+W="--cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax --min-bytes 1GiB --quiet --format csv --backends cuda --variants split_smem --pass fwd,bwd"
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout 100 python3 -m comparison $W --output $OUT/stages_s2p32.csv 2>&1 | tail -1; echo "head at $(el)s"
+for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t timeout 100 python3 -m comparison $W --output $OUT/stages_$t.csv 2>&1 | tail -1); echo "$t at $(el)s"; done
+cd $OUT && for f in stages_*.csv; do echo "== $f"; awk -F, 'NR>1 {printf "%s %s %s %.1f; ", $2, $3, $5, $11}' $f; echo; done; cd - > /dev/null
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "split_smem or auto_plan or auto_takes" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_stages.log | tail -4
+echo "all done at $(el)s"
+# (the trees: base = git archive of 1b9b01b; the repository root = 9467329 with benchmarks/tuning/split_smem_stages_experiment.patch applied (two 32 KB stages); s1p64 / s2p48 = that tree with kSplitSmemStages = 1 and kSplitSmemPartBytes = 64 KB / kSplitSmemPartBytes = 48 KB)
+
+# session 29, call 9 (H200): CUDA reductions at narrow widths, where bf16 128 columns reached 88% of copy (call 1): the head (vectorized lanes of up to 4 packs) against copies whose lanes take 2 packs (lp2: twice the lanes per row) or up to 8 (u8: kUnroll = 8, half the lanes, 128 bytes in flight per lane); reduce_sum and reduce_max, fp32/bf16, 128-2048 columns, 1 GiB, % of copy, torch beside
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+T="lp2 u8"
+for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_$t.log 2>&1) & done
+TORCH_EXTENSIONS_DIR=/tmp/ext_head python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -qn1 /tmp/build_*.log; echo "builds done at $(el)s"
+W="--cols 128,256,512,1024,2048 --dtype fp32,bf16 --op reduce_sum,reduce_max --min-bytes 1GiB --quiet --format csv"
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout 120 python3 -m comparison $W --backends cuda,torch --output $OUT/reduce_narrow_head.csv 2>&1 | tail -1; echo "head at $(el)s"
+for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_$t timeout 120 python3 -m comparison $W --backends cuda --output $OUT/reduce_narrow_$t.csv 2>&1 | tail -1); echo "$t at $(el)s"; done
+cd $OUT && for f in reduce_narrow_*.csv; do echo "== $f"; awk -F, 'NR>1 && $6=="cuda" {printf "%s %s %s %.1f; ", $1, $3, $5, $11}' $f; echo; done
+echo "all done at $(el)s"
+# (the copies: git archive of 1b9b01b's kernels_cuda and comparison; lp2: reduce/rows.cuh's group from ceil(packs / 2) instead of ceil(packs / kUnroll); u8: reduce/combine.cuh's kUnroll = 8)

@@ -16,7 +16,10 @@
 //
 // Each thread stores pack i of its part at shared offset i * N and reads it back itself
 // in pass 2 (and overwrites it in the next row's pass 1): no thread reads another's
-// packs, so no barrier guards the part; the barriers are the reduction's two.
+// packs, so no barrier guards the part; the barriers are the reduction's two. Staging
+// by cp.async instead, in one buffer or two (the next row's part arriving during the
+// exchange), measured slower on an H200: fp32 1048576 72.1 -> 67.5 / 48.7 % of copy
+// (benchmarks/h200_2026-11-24/split_smem_stages_*_9467329.csv).
 //
 // Grid: persistent and cooperative (its CTAs wait for each other), `groups` x `split`
 // CTAs: CTA b is part b % split of rows g, g + groups, ... (g = b / split). split = 1
