@@ -184,3 +184,27 @@ for t in $T; do (cd .device/exp/$t && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/
 cd $OUT && for f in reduce_narrow_*.csv; do echo "== $f"; awk -F, 'NR>1 && $6=="cuda" {printf "%s %s %s %.1f; ", $1, $3, $5, $11}' $f; echo; done
 echo "all done at $(el)s"
 # (the copies: git archive of 1b9b01b's kernels_cuda and comparison; lp2: reduce/rows.cuh's group from ceil(packs / 2) instead of ceil(packs / kUnroll); u8: reduce/combine.cuh's kUnroll = 8)
+
+# session 29, call 10 (H200): where split_smem's time goes: the head against a copy that publishes its part's pair but does not wait for the row's others (noexch: wrong results, timing only); forward and backward, fp32/bf16, 262144-1048576 columns, 1 GiB, % of copy (rows of results marked failing are the copy's, expected)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+(cd .device/exp/noexch && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_noexch python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_noexch.log 2>&1) &
+TORCH_EXTENSIONS_DIR=/tmp/ext_head python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -qn1 /tmp/build_*.log; echo "builds done at $(el)s"
+W="--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --min-bytes 1GiB --quiet --format csv --backends cuda --variants split_smem --pass fwd,bwd"
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout 100 python3 -m comparison $W --output $OUT/exchange_head.csv 2>&1 | tail -1; echo "head at $(el)s"
+(cd .device/exp/noexch && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_noexch timeout 100 python3 -m comparison $W --output $OUT/exchange_noexch.csv 2>&1 | tail -1); echo "noexch at $(el)s"
+cd $OUT && for f in exchange_*.csv; do echo "== $f"; awk -F, 'NR>1 {printf "%s %s %s %.1f; ", $2, $3, $5, $11}' $f; echo; done
+# (noexch: git archive of f09e918 with the two gather calls of split_smem.cuh removed: each CTA publishes and goes on with its own part's pair)
+
+# session 29, call 11: split_smem pipelined by one row (publish row r's pair, read row r + groups's part into the second 32 KB buffer, then gather row r's pairs) against the committed form (base, f09e918: one 64 KB buffer, gather right after publish); forward and backward, fp32/bf16, 131072-1048576 columns, 1 GiB; the split_smem and auto tests of the pipelined tree
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+C=$(cat .device/commit); echo "commit $C (+ the pipelined working tree) on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+(cd .device/exp/base && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_base python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build_base.log 2>&1) &
+TORCH_EXTENSIONS_DIR=/tmp/ext_head python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; wait; tail -qn1 /tmp/build_*.log; echo "builds done at $(el)s"
+W="--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --min-bytes 1GiB --quiet --format csv --backends cuda --variants split_smem --pass fwd,bwd"
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout 100 python3 -m comparison $W --output $OUT/pipelined_head.csv 2>&1 | tail -1; echo "head at $(el)s"
+(cd .device/exp/base && PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/ext_base timeout 100 python3 -m comparison $W --output $OUT/pipelined_base.csv 2>&1 | tail -1); echo "base at $(el)s"
+cd $OUT && for f in pipelined_*.csv; do echo "== $f"; awk -F, 'NR>1 {printf "%s %s %s %.1f %s; ", $2, $3, $5, $11, $15}' $f; echo; done; cd - > /dev/null
+TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout $(( 560 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "split_smem or auto_plan or auto_takes or plan_fields" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_pipelined.log | tail -6
+echo "all done at $(el)s"
+# (the repository root: f09e918 with benchmarks/tuning/split_smem_pipelined_experiment.patch applied; base: git archive of f09e918; outputs saved here as split_smem_pipelined_{head,base}_f09e918.csv)
