@@ -466,6 +466,24 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     return "block_uncached", "fallback_uncached"
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 131072), (torch.float32, 262144), (torch.bfloat16, 524288),
+                                         (torch.float32, 262145), (torch.float32, 524288), (torch.bfloat16, 1048576)],
+                         ids=str)
+def test_backward_split_smem_pipelines_rows_up_to_its_limit(dtype, cols):
+    """Rows of y and dy of up to SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES together take the
+    pipelined kernel (two buffers: the next row's part read while the row's sums are
+    gathered), wider rows the one-buffer kernel; both agree with float64."""
+    y = torch.softmax(make_rows(3, cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
+    pipelined = 2 * cols * y.element_size() <= limit("SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES")
+    for op in BACKWARD_OPS:
+        p = cuda_softmax.plan(y, op, "split_smem")
+        assert p["status"] == "ok" and p["stages"] == (2 if pipelined else 1), p
+        assert ("_pipelined_" in p["kernel"]) == pipelined, p
+        part = -(-(cols // p["pack"]) // p["split"]) * p["pack"]
+        assert p["smem_bytes"] == p["stages"] * 2 * part * y.element_size(), p
+        run_and_check(Target("cuda", op, "split_smem"), y, dy=torch.randn_like(y))
+
+
 @pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_backward_auto_plan_follows_the_rule(dtype, cols):
@@ -520,7 +538,7 @@ def test_plan_fields(variant, cols):
         # that allows, every CTA of a row resident at once.
         sms = torch.cuda.get_device_properties(0).multi_processor_count
         part = -(-(cols // p["pack"]) // p["split"]) * p["pack"]
-        assert p["split"] == 1 or p["smem_bytes"] == part * 4, p
+        assert p["stages"] == 1 and p["smem_bytes"] == part * 4, p
         fewest, most = -(-cols * 4 // (64 * 1024)), -(-cols * 4 // (16 * 1024))
         assert p["smem_bytes"] <= 64 * 1024 and fewest <= p["split"] <= max(fewest, most), p
         assert p["blocks"] % p["split"] == 0 and p["blocks"] // p["split"] <= 1000, p

@@ -179,6 +179,9 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
              n(plan.cols_per_thread * dtype_size(dtype)) + ", max_threads=" +
              n(plan.threads > kGradRegsThreads ? kGradRegsWideThreads : kGradRegsThreads) +
              ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
+    case Variant::split_smem:
+      return std::string("softmax_backward_split_smem") + (plan.stages > 1 ? "_pipelined" : "") + "_kernel<" + t +
+             ", pack=" + n(plan.pack) + ">";
     default: return "softmax_backward_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
   }
 }
@@ -294,6 +297,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},
+      {"SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES", kSplitSmemPipelinedMaxRowBytes},
       {"FEW_ROWS_MIN_ROW_BYTES", kFewRowsMinRowBytes},
       {"FEW_ROWS_CTA_BYTES", kFewRowsCtaBytes},
   };

@@ -56,6 +56,16 @@ constexpr int64_t kSplitSmemPartBytes = 64 * 1024;
 constexpr int kSplitSmemThreads = 512;
 // The smallest part the planner spreads a row into where resident CTAs are left over.
 constexpr int64_t kSplitSmemMinPartBytes = 16 * 1024;
+// The backward pipelined by one row (softmax_backward_split_smem_pipelined_kernel) for
+// rows of y and dy of up to this many bytes together, in two buffers of
+// kSplitSmemPipelinedPartBytes per CTA. H200, 1 GiB, % of copy, one 64 KB buffer ->
+// pipelined (benchmarks/h200_2026-11-24/split_smem_pipelined_{base,head}_f09e918.csv):
+// fp32 131072 76.1 -> 84.5, fp32 262144 73.7 -> 83.5, bf16 262144 73.9 -> 80.7, bf16
+// 524288 72.3 -> 79.2 (up to 64 parts of 32 KB); wider rows lose (fp32 524288, 128
+// parts: 71.0 -> 68.5; 1048576: 67.5 -> 56.3), and so did the forward pipelined alike
+// (fp32 1048576 71.9 -> 60.7, bf16 131072 80.8 -> 65.7): it keeps one buffer.
+constexpr int64_t kSplitSmemPipelinedMaxRowBytes = int64_t{2} << 20;
+constexpr int64_t kSplitSmemPipelinedPartBytes = 32 * 1024;
 
 // ---------------------------------------------------------------------------------
 // The exchange: split.cuh's slots and words, read kGatherBatch slots per lane at a time
@@ -201,6 +211,69 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem
   }
 }
 
+// The backward pipelined by one row, for rows of y and dy of up to
+// kSplitSmemPipelinedMaxRowBytes: the CTA publishes row r's sum as soon as it has read
+// its part, then reads row r + groups's part into its second buffer before it gathers
+// row r's sums, so its peers have had a whole part's read to publish theirs (waiting
+// right after the publish costs 10-19 points: benchmarks/h200_2026-11-24/
+// split_smem_exchange_*_f09e918.csv). Warp 0 keeps the block's sum of the row it
+// gathers next (`pending`); publishes never wait, so no gather waits on a gather.
+template <typename T, int N>
+__global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem_pipelined_kernel(GradArgs<T> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* const stages = reinterpret_cast<T*>(smem_raw);
+  const int64_t tensor_elems = static_cast<int64_t>(a.slice_packs) * N;  // per buffer: y's part, then dy's
+  __shared__ float warp_sums[2][kSplitSmemThreads / 32];
+  __shared__ float row_sum;
+  const int split = a.split;
+  const RowPart my = row_part(split, a.cols / N, a.slice_packs);
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const int64_t offset = my.offset(N);
+  // Pass 1 of `row` into buffer `s`: this thread's sum, merged over its warp into
+  // warp_sums[s] (warp 0 merges those after a barrier).
+  const auto read_part = [&](int64_t row, int s) {
+    T* const ys = stages + s * 2 * tensor_elems;
+    float t = grad_sum_packs<Cache::kStreaming, true, T, N>(a.y + row * a.y_stride + offset,
+                                                             a.dy + row * a.dy_stride + offset, ys, ys + tensor_elems,
+                                                             my.local, a.log);
+    t = warp_allreduce_static<32>(t, SumOp());
+    if (lane == 0) warp_sums[s][warp] = t;
+  };
+  // Warp 0: the block's sum of `row` from warp_sums[s], published.
+  const auto block_sum = [&](int64_t row, int s) {
+    const float t = warp_allreduce_static<32>(lane < warps ? warp_sums[s][lane] : 0.0f, SumOp());
+    if (split > 1 && lane == 0) {
+      publish_word(a.slots + row * split + my.index, static_cast<unsigned long long>(__float_as_uint(t)));
+    }
+    return t;
+  };
+  int64_t row = blockIdx.x / split;
+  if (row < a.rows) read_part(row, 0);
+  __syncthreads();
+  float pending = 0.0f;
+  if (warp == 0 && row < a.rows) pending = block_sum(row, 0);
+  for (int s = 0; row < a.rows; row += my.groups, s ^= 1) {
+    const int64_t next = row + my.groups;
+    if (next < a.rows) read_part(next, s ^ 1);  // into the buffer this thread last wrote dx from
+    __syncthreads();
+    if (warp == 0) {
+      float t = pending;
+      if (next < a.rows) pending = block_sum(next, s ^ 1);
+      if (split > 1) t = gather_parts_sum(a.slots + row * split, split);
+      if (lane == 0) row_sum = t;
+    }
+    __syncthreads();
+    const float total = row_sum;
+    T* const ys = stages + s * 2 * tensor_elems;
+    if (my.local > 0) {
+      grad_write_packs<Cache::kNormal, T, N>(ys, ys + tensor_elems, a.dx + row * a.cols + offset, my.local, total,
+                                             a.log);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------
 // Plans (forward and backward): parts of up to kSplitSmemPartBytes, as few as that
 // allows, every CTA of a row resident at once.
@@ -216,25 +289,35 @@ struct SplitSmemBackwardFamily {
     return reinterpret_cast<const void*>(&softmax_backward_split_smem_kernel<T, N>);
   }
 };
+struct SplitSmemPipelinedBackwardFamily {
+  template <typename T, int N> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_split_smem_pipelined_kernel<T, N>);
+  }
+};
 
-// `tensors`: 1 (forward: x) or 2 (backward: y and dy), the parts each CTA stages.
+// `tensors`: 1 (forward: x) or 2 (backward: y and dy), the parts each CTA stages, in
+// `stages` buffers of up to `part_bytes` each.
 template <typename T>
-Plan plan_split_smem_for(const Problem& p, const void* fn, int pack, int tensors) {
+Plan plan_split_smem_for(const Problem& p, const void* fn, int pack, int tensors, int stages = 1,
+                         int64_t part_bytes = kSplitSmemPartBytes) {
   constexpr int64_t kElem = static_cast<int64_t>(sizeof(T));
   Plan plan = new_plan(Variant::split_smem);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int64_t pack_bytes = pack * kElem * tensors;  // shared bytes per pack of the part
-  const int64_t budget = std::min(kSplitSmemPartBytes, opt_in_smem(fn, p.device, false));
+  const int64_t budget = std::min(part_bytes, opt_in_smem(fn, p.device, false) / stages);
   const int64_t fewest = ceil_div(packs, std::max<int64_t>(budget / pack_bytes, 1));  // parts of the budget
-  // Fewer threads for parts under 8 packs per thread (narrow rows: one part).
+  // Threads for a full part: two steps of kScanUnroll packs each with one buffer, one
+  // step of kGradUnroll packs of y and of dy pipelined (the forms measured); fewer for
+  // narrower parts (narrow rows: one part).
+  const int64_t per_thread = stages > 1 ? kGradUnroll : 2 * kScanUnroll;
   const auto threads_for = [&](int64_t slice) {
     return static_cast<int>(
-        std::clamp<int64_t>(next_pow2(ceil_div(slice, 2 * kScanUnroll)), kMinBlockThreads, kSplitSmemThreads));
+        std::clamp<int64_t>(next_pow2(ceil_div(slice, per_thread)), kMinBlockThreads, kSplitSmemThreads));
   };
   int64_t slice = ceil_div(packs, fewest);
   int threads = threads_for(slice);
-  const int resident = resident_blocks(fn, p.device, threads, slice * pack_bytes);
+  const int resident = resident_blocks(fn, p.device, threads, stages * slice * pack_bytes);
   const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
   int64_t split = fewest;
   if (fewest <= capacity) {
@@ -250,7 +333,8 @@ Plan plan_split_smem_for(const Problem& p, const void* fn, int pack, int tensors
   plan.pack = pack;
   plan.split = split;
   plan.threads = threads;
-  plan.smem_bytes = slice * pack_bytes;
+  plan.smem_bytes = stages * slice * pack_bytes;
+  plan.stages = stages;
   plan.resident_per_sm = resident;
   plan.cols_per_thread = ceil_div(slice, threads) * pack;
   if (split > capacity || split > INT32_MAX) {
@@ -272,6 +356,10 @@ Plan plan_split_smem(const Problem& p) {
 template <typename T>
 Plan plan_split_smem_backward(const Problem& p) {
   const int pack = widest_pack<T>(p);
+  if (2 * p.cols * static_cast<int64_t>(sizeof(T)) <= kSplitSmemPipelinedMaxRowBytes) {
+    return plan_split_smem_for<T>(p, kernel_for_pack<SplitSmemPipelinedBackwardFamily, T>(pack), pack, 2, 2,
+                                  kSplitSmemPipelinedPartBytes);
+  }
   return plan_split_smem_for<T>(p, kernel_for_pack<SplitSmemBackwardFamily, T>(pack), pack, 2);
 }
 
