@@ -438,10 +438,7 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
-    props = cuda_softmax.gpu_properties(y.device.index)
-    sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
     if (y.shape[1] * y.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
-            and (not regs_ok or sm_bandwidth >= limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH"))
             and cuda_softmax.plan(y, op, "split_smem")["status"] == "ok"):
         return "split_smem", "split_smem_rows"
     if _is_hopper(y.device):

@@ -208,3 +208,14 @@ cd $OUT && for f in pipelined_*.csv; do echo "== $f"; awk -F, 'NR>1 {printf "%s 
 TORCH_EXTENSIONS_DIR=/tmp/ext_head timeout $(( 560 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "split_smem or auto_plan or auto_takes or plan_fields" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_pipelined.log | tail -6
 echo "all done at $(el)s"
 # (the repository root: f09e918 with benchmarks/tuning/split_smem_pipelined_experiment.patch applied; base: git archive of f09e918; outputs saved here as split_smem_pipelined_{head,base}_f09e918.csv)
+
+# session 29, call 12: the backward's split_smem pipelined by one row for rows of y and dy of up to 2 MB together (one 64 KB buffer beyond): backward auto against split_smem and cluster_regs, 131072-1048576 columns, 1 GiB, % of copy; the split_smem, auto-plan and plan tests
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 120 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax,log_softmax --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,split_smem,cluster_regs --output $OUT/bwd_pipelined_$C.md 2>&1 | tail -1
+grep -E "^\| cuda" $OUT/bwd_pipelined_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'; echo "bench at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "split_smem or auto_plan or auto_takes or plan_fields" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_pipelined_$C.log | tail -4
+echo "tests done at $(el)s"
+if [ -n "$SANITIZE" ]; then timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16 --shapes 3x131072,2x262145 --out $OUT/sanitize_split_smem_backward_$C.log 2>&1 | tail -6; fi
+echo "all done at $(el)s"

@@ -189,17 +189,18 @@ Plan plan_auto(const Problem& p) {
 //    99.2, H200 97.8 / 97.5, against the clusters of small CTAs' 100.6 / 100.3 and
 //    98.3 / 95.1;
 // 2b. split_smem for rows of y of kSplitSmemMinRowBytes (1 MB) or more, whatever their
-//    count, where no cluster holds them, or on a GPU with kGradClusterMaxSmBandwidth or
-//    more of DRAM bandwidth per SM (as in rule 3, waiting on a 16-CTA cluster costs
-//    more there): parts of 32 KB of y and 32 KB of dy in shared memory. 1 GiB, % of
-//    copy, before -> split_smem, one run per GPU (benchmarks/h100_2026-11-24/
-//    wide_bwd_175c6d7.md, h200_2026-11-24/wide_bwd_175c6d7.md), H100 / H200: fp32
-//    524288 (block_uncached) 57.0 -> 77.0 / 54.6 -> 70.9; fp32 1048576 58.2 -> 73.8 /
-//    58.0 -> 67.3; bf16 1048576 58.0 -> 76.4 / 57.3 -> 70.4; rows of 1 MB on the H200
-//    (37 GB/s per SM): fp32 262144 (cluster_regs) 69.1 -> 73.4, bf16 524288 67.3 ->
-//    72.1, where on the H100 (25 GB/s) the clusters stay ahead (83.0 / 83.9 against
-//    81.1 / 79.1). Few rows gain most: 1 x 1048576 fp32 in a CUDA graph, 205.9 us
-//    (block_uncached) -> 9.9 on the H200 (latency_bwd_175c6d7.md);
+//    count: parts of y and dy staged in shared memory, rows of up to 2 MB of both
+//    pipelined by one row (split_smem.cuh). 1 GiB, % of copy, before -> split_smem, one
+//    run per GPU: rows past 1 MB (benchmarks/h100_2026-11-24/wide_bwd_175c6d7.md,
+//    h200_2026-11-24/wide_bwd_175c6d7.md), H100 / H200: fp32 524288 (block_uncached)
+//    57.0 -> 77.0 / 54.6 -> 70.9; fp32 1048576 58.2 -> 73.8 / 58.0 -> 67.3; bf16
+//    1048576 58.0 -> 76.4 / 57.3 -> 70.4; rows of 1 MB, pipelined
+//    (h*_2026-11-24/bwd_pipelined_9b0368f.md), cluster_regs -> split_smem: fp32 262144
+//    83.1 -> 92.2 / 68.8 -> 83.5, bf16 524288 83.9 -> 90.1 / 68.1 -> 79.3 (log-softmax
+//    82.5 -> 91.1 / 68.5 -> 81.2, 80.2 -> 85.1 / 66.4 -> 68.9). Below 1 MB the clusters
+//    stay ahead on one GPU or the other (fp32 131072: H100 96.1 against 92.9, bf16
+//    262144: H200 81.1 against 80.4). Few rows gain most: 1 x 1048576 fp32 in a CUDA
+//    graph, 205.9 us (block_uncached) -> 9.9 on the H200 (latency_bwd_175c6d7.md);
 // 3. (sm_90) cluster_regs over a 2-16 CTA cluster when two or more of its CTAs are
 //    resident per SM (its plan tries four 256-thread CTAs per SM first: fp32 to 65536,
 //    16-bit to 131072 at 90-100 on both GPUs), but on a GPU with
@@ -234,10 +235,7 @@ Plan plan_auto_backward(const Problem& p) {
                   "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
-  const DeviceProperties device = device_properties(p.device);
-  const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
-  if (row_bytes >= kSplitSmemMinRowBytes &&
-      (regs.status != PlanStatus::ok || sm_bandwidth >= kGradClusterMaxSmBandwidth)) {
+  if (row_bytes >= kSplitSmemMinRowBytes) {
     Plan parts = plan_split_smem_backward<T>(p);
     if (parts.status == PlanStatus::ok) {
       const int64_t split = parts.split;
@@ -246,6 +244,7 @@ Plan plan_auto_backward(const Problem& p) {
                              " parts staged in shared memory over CTAs exchanging through global memory");
     }
   }
+  const DeviceProperties device = device_properties(p.device);
   if (device.major >= kClusterMinMajor) {
     const Plan hybrid = plan_block_hybrid_backward<T>(aligned);
     const auto hybrid_choice = [&] {
@@ -258,6 +257,7 @@ Plan plan_auto_backward(const Problem& p) {
       return hybrid_choice();
     }
     const int64_t sm_threads = regs.resident_per_sm * regs.threads;
+    const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
     // A cluster of kMaxClusterSize CTAs (every CTA of the row waits on the slowest of up
     // to 16 SMs) on a GPU with kGradClusterMaxSmBandwidth or more of DRAM bandwidth per
     // SM only where block_hybrid cannot hold the rows.
