@@ -21,6 +21,10 @@
 // exchange), measured slower on an H200: fp32 1048576 72.1 -> 67.5 / 48.7 % of copy
 // (benchmarks/h200_2026-11-24/split_smem_stages_*_9467329.csv).
 //
+// The backward of rows of up to kSplitSmemPipelinedMaxRowBytes of y and dy runs
+// pipelined by one row (its kernel says how); the forward and wider rows do not, where
+// that measured slower.
+//
 // Grid: persistent and cooperative (its CTAs wait for each other), `groups` x `split`
 // CTAs: CTA b is part b % split of rows g, g + groups, ... (g = b / split). split = 1
 // (rows up to one part) is a persistent one-CTA-per-row kernel with no exchange.
@@ -50,8 +54,10 @@ namespace softmax {
 
 // Bytes of a row per CTA (forward: of x; backward: of y and dy together): 64 KB lets
 // three CTAs share an SM's 228 KB (H100, H200), so two can load or store while one
-// waits for its row's exchange. Threads: 512, 8 packs of 16 bytes each per 64 KB, in
-// two steps of kScanUnroll (kGradUnroll) loads in flight.
+// waits for its row's exchange. Threads: at most 512, each taking two steps of
+// kScanUnroll packs per part (forward 64 KB of 16-byte packs: 512 threads). On an H200
+// 64 KB x 512 threads measured best or tied against 32 KB x 256 / 512, 64 KB x 256 and
+// 96 KB x 512 (benchmarks/h200_2026-11-24/split_smem_parts_*_8ec5767.csv).
 constexpr int64_t kSplitSmemPartBytes = 64 * 1024;
 constexpr int kSplitSmemThreads = 512;
 // The smallest part the planner spreads a row into where resident CTAs are left over.
