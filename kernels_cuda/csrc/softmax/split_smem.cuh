@@ -317,12 +317,9 @@ Plan plan_split_smem_for(const Problem& p, const void* fn, int pack, int tensors
   // step of kGradUnroll packs of y and of dy pipelined (the forms measured); fewer for
   // narrower parts (narrow rows: one part).
   const int64_t per_thread = stages > 1 ? kGradUnroll : 2 * kScanUnroll;
-  const auto threads_for = [&](int64_t slice) {
-    return static_cast<int>(
-        std::clamp<int64_t>(next_pow2(ceil_div(slice, per_thread)), kMinBlockThreads, kSplitSmemThreads));
-  };
   int64_t slice = ceil_div(packs, fewest);
-  int threads = threads_for(slice);
+  const int threads = static_cast<int>(
+      std::clamp<int64_t>(next_pow2(ceil_div(slice, per_thread)), kMinBlockThreads, kSplitSmemThreads));
   const int resident = resident_blocks(fn, p.device, threads, stages * slice * pack_bytes);
   const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
   int64_t split = fewest;
