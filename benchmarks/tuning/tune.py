@@ -6,6 +6,9 @@ can be overridden for an experiment, e.g.
 
     python benchmarks/tuning/tune.py --cols 128,4096 --impl cuda/auto,triton/fused \
         --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=32768
+
+The backward ops (`--op softmax_backward`) time dx from y = softmax(x) and a random dy,
+counting 2 reads and 1 write.
 """
 from __future__ import annotations
 
@@ -15,12 +18,15 @@ import importlib
 import torch
 
 from comparison import get_backend
-from comparison.inputs import make_rows
+from comparison.inputs import make_gradient, make_rows
 from comparison.harness.timing import copy_bandwidth_gbps, gbps, time_ms
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 EXPECTED = {"softmax": lambda x: torch.softmax(x, -1), "log_softmax": lambda x: torch.log_softmax(x, -1),
-            "reduce_sum": lambda x: x.sum(-1), "reduce_max": lambda x: x.amax(-1)}
+            "reduce_sum": lambda x: x.sum(-1), "reduce_max": lambda x: x.amax(-1),
+            "softmax_backward": lambda y, dy: torch._softmax_backward_data(dy, y, -1, y.dtype),
+            "log_softmax_backward": lambda y, dy: torch._log_softmax_backward_data(dy, y, -1, y.dtype)}
+BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
 
 
 def main() -> None:
@@ -45,21 +51,29 @@ def main() -> None:
             rows = max(1, int(args.bytes) // (cols * torch.tensor([], dtype=dtype).element_size()))
             x = make_rows(rows, cols, dtype, device, seed=1)
             copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
-            expected = EXPECTED[args.op](x.float()).to(x.dtype).float()
-            moved = (2 * x.numel() if args.op in ("softmax", "log_softmax") else x.numel() + rows) * x.element_size()
+            dy = None
+            if args.op in BACKWARD_OPS:
+                forward = torch.log_softmax if args.op == "log_softmax_backward" else torch.softmax
+                x = forward(x.float(), -1).to(dtype)  # x is the forward output y from here on
+                dy = make_gradient(rows, cols, dtype, device, seed=2)
+                expected = EXPECTED[args.op](x.float(), dy.float()).to(dtype).float()
+                moved = 3 * x.numel() * x.element_size()
+            else:
+                expected = EXPECTED[args.op](x.float()).to(x.dtype).float()
+                moved = (2 * x.numel() if args.op in ("softmax", "log_softmax") else x.numel() + rows) * x.element_size()
             cells = []
             for backend, variant in impls:
                 b = get_backend(backend)
                 if not b.supports(x, args.op, variant):
                     cells.append(f"{backend}/{variant}=  -  ")
                     continue
-                y = b.run(x, args.op, variant)
+                y = b.run(x, args.op, variant, dy=dy)
                 sane = torch.allclose(y.float(), expected, rtol=1e-2, atol=1e-2, equal_nan=True)
-                ms = time_ms(lambda b=b, x=x, variant=variant: b.run(x, args.op, variant), device)
+                ms = time_ms(lambda b=b, x=x, variant=variant: b.run(x, args.op, variant, dy=dy), device)
                 pct = 100 * gbps(moved, ms) / copy
                 cells.append(f"{backend}/{variant}={pct:5.1f}%{'' if sane else '!WRONG'}")
             print(f"{args.label:10s} {args.op} {dname} {cols:6d}  " + "  ".join(cells), flush=True)
-            del x, expected
+            del x, dy, expected
 
 
 if __name__ == "__main__":
