@@ -1,0 +1,90 @@
+"""Triton `split`'s chunk geometry, searched in one process: for each configuration (a
+set of `kernels_triton.softmax_split` constants: values per thread, chunk bytes), the %
+of copy bandwidth of `split` on 1 GiB inputs, with the compiled kernel's registers,
+spills, programs per SM, warps and grid from its plan, so that a figure can be read
+against the occupancy that made it.
+
+    PYTHONPATH=. python benchmarks/tuning/triton_split_geometry.py --pass fwd --dtype bf16,fp16 \\
+        --cols 131072,262144 --config base: --config v64:SPLIT_VALUES_PER_THREAD=64
+
+A configuration is NAME:CONST=EXPR;CONST=EXPR... (an empty list is the module as it
+is); constants derived from the ones set (SPLIT_MAX_CHUNK_VALUES, ...) are not
+recomputed. Every configuration runs on the same inputs, one after another per width,
+and the first configuration runs again at the end of each width (`again`), to show the
+drift between runs. Not the benchmark of record (the CLI is): each output is checked
+only roughly (allclose at 1e-2) and flagged `!WRONG` where it is off.
+"""
+from __future__ import annotations
+
+import argparse
+
+import torch
+
+from comparison.harness.timing import copy_bandwidth_gbps, gbps, time_ms
+from comparison.inputs import make_gradient, make_rows
+from kernels_triton import launch, softmax, softmax_split
+
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def parse_config(text: str) -> tuple[str, dict]:
+    name, _, body = text.partition(":")
+    values = {}
+    for item in filter(None, body.split(";")):
+        const, expr = item.split("=", 1)
+        values[const.strip()] = eval(expr)  # noqa: S307 (a tuning tool's own command line)
+    return name, values
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--pass", dest="pass_", choices=("fwd", "bwd"), required=True)
+    p.add_argument("--dtype", default="bf16,fp16")
+    p.add_argument("--cols", required=True)
+    p.add_argument("--config", action="append", required=True, help="NAME:CONST=EXPR;...")
+    p.add_argument("--variant", default="split")
+    p.add_argument("--bytes", type=float, default=2 ** 30)
+    args = p.parse_args()
+    configs = [parse_config(c) for c in args.config]
+    defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values}
+    device = torch.device("cuda", 0)
+    op = "softmax" if args.pass_ == "fwd" else "softmax_backward"
+    print(f"device {torch.cuda.get_device_name(device)}; op {op}, variant {args.variant}")
+    for dname in args.dtype.split(","):
+        dtype = DTYPES[dname]
+        for cols in map(int, args.cols.split(",")):
+            rows = max(1, int(args.bytes) // (cols * torch.tensor([], dtype=dtype).element_size()))
+            x = make_rows(rows, cols, dtype, device, seed=1)
+            copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
+            dy = None
+            if op == "softmax":
+                expected = torch.softmax(x.float(), -1)
+                moved = 2 * x.numel() * x.element_size()
+            else:
+                x = torch.softmax(x.float(), -1).to(dtype)
+                dy = make_gradient(rows, cols, dtype, device, seed=2)
+                expected = torch._softmax_backward_data(dy.float(), x.float(), -1, torch.float32)
+                moved = 3 * x.numel() * x.element_size()
+            for name, values in configs + [(f"{configs[0][0]}-again", configs[0][1])]:
+                for const, default in defaults.items():
+                    setattr(softmax_split, const, values.get(const, default))
+                launch.clear_plans()
+                why = softmax.why_unsupported(x, op, args.variant)
+                if why is not None:
+                    print(f"{dname} {cols:8d} {name:12s} not run: {why}")
+                    continue
+                plan = softmax.plan(x, op, args.variant, dy)
+                out = softmax.run(x, op, args.variant, dy=dy)
+                sane = torch.allclose(out.float(), expected, rtol=1e-2, atol=1e-2, equal_nan=True)
+                ms = time_ms(lambda: softmax.run(x, op, args.variant, dy=dy), device)
+                c = plan["constexprs"]
+                print(f"{dname} {cols:8d} {name:12s} {100 * gbps(moved, ms) / copy:6.1f}%"
+                      f"{'' if sane else ' !WRONG'}  split {c.get('SPLIT')} chunk {c.get('CHUNK')} "
+                      f"warps {plan['num_warps']} regs {plan['n_regs']} spills {plan['n_spills']} "
+                      f"per_sm {plan['programs_per_sm']} ({plan['occupancy_limited_by']}) grid {plan['grid']}",
+                      flush=True)
+            del x, dy, expected
+
+
+if __name__ == "__main__":
+    main()
