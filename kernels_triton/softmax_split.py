@@ -53,7 +53,13 @@ from .softmax_rows import LN2, LOG2E
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
 SPLIT_CHUNK_ODD = 4096
-SPLIT_VALUES_PER_THREAD = 32
+# Values of a chunk per thread, by element size (warps = chunk / (32 x these)).
+SPLIT_VALUES_PER_THREAD = {4: 32, 2: 32}
+# Odd rows (element by element, SPLIT_CHUNK_ODD-element chunks) at any element size.
+SPLIT_VALUES_PER_THREAD_ODD = 32
+# ptxas register cap per element size (None: none); a cap that spills is dropped
+# (softmax.plan compiles the kernel uncapped then).
+SPLIT_MAX_REGISTERS = {4: None, 2: None}
 # Rows with more 16 KiB chunks than the GPU has SMs (fp32 past 540672 columns on 132 SMs)
 # take wider chunks (more warps, the same values per thread), so that a group still fits
 # one program per SM, instead of leaving `split` for `online` (a program per row: a few
@@ -61,7 +67,7 @@ SPLIT_VALUES_PER_THREAD = 32
 # chunks of 32 KiB; at 1 GiB 77.7 against online's 62.4, benchmarks/h100_2026-11-24/
 # wide_{latency,fwd}_e88a101.md). Up to 16 warps: at 32 (16-bit chunks of 64 KiB) ptxas
 # allows 64 registers a thread and spills 10-12 bytes (sm_90, same run's GPU tests).
-SPLIT_MAX_CHUNK_VALUES = 16 * 32 * SPLIT_VALUES_PER_THREAD
+SPLIT_MAX_CHUNK_VALUES = {elem: 16 * 32 * vpt for elem, vpt in SPLIT_VALUES_PER_THREAD.items()}
 SPLIT_MAX_WARPS = 32
 # Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
 # many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
@@ -185,8 +191,11 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
 SPLIT_BWD_CHUNK_BYTES = {elem: chunk // 2 for elem, chunk in SPLIT_CHUNK_BYTES.items()}
 SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
-SPLIT_BWD_VALUES_PER_THREAD = SPLIT_VALUES_PER_THREAD // 2
-SPLIT_BWD_MAX_CHUNK_VALUES = 16 * 32 * SPLIT_BWD_VALUES_PER_THREAD  # 16 warps (fp16 at 32 values: 2 B spilled)
+SPLIT_BWD_VALUES_PER_THREAD = {elem: vpt // 2 for elem, vpt in SPLIT_VALUES_PER_THREAD.items()}
+SPLIT_BWD_VALUES_PER_THREAD_ODD = SPLIT_VALUES_PER_THREAD_ODD // 2
+SPLIT_BWD_MAX_REGISTERS = {4: None, 2: None}
+# 16 warps (fp16 at 32 values: 2 B spilled)
+SPLIT_BWD_MAX_CHUNK_VALUES = {elem: 16 * 32 * vpt for elem, vpt in SPLIT_BWD_VALUES_PER_THREAD.items()}
 SPLIT_BWD_MAX_WARPS_FP16 = 16
 
 
@@ -269,7 +278,7 @@ def few_rows(rows: int, cols: int, elem: int, align: int, sm_count: int | None) 
     unknown: the interpreter)."""
     if sm_count is None or align == 1 or cols * elem <= SPLIT_FEW_ROWS_WHOLE_ROW_BYTES:
         return False
-    return rows * _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES, sm_count)[0] <= sm_count
+    return rows * _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], sm_count)[0] <= sm_count
 
 
 def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | None = None,
@@ -288,7 +297,7 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
-    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES, sm_count)
+    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], sm_count)
 
 
 def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -318,9 +327,12 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, Non
     tensor `x`: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
     rows, cols = x.shape
     align = softmax_rows.row_align(x)
-    split, chunk = chunks(cols, x.element_size(), align, sm_count is None, sm_count, rows)
-    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * SPLIT_VALUES_PER_THREAD)))
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
+    elem = x.element_size()
+    split, chunk = chunks(cols, elem, align, sm_count is None, sm_count, rows)
+    per_thread = SPLIT_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_VALUES_PER_THREAD_ODD
+    warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * per_thread)))
+    maxnreg = SPLIT_MAX_REGISTERS[elem] if sm_count is not None else None
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
 
 
 def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
@@ -350,7 +362,7 @@ def backward_chunks(cols: int, elem: int, align: int, interpreted: bool,
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_BWD_CHUNK_ODD, SPLIT_BWD_CHUNK_ODD, None)
-    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES, sm_count)
+    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES[elem], sm_count)
 
 
 def backward_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -367,7 +379,7 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     sm_count = launch.device_limits(y.device.index).sm_count
     if backward_fits(cols, elem, align, sm_count):
         return None
-    cap = SPLIT_BWD_MAX_CHUNK_VALUES if align > 1 else SPLIT_BWD_CHUNK_ODD
+    cap = SPLIT_BWD_MAX_CHUNK_VALUES[elem] if align > 1 else SPLIT_BWD_CHUNK_ODD
     groups = 1 << (sm_count.bit_length() - 1)  # SPLIT is a power of two
     return (f"triton variant 'split' holds rows of y and dy in chunks of at most {cap} columns, "
             f"a power of two of them per row, all resident at once: at most {groups} on this GPU's "
@@ -380,10 +392,13 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     cols) tensors y and dy: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
     rows, cols = y.shape
     align = softmax_rows.row_align(y, dy)
-    split, chunk = backward_chunks(cols, y.element_size(), align, sm_count is None, sm_count)
+    elem = y.element_size()
+    split, chunk = backward_chunks(cols, elem, align, sm_count is None, sm_count)
     most = SPLIT_BWD_MAX_WARPS_FP16 if y.dtype == torch.float16 else SPLIT_MAX_WARPS
-    warps = max(1, min(most, chunk // (32 * SPLIT_BWD_VALUES_PER_THREAD)))
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, None, rows
+    per_thread = SPLIT_BWD_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_BWD_VALUES_PER_THREAD_ODD
+    warps = max(1, min(most, chunk // (32 * per_thread)))
+    maxnreg = SPLIT_BWD_MAX_REGISTERS[elem] if sm_count is not None else None
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
@@ -433,12 +448,17 @@ def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p:
     if slots is None:
         slots = exchange_words(y.device, exchange_size(y.shape[0], p))
     launch.launch(_softmax_split_backward_kernel, (p["grid"],), softmax_rows.backward_kernel_args(y, dy, dx, slots),
-                  p, p["num_warps"], {}, p["constexprs"])
+                  p, p["num_warps"], _options(p), p["constexprs"])
 
 
 # -- launch ------------------------------------------------------------------------------------
 
 KERNEL = _softmax_split_kernel
+
+
+def _options(p: dict) -> dict:
+    """The launch options of plan `p`: its register cap, where it keeps one."""
+    return {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
 
 
 def compile_args(x: torch.Tensor) -> tuple:
@@ -453,8 +473,8 @@ def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict, slots: torch.Tensor |
     through `slots` (default: `exchange_words`)."""
     if slots is None:
         slots = exchange_words(x.device, exchange_size(x.shape[0], p))
-    launch.launch(_softmax_split_kernel, (p["grid"],), softmax_rows.kernel_args(x, y, slots), p, p["num_warps"], {},
-                  p["constexprs"])
+    launch.launch(_softmax_split_kernel, (p["grid"],), softmax_rows.kernel_args(x, y, slots), p, p["num_warps"],
+                  _options(p), p["constexprs"])
 
 
 def direct_launcher(p: dict, n_tensors: int):

@@ -243,16 +243,16 @@ def test_auto_follows_the_thresholds():
     assert softmax_mod.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
     # past what a GPU keeps resident at one program per SM: online (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_MAX_CHUNK_VALUES where 16 KiB ones outnumber the SMs)
-    widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES, device=DEVICE)
+    widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES[4], device=DEVICE)
     assert policy.auto_kernel(widest, 132) == "split"
-    too_wide = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES + 16, device=DEVICE)
+    too_wide = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES[4] + 16, device=DEVICE)
     assert policy.auto_kernel(too_wide, 132) == "online" and policy.auto_kernel(too_wide, None) == "split"
     if DEVICE == "cuda":
         sms = torch.cuda.get_device_properties(0).multi_processor_count
-        too_wide = torch.empty(1, 2 * sms * split.SPLIT_MAX_CHUNK_VALUES, device=DEVICE)
+        too_wide = torch.empty(1, 2 * sms * split.SPLIT_MAX_CHUNK_VALUES[4], device=DEVICE)
         assert softmax_mod.plan(too_wide, "softmax")["kernel"] == "online"
         support = BACKEND.supports(too_wide, "softmax", "split")
-        widest = (1 << (sms.bit_length() - 1)) * split.SPLIT_MAX_CHUNK_VALUES  # a power of two of chunks
+        widest = (1 << (sms.bit_length() - 1)) * split.SPLIT_MAX_CHUNK_VALUES[4]  # a power of two of chunks
         assert not support and f"rows up to {widest} columns" in support.reason, support.reason
 
 
@@ -570,7 +570,7 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("split", torch.empty(1000, 16384, dtype=dtype, device="cuda")),    # one chunk, a whole row
         ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd: SPLIT_CHUNK_ODD
         ("split", torch.empty(2, groups * 32768 // dtype.itemsize, dtype=dtype, device="cuda")),  # 32 KiB chunks
-        ("split", torch.empty(2, groups * split.SPLIT_MAX_CHUNK_VALUES, dtype=dtype, device="cuda")),
+        ("split", torch.empty(2, groups * split.SPLIT_MAX_CHUNK_VALUES[dtype.itemsize], dtype=dtype, device="cuda")),
     ]
     for kernel, x in cases:
         p = softmax_mod.plan(x, op, kernel)

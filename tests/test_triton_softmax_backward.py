@@ -327,7 +327,7 @@ def test_backward_auto_follows_the_thresholds():
     assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd + 1)]), 132) == "split"
     # past what a GPU keeps resident at one program per SM: tiled (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
-    chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES
+    chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES[4]
     assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), 132) == "split"
     # chunks past AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK values: split for rows fewer than the SMs only
     assert policy.auto_backward_kernel(*(2 * [torch.empty(131, 128 * chunk)]), 132) == "split"
@@ -455,7 +455,7 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         ("split", empty(1000, 65536)),                           # SPLIT_BWD_CHUNK_BYTES chunks
         ("split", empty(1000, split.SPLIT_BWD_WHOLE_ROW_BYTES // dtype.itemsize)),  # one chunk, 16-32 warps
         ("split", empty(1000, 65537)),                           # odd: SPLIT_BWD_CHUNK_ODD
-        ("split", empty(2, groups * split.SPLIT_BWD_MAX_CHUNK_VALUES)),  # the widest chunks
+        ("split", empty(2, groups * split.SPLIT_BWD_MAX_CHUNK_VALUES[dtype.itemsize])),  # the widest chunks
     ]
     for kernel, y in cases:
         p = softmax_mod.plan(y, op, kernel, y)
