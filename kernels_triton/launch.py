@@ -381,6 +381,9 @@ class Family:
     grid: Callable
     compile_args: Callable
     launch_plan: Callable
+    # respread(warps, spills, constexprs): the warps to compile again with where the
+    # kernel spilled, or None (softmax_split.respread); None: keep the first compile.
+    respread: Callable | None = None
 
 
 # -- plans -------------------------------------------------------------------------------------

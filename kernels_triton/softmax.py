@@ -172,6 +172,13 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) 
         out["maxnreg"] = None
         res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
                                limits=limits, maxnreg=None)
+    respread = getattr(family, "respread", None)
+    while respread is not None and (more := respread(warps, res.n_spills, constexprs)):
+        # The family's geometry is a bet on ptxas too (split: values per thread near
+        # the register limit): where it spilled, the same work over more warps.
+        warps = out["num_warps"] = more
+        res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
+                               limits=limits, maxnreg=out["maxnreg"])
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,

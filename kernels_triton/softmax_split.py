@@ -6,9 +6,11 @@ their chunk's (max, sum) as one 64-bit word in global memory and wait for each o
 so each element is still read once and written once. That wait needs every program
 resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
 Each program loads its chunk of the next row before it waits. Chunks are 16 KiB, wider
-(to 16384 values) where a row has more of them than the GPU has SMs: rows up to a power
-of two of such chunks, at most one per SM (2097152 columns on a 132-SM GPU);
-`why_unsupported` says so past that.
+(to 64 KiB: 16384 fp32 values, 32768 16-bit ones) where a row has more of them than the
+GPU has SMs: rows up to a power of two of such chunks, at most one per SM (fp32 2097152
+columns on a 132-SM GPU); `why_unsupported` says so past that. How many values a thread
+holds (by element size) decides how many programs, and so how many bytes of chunks, an
+SM keeps resident: the speed follows that.
 
 The exchange words live in a buffer kept per device and stream (`exchange_words`), all
 -1 between launches: the last program of each group to finish puts its group's words
@@ -18,9 +20,9 @@ most of a few-row call's host time), and the plan's launch can be bound once (th
 
 The backward (`BACKWARD`) cuts rows of y and dy the same way: each program holds a
 chunk of both, publishes its part of the row's sum (one fp32 in a 64-bit word) and waits
-for its group's; chunks are half the forward's, since a program holds two tensors (rows
-up to 128 chunks of at most 8192 values, the largest power of two at most the SM count:
-1048576 columns on a 132-SM GPU).
+for its group's; chunks of each tensor are 16 KiB (fp32) or 8 KiB (16-bit), 32 values of
+each per thread (rows up to 128 chunks of at most 8192 values, the largest power of two
+at most the SM count: 1048576 columns on a 132-SM GPU).
 """
 from __future__ import annotations
 
@@ -53,21 +55,40 @@ from .softmax_rows import LN2, LOG2E
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
 SPLIT_CHUNK_ODD = 4096
-# Values of a chunk per thread, by element size (warps = chunk / (32 x these)).
-SPLIT_VALUES_PER_THREAD = {4: 32, 2: 32}
+# Values of a chunk per thread, by element size (warps = chunk / (32 x these)). What
+# sets the speed is how many bytes of chunks an SM keeps resident (a chunk's bytes x
+# programs per SM, the registers deciding the latter): 16-bit chunks of 16 KiB at 32
+# values per thread (8 warps, 91 registers) kept 2 programs, 32 KiB, per SM; at 128 (2
+# warps, 247 registers) 4 programs, 64 KiB, as fp32's 16 KiB chunks at 32 values do.
+# bf16, 1 GiB, % of copy, 131072 / 262144 / 524288 columns (benchmarks/h*_2026-11-25/
+# split_geometry_*.txt): H100 78.1 / 70.0 / 74.9 -> 94.1 / 94.7 / 91.2, H200 65.6 /
+# 58.7 / 58.8 -> 88.5 / 85.9 / 80.4 (fp16 alike); 64 values (4 warps, 3 programs)
+# came between (H100 90.4 / 90.4 / 82.0). fp32 at 64 values (2 warps, 4 programs)
+# measured the same as at 32.
+SPLIT_VALUES_PER_THREAD = {4: 32, 2: 128}
 # Odd rows (element by element, SPLIT_CHUNK_ODD-element chunks) at any element size.
 SPLIT_VALUES_PER_THREAD_ODD = 32
 # ptxas register cap per element size (None: none); a cap that spills is dropped
 # (softmax.plan compiles the kernel uncapped then).
 SPLIT_MAX_REGISTERS = {4: None, 2: None}
+# 128 values per thread is near the 255 registers a thread may have, and how many
+# ptxas needs depends on its version (Triton 3.6's spilled 2 bytes in one of the
+# configurations above, bf16 524288, which still measured 91.2 against 82.0 at 64
+# values; Triton 3.9's spills hundreds of bytes in all of them, compiled for sm_90
+# without a GPU). So where the compiled kernel spills more than this, the plan spreads
+# the chunk over twice the warps (half the values per thread) and compiles again
+# (`respread`).
+SPLIT_SPILL_BYTES_TOLERATED = 16
 # Rows with more 16 KiB chunks than the GPU has SMs (fp32 past 540672 columns on 132 SMs)
 # take wider chunks (more warps, the same values per thread), so that a group still fits
 # one program per SM, instead of leaving `split` for `online` (a program per row: a few
 # rows then use a few SMs; 1 x 1048576 fp32 took 196 us on the H100 against 9.1 us in 128
 # chunks of 32 KiB; at 1 GiB 77.7 against online's 62.4, benchmarks/h100_2026-11-24/
-# wide_{latency,fwd}_e88a101.md). Up to 16 warps: at 32 (16-bit chunks of 64 KiB) ptxas
-# allows 64 registers a thread and spills 10-12 bytes (sm_90, same run's GPU tests).
-SPLIT_MAX_CHUNK_VALUES = {elem: 16 * 32 * vpt for elem, vpt in SPLIT_VALUES_PER_THREAD.items()}
+# wide_{latency,fwd}_e88a101.md). Chunks of at most 64 KiB: fp32 at 16 warps (at 32,
+# 16-bit chunks of 64 KiB at 32 values a thread, ptxas allowed 64 registers a thread
+# and spilled 10-12 bytes: sm_90, that run's GPU tests), 16-bit at 8 (128 values a
+# thread need about 250 registers: 8 warps is the most an SM's 64 Ki registers hold).
+SPLIT_MAX_CHUNK_VALUES = {4: 16384, 2: 32768}
 SPLIT_MAX_WARPS = 32
 # Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
 # many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
@@ -177,25 +198,29 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 
 # -- backward ----------------------------------------------------------------------------------
 
-# The backward's chunks, of y and of dy: half the forward's bytes each, 16 values of each
-# per thread, so that a program holds (with the next row's chunks in flight) the
-# registers and bytes of a forward program. First choices by that rule, to be tuned on
-# the GPU as the forward's were. ptxas (sm_90): 8 KiB chunks 64-94 registers (fp32 at 4
-# warps, 16-bit at 8), whole rows 63-91 (16-bit 32 KiB rows at 32 warps: 64, the most
-# 1024 threads may have), odd chunks 96-117; no spills. Except under Triton 3.6's
-# ptxas: the fp16 softmax backward's 32 KiB whole row at 32 warps spills (16 bytes;
-# bf16 and log-softmax do not), so fp16 stops at SPLIT_BWD_MAX_WARPS_FP16 warps (32
-# values of each tensor per thread: 118-121 registers, no spills; still one program
-# per SM, the same bytes in flight). Checked by compiling for sm_90a with Triton 3.6
-# and 3.9 without a GPU; the H100 run of 2026-11-23 had caught the spill.
+# The backward's chunks, of y and of dy: 32 values of each per thread at 4 warps (fp32
+# chunks of 16 KiB, 16-bit of 8 KiB), where they were 16 values at 8 KiB chunks (fp32 4
+# warps, 16-bit 8): as in the forward, the bytes an SM keeps resident decide (16-bit at
+# 16 values: 2 programs of 8 warps per SM; at 32 values 3-4 of 4 warps). 1 GiB, % of
+# copy, 65536 / 131072 / 262144 / 524288 columns, softmax's backward (benchmarks/
+# h*_2026-11-25/split_geometry_*.txt): fp16 H100 81.8 / 72.7 / 75.4 / 70.6 -> 99.0 /
+# 93.0 / 95.2 / 91.7, H200 67.3 / 56.0 / 64.1 / 53.5 -> 90.4 / 78.9 / 77.7 / 75.0; fp32
+# H100 97.9 / 99.1 / 94.2 / 74.2 -> 98.2 / 99.6 / 99.1 / 93.8, H200 92.3 / 88.1 / 82.5 /
+# 60.0 -> 98.3 / 97.7 / 87.5 / 82.1. bf16 gains from 262144 columns (H100 78.9 / 69.7 ->
+# 95.3 / 91.6) and not below (65536: 81.6 -> 81.0): there its ptxas takes 189
+# registers where fp16's takes 157, so 2 programs per SM, and a register cap of 128 or
+# 168 spilled. 64 values of each (2 warps) spilled 102 bytes (bf16) below 262144
+# columns and was ahead only at 262144 (97.5).
 SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
-SPLIT_BWD_CHUNK_BYTES = {elem: chunk // 2 for elem, chunk in SPLIT_CHUNK_BYTES.items()}
+SPLIT_BWD_CHUNK_BYTES = {4: 16 * 1024, 2: 8 * 1024}
 SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
-SPLIT_BWD_VALUES_PER_THREAD = {elem: vpt // 2 for elem, vpt in SPLIT_VALUES_PER_THREAD.items()}
+SPLIT_BWD_VALUES_PER_THREAD = {4: 32, 2: 32}
 SPLIT_BWD_VALUES_PER_THREAD_ODD = SPLIT_VALUES_PER_THREAD_ODD // 2
 SPLIT_BWD_MAX_REGISTERS = {4: None, 2: None}
-# 16 warps (fp16 at 32 values: 2 B spilled)
-SPLIT_BWD_MAX_CHUNK_VALUES = {elem: 16 * 32 * vpt for elem, vpt in SPLIT_BWD_VALUES_PER_THREAD.items()}
+# Widened chunks: at most 8192 values (8 warps at 32 values of each tensor a thread).
+SPLIT_BWD_MAX_CHUNK_VALUES = {4: 8192, 2: 8192}
+# Whole rows of fp16 (32 KiB at 32 values a thread: 16 warps) stop there: at 32 warps
+# Triton 3.6's ptxas spilled 16 bytes (the H100 run of 2026-11-23).
 SPLIT_BWD_MAX_WARPS_FP16 = 16
 
 
@@ -456,6 +481,16 @@ def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p:
 KERNEL = _softmax_split_kernel
 
 
+def respread(warps: int, spills: int, constexprs: dict) -> int | None:
+    """softmax.plan's second try where the kernel compiled at `warps` warps spilled
+    `spills` bytes: twice the warps (the chunk's values spread over twice the threads),
+    or None to keep it (spills tolerated, SPLIT_SPILL_BYTES_TOLERATED, or no more warps
+    to spread over)."""
+    if spills <= SPLIT_SPILL_BYTES_TOLERATED or warps >= SPLIT_MAX_WARPS or constexprs["CHUNK"] < 64 * warps:
+        return None
+    return 2 * warps
+
+
 def _options(p: dict) -> dict:
     """The launch options of plan `p`: its register cap, where it keeps one."""
     return {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
@@ -493,4 +528,4 @@ def direct_launcher(p: dict, n_tensors: int):
 
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
-                         launch_plan=backward_launch_plan)
+                         launch_plan=backward_launch_plan, respread=respread)

@@ -265,6 +265,32 @@ def test_row_align_divides_width_and_stride():
         assert rows_mod.row_align(x) == align, (tuple(x.shape), x.stride())
 
 
+def test_split_geometry_by_element_size():
+    _, _, _, _, split, _, _ = _modules()
+    # launch params: warps = chunk / (32 x values per thread): 16-bit chunks of 16 KiB at
+    # 128 values a thread are 2 warps, fp32's at 32 are 4; odd rows keep 32 at any size
+    for dtype, warps in ((torch.float32, 4), (torch.bfloat16, 2), (torch.float16, 2)):
+        x = torch.empty(1000, 8 * split.SPLIT_CHUNK_BYTES[dtype.itemsize] // dtype.itemsize, dtype=dtype)
+        constexprs, got, maxnreg, rows = split.launch_params(x, 132)
+        assert (constexprs["SPLIT"], got, maxnreg, rows) == (8, warps, None, 1000)
+        assert constexprs["CHUNK"] == got * 32 * split.SPLIT_VALUES_PER_THREAD[dtype.itemsize]
+    odd = torch.empty(1000, 8 * split.SPLIT_CHUNK_ODD - 1, dtype=torch.bfloat16)
+    constexprs, warps, _, _ = split.launch_params(odd, 132)
+    assert constexprs["CHUNK"] == split.SPLIT_CHUNK_ODD == warps * 32 * split.SPLIT_VALUES_PER_THREAD_ODD
+    # the backward: 32 values of each tensor a thread, chunks of 4096 values, 4 warps
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        y = torch.empty(1000, 65536, dtype=dtype)
+        constexprs, warps, _, _ = split.backward_launch_params(y, y, 132)
+        assert (constexprs["SPLIT"], constexprs["CHUNK"], warps) == (16, 4096, 4)
+    # a compiled chunk that spills more than tolerated is spread over twice the warps
+    # (softmax.plan compiles it again), up to SPLIT_MAX_WARPS and one value a thread
+    tolerated = split.SPLIT_SPILL_BYTES_TOLERATED
+    assert split.respread(2, tolerated, {"CHUNK": 8192}) is None
+    assert split.respread(2, tolerated + 1, {"CHUNK": 8192}) == 4
+    assert split.respread(split.SPLIT_MAX_WARPS, 1000, {"CHUNK": 1 << 20}) is None
+    assert split.respread(4, 1000, {"CHUNK": 256}) == 8 and split.respread(4, 1000, {"CHUNK": 128}) is None
+
+
 def test_occupancy_and_grid_arithmetic():
     _, launch, fused, online, split, _, _ = _modules()
     h100 = launch.DeviceLimits(index=0, name="H100-like", sm_count=132, regs_per_sm=65536,

@@ -354,20 +354,22 @@ def test_backward_launch_arithmetic():
     # not one, and every SM still gets one
     assert online.grid(10**6, 2 * 16384 * 2, {}, h100, 4) == (132 * 3, 3)
     assert online.grid(10**6, 2 * 65536 * 2, {}, h100, 4) == (132, 1)
-    # split: chunks half the forward's; whole rows up to SPLIT_BWD_WHOLE_ROW_BYTES
+    # split: chunks of SPLIT_BWD_CHUNK_BYTES (fp32 16 KiB, 16-bit 8 KiB: 4096 values either
+    # way); whole rows up to SPLIT_BWD_WHOLE_ROW_BYTES
     whole = split.SPLIT_BWD_WHOLE_ROW_BYTES
     assert split.backward_chunks(whole // 4, 4, 16, False) == (1, whole // 4)
     for elem in (4, 2):
         chunk = split.SPLIT_BWD_CHUNK_BYTES[elem] // elem
-        assert chunk == split.SPLIT_CHUNK_BYTES[elem] // elem // 2
+        assert chunk == 4096
         assert split.backward_chunks(8 * chunk, elem, 16, False) == (8, chunk)
         assert split.backward_chunks(8 * chunk + 16, elem, 16, False) == (16, chunk)
     # more chunks than SMs: wider chunks, up to SPLIT_BWD_MAX_CHUNK_VALUES (aligned rows)
     chunk = split.SPLIT_BWD_CHUNK_BYTES[4] // 4
     assert split.backward_chunks(256 * chunk, 4, 16, False) == (256, chunk)
     assert split.backward_chunks(256 * chunk, 4, 16, False, 132) == (128, 2 * chunk)
-    assert split.backward_chunks(512 * chunk, 4, 16, False, 132) == (128, 4 * chunk)
-    assert split.backward_chunks(512 * chunk + 16, 4, 16, False, 132) == (256, 4 * chunk)
+    assert 2 * chunk == split.SPLIT_BWD_MAX_CHUNK_VALUES[4]  # no wider: more chunks than SMs
+    assert split.backward_chunks(256 * chunk + 16, 4, 16, False, 132) == (256, 2 * chunk)
+    assert split.backward_chunks(512 * chunk, 4, 16, False, 132) == (256, 2 * chunk)
     assert split.backward_chunks(4 * split.SPLIT_BWD_CHUNK_ODD, 4, 1, False) == (4, split.SPLIT_BWD_CHUNK_ODD)
     odd_rows = split.backward_chunks(256 * split.SPLIT_BWD_CHUNK_ODD, 4, 1, False, 132)
     assert odd_rows == (256, split.SPLIT_BWD_CHUNK_ODD)  # odd rows keep element-wise chunks
