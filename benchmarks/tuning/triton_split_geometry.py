@@ -4,7 +4,7 @@ of copy bandwidth of `split` on 1 GiB inputs, with the compiled kernel's registe
 spills, programs per SM, warps and grid from its plan, so that a figure can be read
 against the occupancy that made it.
 
-    PYTHONPATH=. python benchmarks/tuning/triton_split_geometry.py --pass fwd --dtype bf16,fp16 \\
+    PYTHONPATH=. python benchmarks/tuning/triton_split_geometry.py --op softmax --dtype bf16,fp16 \\
         --cols 131072,262144 --config base: --config v64:SPLIT_VALUES_PER_THREAD=64
 
 A configuration is NAME:CONST=EXPR;CONST=EXPR... (an empty list is the module as it
@@ -38,7 +38,8 @@ def parse_config(text: str) -> tuple[str, dict]:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--pass", dest="pass_", choices=("fwd", "bwd"), required=True)
+    p.add_argument("--op", required=True,
+                   choices=("softmax", "log_softmax", "softmax_backward", "log_softmax_backward"))
     p.add_argument("--dtype", default="bf16,fp16")
     p.add_argument("--cols", required=True)
     p.add_argument("--config", action="append", required=True, help="NAME:CONST=EXPR;...")
@@ -48,7 +49,8 @@ def main() -> None:
     configs = [parse_config(c) for c in args.config]
     defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values}
     device = torch.device("cuda", 0)
-    op = "softmax" if args.pass_ == "fwd" else "softmax_backward"
+    op = args.op
+    forward = torch.log_softmax if op.startswith("log") else torch.softmax
     print(f"device {torch.cuda.get_device_name(device)}; op {op}, variant {args.variant}")
     for dname in args.dtype.split(","):
         dtype = DTYPES[dname]
@@ -57,13 +59,15 @@ def main() -> None:
             x = make_rows(rows, cols, dtype, device, seed=1)
             copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
             dy = None
-            if op == "softmax":
-                expected = torch.softmax(x.float(), -1)
+            if op in ("softmax", "log_softmax"):
+                expected = forward(x.float(), -1)
                 moved = 2 * x.numel() * x.element_size()
             else:
-                x = torch.softmax(x.float(), -1).to(dtype)
+                x = forward(x.float(), -1).to(dtype)
                 dy = make_gradient(rows, cols, dtype, device, seed=2)
-                expected = torch._softmax_backward_data(dy.float(), x.float(), -1, torch.float32)
+                backward = (torch._log_softmax_backward_data if op.startswith("log")
+                            else torch._softmax_backward_data)
+                expected = backward(dy.float(), x.float(), -1, torch.float32)
                 moved = 3 * x.numel() * x.element_size()
             for name, values in configs + [(f"{configs[0][0]}-again", configs[0][1])]:
                 for const, default in defaults.items():
