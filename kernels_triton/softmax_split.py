@@ -261,15 +261,20 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, cols)
     g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, cols)
     for row in tl.range(group, n_rows, n_groups):
-        # The next row's chunks are requested before this row's exchange.
-        y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
-        g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
         yf = y.to(tl.float32)
         gf = g.to(tl.float32)
         s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _sum_word(s), sem="relaxed", scope="gpu")
+        # The next row's chunks are requested before this row's exchange is waited for,
+        # after its part is published: issued before the sum, they held Triton 3.6's
+        # ptxas to 189 registers for 16-bit chunks of 4096 values at 4 warps (2 programs
+        # per SM), here 160 (3), 136 -> 128 for 8192 at 8 warps (1 -> 2; sm_90, Triton
+        # 3.6, compiled without a GPU).
+        y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
+        g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
+        if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
             while tl.min(words, axis=0) < 0:
