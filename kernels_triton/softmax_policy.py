@@ -85,17 +85,11 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
         limit = AUTO_BWD_FUSED_MAX_COLS["16-bit"]
     if cols <= limit:
         return "fused"
-    if not softmax_split.backward_fits(cols, elem, align, sm_count):
-        return "tiled"
-    if sm_count is None or y.shape[0] < sm_count:
-        return "split"
-    chunk = softmax_split.backward_chunks(cols, elem, align, False, sm_count)[1]
-    return "split" if chunk <= AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK else "tiled"
+    # Backward `split` holds the widest rows it fits for any row count: its 8192-value chunks
+    # (1048576 columns on 132 SMs) were sent to `tiled` for as many rows as SMs until the
+    # next row's loads moved after the row's part is published (softmax_split, 7b1914e).
+    # H100, 1 GiB, % of copy, 1048576 columns, split / tiled (benchmarks/h100_2026-11-25/
+    # triton_bwd_7b1914e.md): softmax fp32 84.2 / 58.7, bf16 82.8 / 58.4, fp16 82.9 / 58.6;
+    # log-softmax 83.5 / 73.3, 82.0 / 67.2, 81.9 / 67.2 (before the move: 51.9 for bf16).
+    return "split" if softmax_split.backward_fits(cols, elem, align, sm_count) else "tiled"
 
-
-# Backward `split` chunks of more values than this (16 warps) serve only rows fewer than
-# the SMs; with more rows, `tiled`. H100, 1 GiB, % of copy (benchmarks/h100_2026-11-24/
-# wide_bwd_e88a101.md): 8192-value chunks, fp32 1048576 43.8 and bf16 1048576 49.3,
-# against tiled's 58.7 and 58.3; 4096-value chunks, fp32 524288 76.0 against 59.0.
-# Few rows: a program per row of `tiled` leaves most SMs idle.
-AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK = 4096

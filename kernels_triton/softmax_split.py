@@ -60,11 +60,11 @@ SPLIT_CHUNK_ODD = 4096
 # programs per SM, the registers deciding the latter): 16-bit chunks of 16 KiB at 32
 # values per thread (8 warps, 91 registers) kept 2 programs, 32 KiB, per SM; at 128 (2
 # warps, 247 registers) 4 programs, 64 KiB, as fp32's 16 KiB chunks at 32 values do.
-# bf16, 1 GiB, % of copy, 131072 / 262144 / 524288 columns (benchmarks/h*_2026-11-25/
-# split_geometry_*.txt): H100 78.1 / 70.0 / 74.9 -> 94.1 / 94.7 / 91.2, H200 65.6 /
-# 58.7 / 58.8 -> 88.5 / 85.9 / 80.4 (fp16 alike); 64 values (4 warps, 3 programs)
-# came between (H100 90.4 / 90.4 / 82.0). fp32 at 64 values (2 warps, 4 programs)
-# measured the same as at 32.
+# H100, 1 GiB, % of copy, 131072 / 262144 / 524288 columns, 32 values -> 128
+# (benchmarks/h100_2026-11-25/split_geometry_fwd_3fbefc9.txt): bf16 79.7 / 69.3 / 75.4
+# -> 93.9 / 95.2 / 91.6, fp16 76.3 / 69.8 / 74.6 -> 94.0 / 94.7 / 91.5. In a run whose
+# log was lost, 64 values (4 warps, 3 programs) came between (H100 90.4 / 90.4 / 82.0)
+# and fp32 at 64 values (2 warps, 4 programs) measured the same as at 32.
 SPLIT_VALUES_PER_THREAD = {4: 32, 2: 128}
 # Odd rows (element by element, SPLIT_CHUNK_ODD-element chunks) at any element size.
 SPLIT_VALUES_PER_THREAD_ODD = 32
@@ -201,16 +201,17 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
 # The backward's chunks, of y and of dy: 32 values of each per thread at 4 warps (fp32
 # chunks of 16 KiB, 16-bit of 8 KiB), where they were 16 values at 8 KiB chunks (fp32 4
 # warps, 16-bit 8): as in the forward, the bytes an SM keeps resident decide (16-bit at
-# 16 values: 2 programs of 8 warps per SM; at 32 values 3-4 of 4 warps). 1 GiB, % of
-# copy, 65536 / 131072 / 262144 / 524288 columns, softmax's backward (benchmarks/
-# h*_2026-11-25/split_geometry_*.txt): fp16 H100 81.8 / 72.7 / 75.4 / 70.6 -> 99.0 /
-# 93.0 / 95.2 / 91.7, H200 67.3 / 56.0 / 64.1 / 53.5 -> 90.4 / 78.9 / 77.7 / 75.0; fp32
-# H100 97.9 / 99.1 / 94.2 / 74.2 -> 98.2 / 99.6 / 99.1 / 93.8, H200 92.3 / 88.1 / 82.5 /
-# 60.0 -> 98.3 / 97.7 / 87.5 / 82.1. bf16 gains from 262144 columns (H100 78.9 / 69.7 ->
-# 95.3 / 91.6) and not below (65536: 81.6 -> 81.0): there its ptxas takes 189
-# registers where fp16's takes 157, so 2 programs per SM, and a register cap of 128 or
-# 168 spilled. 64 values of each (2 warps) spilled 102 bytes (bf16) below 262144
-# columns and was ahead only at 262144 (97.5).
+# 16 values: 2 programs of 8 warps per SM; at 32 values 3-4 of 4 warps). H100, 1 GiB, %
+# of copy, softmax's backward, 65536 / 131072 / 262144 / 524288 columns, 16 values ->
+# 32 (benchmarks/h100_2026-11-25/split_geometry_bwd_3fbefc9.txt): fp32 97.8 / 98.8 /
+# 95.4 / 75.9 -> 97.6 / 98.9 / 99.2 / 95.0, fp16 76.6 / 72.8 / 77.2 / 69.3 -> 97.9 /
+# 92.0 / 94.7 / 91.1, bf16 82.2 / 72.4 / 76.7 / 69.9 -> 78.6 / 76.2 / 95.1 / 91.4. bf16
+# stayed low below 262144 columns: with the next row's loads issued before the row's
+# sum, Triton 3.6's ptxas took 189 registers (2 programs per SM) where fp16's took 157;
+# issued after the row's part is published (the kernel above), 160 (3 per SM): bf16
+# 96.2 / 91.9 / 95.7 / 91.7, fp16 87.6 / 90.4 / 95.7 / 91.5 (fp16 lost 65536 and
+# 131072 at the same occupancy), log-softmax gained everywhere (triton_bwd_*.md).
+# 64 values of each (2 warps) spilled 102 bytes (bf16) below 262144 columns.
 SPLIT_BWD_WHOLE_ROW_BYTES = SPLIT_WHOLE_ROW_BYTES // 2
 SPLIT_BWD_CHUNK_BYTES = {4: 16 * 1024, 2: 8 * 1024}
 SPLIT_BWD_CHUNK_ODD = SPLIT_CHUNK_ODD // 2
@@ -270,7 +271,7 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
         # The next row's chunks are requested before this row's exchange is waited for,
         # after its part is published: issued before the sum, they held Triton 3.6's
         # ptxas to 189 registers for 16-bit chunks of 4096 values at 4 warps (2 programs
-        # per SM), here 160 (3), 136 -> 128 for 8192 at 8 warps (1 -> 2; sm_90, Triton
+        # per SM), here 160-161 (3), 136 -> 128 for 8192 at 8 warps (1 -> 2; sm_90, Triton
         # 3.6, compiled without a GPU).
         y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
         g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)

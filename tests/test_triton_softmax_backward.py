@@ -329,11 +329,9 @@ def test_backward_auto_follows_the_thresholds():
     # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
     chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES[4]
     assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), 132) == "split"
-    # chunks past AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK values: split for rows fewer than the SMs only
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(131, 128 * chunk)]), 132) == "split"
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(132, 128 * chunk)]), 132) == "tiled"
-    narrower = 128 * policy.AUTO_BWD_SPLIT_MANY_ROWS_MAX_CHUNK
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(132, narrower)]), 132) == "split"
+    # the widest chunks for any number of rows, fewer or more than the SMs
+    for rows in (1, 131, 132, 1000):
+        assert policy.auto_backward_kernel(*(2 * [torch.empty(rows, 128 * chunk)]), 132) == "split"
     too_wide = torch.empty(1, 128 * chunk + 16)
     assert policy.auto_backward_kernel(too_wide, too_wide, 132) == "tiled"
     assert policy.auto_backward_kernel(too_wide, too_wide, None) == "split"
