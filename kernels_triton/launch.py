@@ -384,6 +384,10 @@ class Family:
     # respread(warps, spills, constexprs): the warps to compile again with where the
     # kernel spilled, or None (softmax_split.respread); None: keep the first compile.
     respread: Callable | None = None
+    # other_form(constexprs): a second form of the kernel (other constexprs), compiled
+    # too and kept where it holds more programs per SM or as many with fewer bytes
+    # spilled (softmax_split.backward_forms); None: one form.
+    other_form: Callable | None = None
 
 
 # -- plans -------------------------------------------------------------------------------------

@@ -179,6 +179,15 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) 
         warps = out["num_warps"] = more
         res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
                                limits=limits, maxnreg=out["maxnreg"])
+    other_form = getattr(family, "other_form", None)
+    if other_form is not None and (other := other_form(constexprs)) is not None:
+        # Two forms whose speed follows what ptxas makes of them (split's backward: where
+        # the next row's loads go): the other where it is resident more or spills less.
+        alt = launch.resources(family.KERNEL, family.compile_args(*tensors), other, num_warps=warps,
+                               limits=limits, maxnreg=out["maxnreg"])
+        if (alt.programs_per_sm, -alt.n_spills) > (res.programs_per_sm, -res.n_spills):
+            constexprs = out["constexprs"] = other
+            res = alt
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,

@@ -223,6 +223,19 @@ SPLIT_BWD_MAX_CHUNK_VALUES = {4: 8192, 2: 8192}
 # Whole rows of fp16 (32 KiB at 32 values a thread: 16 warps) stop there: at 32 warps
 # Triton 3.6's ptxas spilled 16 bytes (the H100 run of 2026-11-23).
 SPLIT_BWD_MAX_WARPS_FP16 = 16
+# Where the next row's loads go (NEXT_EARLY). Issued before the row's sum, they overlap
+# its reduction; issued after the row's part is published, that part reaches the other
+# programs sooner and ptxas holds fewer values across the sum (Triton 3.6, 16-bit chunks
+# of 4096 values at 4 warps: 189 -> 160-161 registers, 2 -> 3 programs per SM; 8192 at
+# 8 warps 136 -> 128, 1 -> 2; benchmarks/tuning/triton_registers.py). H100, 1 GiB, % of
+# copy, early -> late (benchmarks/h100_2026-11-25/triton_bwd_{3fbefc9,7b1914e}.md): rows
+# of 64 chunks and more gain late (softmax fp32 262144 / 524288 / 1048576 98.9 / 94.9 /
+# 72.6 -> 99.4 / 96.1 / 84.2, fp16 1048576 75.1 -> 82.9, bf16 51.9 -> 82.8); fewer
+# chunks lose it at equal occupancy (fp16 65536 / 131072 99.0 / 94.2 -> 87.6 / 90.4, fp32
+# even), so they stay early unless that costs a program per SM or spills, the plan
+# compiling both (`backward_forms`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
+# log-softmax fp16 94.2 -> 96.0 (16 bytes spilled early).
+SPLIT_BWD_NEXT_LATE_MIN_SPLIT = 64
 
 
 @triton.jit
@@ -243,7 +256,7 @@ def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, cols):
 def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_cols, y_row_stride,
                                    dy_row_stride, dx_row_stride, LOG_SOFTMAX: tl.constexpr,
                                    SPLIT: tl.constexpr, CHUNK: tl.constexpr, ALIGN: tl.constexpr,
-                                   INTERPRETER: tl.constexpr):
+                                   NEXT_EARLY: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once, as the
     # forward's: program p is chunk p % SPLIT of rows g, g + n_groups, ... (g = p //
     # SPLIT). slot_ptr: int64 [n_rows * SPLIT + n_groups], all -1 and left so, as the
@@ -262,19 +275,21 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, cols)
     g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, cols)
     for row in tl.range(group, n_rows, n_groups):
+        # The next row's chunks are requested before this row's exchange is waited for:
+        # before its sum (NEXT_EARLY), or after its part is published
+        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `backward_forms`).
+        if NEXT_EARLY:
+            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
+            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
         yf = y.to(tl.float32)
         gf = g.to(tl.float32)
         s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _sum_word(s), sem="relaxed", scope="gpu")
-        # The next row's chunks are requested before this row's exchange is waited for,
-        # after its part is published: issued before the sum, they held Triton 3.6's
-        # ptxas to 189 registers for 16-bit chunks of 4096 values at 4 warps (2 programs
-        # per SM), here 160-161 (3), 136 -> 128 for 8192 at 8 warps (1 -> 2; sm_90, Triton
-        # 3.6, compiled without a GPU).
-        y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
-        g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
+        if not NEXT_EARLY:
+            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
+            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
@@ -429,7 +444,8 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     per_thread = SPLIT_BWD_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_BWD_VALUES_PER_THREAD_ODD
     warps = max(1, min(most, chunk // (32 * per_thread)))
     maxnreg = SPLIT_BWD_MAX_REGISTERS[elem] if sm_count is not None else None
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
+    early = split < SPLIT_BWD_NEXT_LATE_MIN_SPLIT
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align, "NEXT_EARLY": early}, warps, maxnreg, rows
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
@@ -497,6 +513,13 @@ def respread(warps: int, spills: int, constexprs: dict) -> int | None:
     return 2 * warps
 
 
+def backward_forms(constexprs: dict) -> dict | None:
+    """softmax.plan's second form of the backward where the first loads the next row
+    early (NEXT_EARLY): the late one, which the plan keeps where it holds more programs
+    per SM or as many with fewer bytes spilled; None: one form only."""
+    return {**constexprs, "NEXT_EARLY": False} if constexprs.get("NEXT_EARLY") else None
+
+
 def _options(p: dict) -> dict:
     """The launch options of plan `p`: its register cap, where it keeps one."""
     return {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
@@ -534,4 +557,5 @@ def direct_launcher(p: dict, n_tensors: int):
 
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
-                         launch_plan=backward_launch_plan, respread=respread)
+                         launch_plan=backward_launch_plan, respread=respread,
+                         other_form=backward_forms)

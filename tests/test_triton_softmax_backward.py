@@ -16,6 +16,7 @@ Agreement with float64 and gradients through autograd are the matrix's
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -192,17 +193,21 @@ def test_backward_forced_grids_and_exchanges(op):
     # parts in slot order, and the reset of the words by each group's last program.
     softmax_mod, _, _, _, split, *_ = _modules()
     y, dy = backward_inputs(op, 7, 130, torch.float32)
-    for kernel in ("tiled", "split"):
+    # Split's two forms (the next row's loads before the row's sum, or after its part is
+    # published: NEXT_EARLY) both run.
+    for kernel, forms in (("tiled", [{}]), ("split", [{"NEXT_EARLY": True}, {"NEXT_EARLY": False}])):
         p = softmax_mod.plan(y, op, kernel, dy)
-        for grid in (1, 2, 3):
-            out = softmax_mod.launch_plan(y, dict(p, grid=grid), dy=dy)
+        for grid, form in itertools.product((1, 2, 3), forms):
+            out = softmax_mod.launch_plan(y, dict(p, grid=grid, constexprs=dict(p["constexprs"], **form)), dy=dy)
             agreement = check(op, y, out, dy=dy)
-            assert agreement.ok, (kernel, grid, agreement.summary())
+            assert agreement.ok, (kernel, grid, form, agreement.summary())
     for dtype in DTYPES:
         y, dy = backward_inputs(op, 7, 301, dtype)
         p = softmax_mod.plan(y, op, "split", dy)
-        for n_split, chunk, grid in [(2, 256, 2), (2, 256, 6), (4, 128, 4), (4, 128, 8)]:
-            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk))
+        cases = [(2, 256, 2, True), (2, 256, 6, False), (4, 128, 4, False), (4, 128, 8, True)]
+        for n_split, chunk, grid, early in cases:
+            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk,
+                                                        NEXT_EARLY=early))
             out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
             slots = _prepublished_slots(op, y, dy, n_split, chunk, grid // n_split)
             assert slots.numel() == split.exchange_size(y.shape[0], forced)
@@ -463,6 +468,31 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         check_compiled_plan(p, kernel, y.shape[0], where)
         if p["constexprs"].get("PAIRS"):  # the register cap held (no uncapped fallback)
             assert p["maxnreg"] == fused.FUSED_PAIRS_MAX_REGISTERS, where
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_gpu_backward_split_keeps_the_more_resident_form(op, dtype):
+    # Rows of fewer than SPLIT_BWD_NEXT_LATE_MIN_SPLIT chunks plan the early form and keep
+    # the late one only where it holds more programs per SM or as many with fewer bytes
+    # spilled; wider rows plan the late form alone.
+    softmax_mod, launch, _, _, split, *_ = _modules()
+    limits = launch.device_limits(0)
+    for cols in (65536, 1 << 20):
+        y = torch.empty(1000, cols, dtype=dtype, device="cuda")
+        p = softmax_mod.plan(y, op, "split", y)
+        constexprs, warps, maxnreg, _ = split.backward_launch_params(y, y, limits.sm_count)
+        constexprs.update(LOG_SOFTMAX=op == "log_softmax_backward", INTERPRETER=False)
+        if constexprs["SPLIT"] >= split.SPLIT_BWD_NEXT_LATE_MIN_SPLIT:
+            assert p["constexprs"]["NEXT_EARLY"] is False and split.backward_forms(constexprs) is None, p
+            continue
+        assert constexprs["NEXT_EARLY"] is True
+        forms = {early: launch.resources(split.BACKWARD.KERNEL, split.backward_compile_args(y, y),
+                                         dict(constexprs, NEXT_EARLY=early), num_warps=warps,
+                                         limits=limits, maxnreg=maxnreg) for early in (True, False)}
+        best = max(forms, key=lambda early: (forms[early].programs_per_sm, -forms[early].n_spills, early))
+        assert p["constexprs"]["NEXT_EARLY"] is best, (p, forms)
 
 
 # y: a 2-byte offset and an odd row stride (ALIGN 1); dy contiguous (layouts the matrix

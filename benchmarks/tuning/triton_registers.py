@@ -26,8 +26,9 @@ from kernels_triton import softmax_split
 TYPES = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16"}
 
 
-def compiled(op: str, dtype: str, split: int, chunk: int, warps: int) -> tuple[int, int]:
-    """(registers, stack bytes) of `op`'s split kernel at these constants."""
+def compiled(op: str, dtype: str, split: int, chunk: int, warps: int, early: bool = True) -> tuple[int, int]:
+    """(registers, stack bytes) of `op`'s split kernel at these constants (`early`: the
+    backward's NEXT_EARLY)."""
     backward = op.endswith("_backward")
     kernel = softmax_split._softmax_split_backward_kernel if backward else softmax_split._softmax_split_kernel
     ptrs = ["y_ptr", "dy_ptr", "dx_ptr"] if backward else ["x_ptr", "y_ptr"]
@@ -35,7 +36,7 @@ def compiled(op: str, dtype: str, split: int, chunk: int, warps: int) -> tuple[i
     sig = {p: f"*{dtype}" for p in ptrs} | {"slot_ptr": "*i64"} | {i: "i32" for i in ints}
     names = list(kernel.arg_names)
     consts = {"LOG_SOFTMAX": op.startswith("log"), "SPLIT": split, "CHUNK": chunk, "ALIGN": 16,
-              "INTERPRETER": False}
+              "INTERPRETER": False} | ({"NEXT_EARLY": early} if backward else {})
     sig = {n: sig.get(n, "constexpr") for n in names}
     attrs = {(names.index(n),): [["tt.divisibility", 16]] for n in names if sig[n] != "constexpr"}
     k = triton.compile(ASTSource(fn=kernel, signature=sig, constexprs=consts, attrs=attrs),
@@ -57,14 +58,18 @@ def main() -> None:
     p.add_argument("--split", default="16,128", help="SPLIT values (chunks per row)")
     p.add_argument("--chunk", type=int, default=4096, help="CHUNK (values per program)")
     p.add_argument("--warps", type=int, default=4)
+    p.add_argument("--forms", default="early,late", help="the backward's NEXT_EARLY forms")
     args = p.parse_args()
+    forms = [f == "early" for f in args.forms.split(",")] if args.op.endswith("_backward") else [True]
     print(f"triton {triton.__version__}, sm_90, {args.op}, CHUNK {args.chunk}, {args.warps} warps")
     for dtype in args.dtype.split(","):
         for split in map(int, args.split.split(",")):
-            regs, stack = compiled(args.op, TYPES[dtype], split, args.chunk, args.warps)
-            per_sm = 65536 // (((regs + 7) // 8 * 8) * 32 * args.warps)
-            print(f"{dtype:5s} SPLIT {split:4d}: {regs:3d} registers, {stack:3d} stack bytes, "
-                  f"{per_sm} programs per SM by registers")
+            for early in forms:
+                regs, stack = compiled(args.op, TYPES[dtype], split, args.chunk, args.warps, early)
+                per_sm = 65536 // (((regs + 7) // 8 * 8) * 32 * args.warps)
+                form = ("early " if early else "late  ") if args.op.endswith("_backward") else ""
+                print(f"{dtype:5s} SPLIT {split:4d} {form}: {regs:3d} registers, {stack:3d} stack bytes, "
+                      f"{per_sm} programs per SM by registers")
 
 
 if __name__ == "__main__":
