@@ -234,7 +234,11 @@ SPLIT_BWD_MAX_WARPS_FP16 = 16
 # chunks lose it at equal occupancy (fp16 65536 / 131072 99.0 / 94.2 -> 87.6 / 90.4, fp32
 # even), so they stay early unless that costs a program per SM or spills, the plan
 # compiling both (`backward_forms`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
-# log-softmax fp16 94.2 -> 96.0 (16 bytes spilled early).
+# log-softmax fp16 94.2 -> 96.0 (16 bytes spilled early). As chosen (triton_bwd_forms_
+# 58df80a.md, with each plan's form in triton_bwd_forms_plans_58df80a.txt): softmax fp16
+# 65536 / 131072 98.7 / 93.8, bf16 96.7 / 92.5. The rule's one loss: log-softmax bf16
+# stays early at equal residency (159 registers against 164), 91.2 / 89.4, where late
+# measured 95.6 / 90.0.
 SPLIT_BWD_NEXT_LATE_MIN_SPLIT = 64
 
 

@@ -1,0 +1,73 @@
+# Device calls of session 30 (2026-11-25), NVIDIA H100 80GB HBM3 (every call asked for nvidia-h200 after call 2 and got the H100), in order; each ran from the repository root with carry [".device"], .device/commit holding the short hash of the commit under test and .device/exp/base an archive of 3fbefc9 (kernels_cuda, comparison, kernels_triton).
+
+# session 30, call 1: the Triton split geometry of the cut-off try (16-bit forward chunks at 128 values a thread; backward fp32 chunks of 16 KiB at 32 values of each tensor a thread) against the constants before it, in one process per op (benchmarks/tuning/triton_split_geometry.py, 1 GiB, % of copy); the Triton split/spill/auto tests; the CUDA auto-plan and split_smem tests pending since 0290f1d
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+(python3 -c "from kernels_cuda import build; build.extension()" > /tmp/build.log 2>&1) &
+G=benchmarks/tuning/triton_split_geometry.py
+timeout 200 python3 $G --op softmax --dtype bf16,fp16 --cols 131072,262144,524288 --config 'new:' --config 'old:SPLIT_VALUES_PER_THREAD={4:32,2:32};SPLIT_MAX_CHUNK_VALUES={4:16384,2:16384}' 2>&1 | grep -v Warning | tee $OUT/split_geometry_fwd_$C.txt | awk '{printf "%s %s %s %s;", $1,$2,$3,$4} END {print ""}'; echo "fwd at $(el)s"
+timeout 260 python3 $G --op softmax_backward --dtype fp32,bf16,fp16 --cols 65536,131072,262144,524288 --config 'new:' --config 'old:SPLIT_BWD_CHUNK_BYTES={4:8192,2:8192};SPLIT_BWD_VALUES_PER_THREAD={4:16,2:16}' 2>&1 | grep -v Warning | tee $OUT/split_geometry_bwd_$C.txt | awk '{printf "%s %s %s %s;", $1,$2,$3,$4} END {print ""}'; echo "bwd at $(el)s"
+wait; tail -1 /tmp/build.log; echo "build done at $(el)s"
+timeout $(( 580 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py tests/test_cuda_softmax.py -k "split or spill or auto or geometry or arithmetic" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_$C.log | tail -6
+echo "all done at $(el)s"
+
+# session 30, call 2 (warm after call 1): the auto record after the Triton split geometry: cuda and triton auto (and triton split), softmax forward and backward, fp32/bf16/fp16, 65536-1048576 columns, 1 GiB, % of copy
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); echo "commit $C on $(nvidia-smi --query-gpu=name --format=csv,noheader) $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "build done at $(el)s"
+timeout 500 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax --pass fwd,bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda,triton --variants auto,split --output $OUT/wide_auto_$C.md 2>&1 | tail -1
+grep -E "^\| (cuda|triton)" $OUT/wide_auto_$C.md | awk -F'|' '{printf "%s %s %s %s %s %s;", $2,$3,$4,$5,$6,$7} END {print ""}'; echo "all done at $(el)s"
+
+# session 30, call 3 (asked for nvidia-h200, ran on the H100 held warm): calls 1 and 2 again, files saved with the suffix _repeat
+bash .device/call1.sh && bash .device/call2.sh
+
+# session 30, call 4: the Triton split backward with the next row's loads issued after the row's part is published (registers: 16-bit chunks of 4096 values 189 -> 160, 8192 at 8 warps 136 -> 128) against the head before (.device/exp/base = 3fbefc9): triton backward auto/split/tiled, softmax and log-softmax, fp32/bf16/fp16, 65536-1048576 columns, 1 GiB, % of copy; the Triton backward tests. On an H200 also the forward geometry of call 1.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+B="--cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton --variants auto,split,tiled"
+timeout 200 python3 -m comparison $B --output $OUT/triton_bwd_$C.md 2>&1 | tail -1; echo "head at $(el)s"
+(cd .device/exp/base && PYTHONPATH=$PWD timeout 200 python3 -m comparison $B --output $OUT/triton_bwd_3fbefc9.md 2>&1 | tail -1); echo "base at $(el)s"
+for f in $OUT/triton_bwd_*.md; do echo "$f"; grep -E "^\| triton" $f | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'; done
+case "$GPU" in *H200*) timeout 100 python3 benchmarks/tuning/triton_split_geometry.py --op softmax --dtype bf16,fp16 --cols 131072,262144,524288 --config 'new:' --config 'old:SPLIT_VALUES_PER_THREAD={4:32,2:32};SPLIT_MAX_CHUNK_VALUES={4:16384,2:16384}' 2>&1 | grep -v Warning | tee $OUT/split_geometry_fwd_3fbefc9.txt | awk '{printf "%s %s %s %s;", $1,$2,$3,$4} END {print ""}';; esac
+timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_bwd_$C.log | tail -4
+echo "all done at $(el)s"
+
+# session 30, call 5: Triton backward auto after rule change (split for the widest rows at any row count): auto, softmax and log-softmax backward, fp32/bf16/fp16, 65536-1048576 columns, 1 GiB; the Triton backward tests. On an H200 also: call 4's comparison (split/tiled, head against 3fbefc9) and call 1's forward geometry.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+V=auto; case "$GPU" in *H200*) V=auto,split,tiled;; esac
+B="--cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton"
+timeout 200 python3 -m comparison $B --variants $V --output $OUT/triton_bwd_auto_$C.md 2>&1 | tail -1; echo "head at $(el)s"
+grep -E "^\| triton" $OUT/triton_bwd_auto_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+case "$GPU" in *H200*)
+  (cd .device/exp/base && PYTHONPATH=$PWD timeout 200 python3 -m comparison $B --variants auto,split,tiled --output $OUT/triton_bwd_3fbefc9.md 2>&1 | tail -1); echo "base at $(el)s"
+  grep -E "^\| triton" $OUT/triton_bwd_3fbefc9.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+  timeout 100 python3 benchmarks/tuning/triton_split_geometry.py --op softmax --dtype bf16,fp16 --cols 131072,262144,524288 --config 'new:' --config 'old:SPLIT_VALUES_PER_THREAD={4:32,2:32};SPLIT_MAX_CHUNK_VALUES={4:16384,2:16384}' 2>&1 | grep -v Warning | tee $OUT/split_geometry_fwd_3fbefc9.txt | awk '{printf "%s %s %s %s;", $1,$2,$3,$4} END {print ""}';;
+esac
+timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_bwd_$C.log | tail -4
+echo "all done at $(el)s"
+
+# session 30, call 6: the Triton split backward's two forms (NEXT_EARLY, chosen per plan by residency and spills; late from 64 chunks): triton backward auto and split, softmax and log-softmax, fp32/bf16/fp16, 65536-1048576 columns, 1 GiB, % of copy, with each plan's form and registers; the Triton tests (backward, forward split/spill/auto); Triton memcheck over the split backward (both forms)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+B="--cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton"
+timeout 200 python3 -m comparison $B --variants auto,split --output $OUT/triton_bwd_forms_$C.md 2>&1 | tail -1; echo "bench at $(el)s"
+grep -E "^\| triton" $OUT/triton_bwd_forms_$C.md | awk -F'|' '{printf "%s %s %s;", $2,$4,$7} END {print ""}'
+python3 - <<'PY' 2>&1 | grep -v Warn | tee $OUT/triton_bwd_forms_plans_$C.txt
+import torch
+from kernels_triton import softmax
+for op in ("softmax_backward", "log_softmax_backward"):
+    for dt in (torch.float32, torch.bfloat16, torch.float16):
+        for cols in (65536, 131072, 262144, 524288, 1048576):
+            y = torch.empty(2**30 // (cols * dt.itemsize), cols, dtype=dt, device="cuda")
+            p = softmax.plan(y, op, "split", y)
+            c = p["constexprs"]
+            print(op, str(dt)[6:], cols, "SPLIT", c["SPLIT"], "CHUNK", c["CHUNK"], "NEXT_EARLY", c["NEXT_EARLY"], "warps", p["num_warps"], "regs", p["n_regs"], "spills", p["n_spills"], "per_sm", p["programs_per_sm"])
+            del y
+PY
+echo "plans at $(el)s"
+(timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax_backward.py; timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py -k "split or spill or auto") 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_$C.log | grep -E "passed|failed|FAILED|Error" | tail -6
+echo "tests at $(el)s"
+timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 3x65536,2x262144,2x1048576 --out $OUT/sanitize_triton_bwd_forms_$C.log 2>&1 | tail -3
+echo "all done at $(el)s"
+
