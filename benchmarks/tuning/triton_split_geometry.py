@@ -20,11 +20,9 @@ import argparse
 
 import torch
 
-from comparison.harness.timing import copy_bandwidth_gbps, gbps, time_ms
-from comparison.inputs import make_gradient, make_rows
+from comparison.harness.timing import gbps, time_ms
 from kernels_triton import launch, softmax, softmax_split
-
-DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+from tune import DTYPES, case  # this folder's tune.py (the script's own directory is on sys.path)
 
 
 def parse_config(text: str) -> tuple[str, dict]:
@@ -50,25 +48,11 @@ def main() -> None:
     defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values}
     device = torch.device("cuda", 0)
     op = args.op
-    forward = torch.log_softmax if op.startswith("log") else torch.softmax
     print(f"device {torch.cuda.get_device_name(device)}; op {op}, variant {args.variant}")
     for dname in args.dtype.split(","):
         dtype = DTYPES[dname]
         for cols in map(int, args.cols.split(",")):
-            rows = max(1, int(args.bytes) // (cols * torch.tensor([], dtype=dtype).element_size()))
-            x = make_rows(rows, cols, dtype, device, seed=1)
-            copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
-            dy = None
-            if op in ("softmax", "log_softmax"):
-                expected = forward(x.float(), -1)
-                moved = 2 * x.numel() * x.element_size()
-            else:
-                x = forward(x.float(), -1).to(dtype)
-                dy = make_gradient(rows, cols, dtype, device, seed=2)
-                backward = (torch._log_softmax_backward_data if op.startswith("log")
-                            else torch._softmax_backward_data)
-                expected = backward(dy.float(), x.float(), -1, torch.float32)
-                moved = 3 * x.numel() * x.element_size()
+            x, dy, expected, moved, copy = case(op, dtype, cols, args.bytes, device)
             for name, values in configs + [(f"{configs[0][0]}-again", configs[0][1])]:
                 for const, default in defaults.items():
                     setattr(softmax_split, const, values.get(const, default))

@@ -29,6 +29,27 @@ EXPECTED = {"softmax": lambda x: torch.softmax(x, -1), "log_softmax": lambda x: 
 BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
 
 
+def case(op: str, dtype: torch.dtype, cols: int, nbytes: float, device: torch.device) -> tuple:
+    """(x, dy, expected, moved bytes, copy GB/s) of `op` on about `nbytes` of rows of
+    `cols` values: x random (the backward ops: y = softmax(x) and dy random, dy None
+    for the others), expected from torch in fp32 rounded to `dtype`, the copy
+    bandwidth of x's bytes measured now."""
+    rows = max(1, int(nbytes) // (cols * torch.tensor([], dtype=dtype).element_size()))
+    x = make_rows(rows, cols, dtype, device, seed=1)
+    copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
+    dy = None
+    if op in BACKWARD_OPS:
+        forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
+        x = forward(x.float(), -1).to(dtype)  # x is the forward output y from here on
+        dy = make_gradient(rows, cols, dtype, device, seed=2)
+        expected = EXPECTED[op](x.float(), dy.float()).to(dtype).float()
+        moved = 3 * x.numel() * x.element_size()
+    else:
+        expected = EXPECTED[op](x.float()).to(x.dtype).float()
+        moved = (2 * x.numel() if op in ("softmax", "log_softmax") else x.numel() + rows) * x.element_size()
+    return x, dy, expected, moved, copy
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--cols", required=True)
@@ -48,19 +69,7 @@ def main() -> None:
     for dname in args.dtype.split(","):
         dtype = DTYPES[dname]
         for cols in map(int, args.cols.split(",")):
-            rows = max(1, int(args.bytes) // (cols * torch.tensor([], dtype=dtype).element_size()))
-            x = make_rows(rows, cols, dtype, device, seed=1)
-            copy = copy_bandwidth_gbps(x.numel() * x.element_size(), device)
-            dy = None
-            if args.op in BACKWARD_OPS:
-                forward = torch.log_softmax if args.op == "log_softmax_backward" else torch.softmax
-                x = forward(x.float(), -1).to(dtype)  # x is the forward output y from here on
-                dy = make_gradient(rows, cols, dtype, device, seed=2)
-                expected = EXPECTED[args.op](x.float(), dy.float()).to(dtype).float()
-                moved = 3 * x.numel() * x.element_size()
-            else:
-                expected = EXPECTED[args.op](x.float()).to(x.dtype).float()
-                moved = (2 * x.numel() if args.op in ("softmax", "log_softmax") else x.numel() + rows) * x.element_size()
+            x, dy, expected, moved, copy = case(args.op, dtype, cols, args.bytes, device)
             cells = []
             for backend, variant in impls:
                 b = get_backend(backend)
