@@ -55,17 +55,18 @@ def _families(op: str) -> dict:
     return BACKWARD_FAMILIES if op in BACKWARD_OPS else FAMILIES
 
 
-def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
+def why_unsupported(x: torch.Tensor, op: str, variant: str, *, offline: bool = False) -> str | None:
     """None when `variant` of `op` serves `x`; else why not. Answers for any tensor;
     `online`, `tiled` and `auto` take any width. Backward ops: `x` is the forward output
     y, and the answer assumes a dy laid out like it (`plan` with the actual dy checks
-    that one too)."""
+    that one too). `offline`: x stands for a tensor of a GPU that is not here
+    (`plan_offline`), its device is not asked about."""
     if op not in VARIANTS:
         return f"kernels_triton.softmax computes {', '.join(VARIANTS)}, not {op!r}"
     families = _families(op)
     if variant != "auto" and variant not in families:
         return f"triton has no variant {variant!r} for {op!r} (valid: auto, {', '.join(families)})"
-    why = unsupported_device(x) or unsupported_dtype(x)
+    why = (None if offline else unsupported_device(x)) or unsupported_dtype(x)
     if why is not None:
         return why
     x2d = launch.rows_view(x)
@@ -124,9 +125,16 @@ def _cached_plan(x: torch.Tensor, op: str, variant: str, dy) -> dict:
     return _PLANS.get(lambda: _make_plan(x, op, variant, dy), op, variant, *tensors)
 
 
-def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) -> dict:
+def plan_offline(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, target) -> dict:
+    """`plan` as on the GPU `target` (an `offline.Target`), which need not be here: `x`
+    (and `dy`) stand for tensors of their shape, strides and dtype on it, and the kernels
+    are compiled for it without a GPU. Not cached."""
+    return _make_plan(x, op, variant, dy, target)
+
+
+def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, target=None) -> dict:
     backward = op in BACKWARD_OPS
-    why = why_unsupported(x, op, variant)
+    why = why_unsupported(x, op, variant, offline=target is not None)
     if why is None and backward and dy is not None:
         why = _dy_reason(x, dy, op, variant)
     if why is not None:
@@ -135,8 +143,8 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) 
     # The tensors the family takes: x, or y and dy.
     tensors = (x, x if dy is None else launch.rows_view(dy)) if backward else (x,)
     rows, cols = x.shape
-    on_gpu = launch.on_gpu(x)
-    limits = launch.device_limits(x.device.index) if on_gpu else None
+    on_gpu = target is not None or launch.on_gpu(x)
+    limits = target.limits if target is not None else launch.device_limits(x.device.index) if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
     if variant != "auto":
         kernel = variant
@@ -163,28 +171,31 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None) 
         # that each loops over rows; SPLIT is 1 there).
         out["grid"] = family.grid(units, row_bytes, constexprs)[0]
         return out
-    res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
-                           limits=limits, maxnreg=maxnreg)
+    args = family.compile_args(*tensors)
+    if target is None:
+        def build(constexprs, warps, maxnreg):
+            return launch.resources(family.KERNEL, args, constexprs, num_warps=warps, limits=limits, maxnreg=maxnreg)
+    else:
+        def build(constexprs, warps, maxnreg):
+            return target.compile(family.KERNEL, args, constexprs, warps, maxnreg)
+    res = build(constexprs, warps, maxnreg)
     if maxnreg and res.n_spills:
         # The cap is a bet on ptxas fitting the tile in it, which depends on its
         # version (Triton 3.6's spills fp16 32768 at 64): spilling is worse than the
         # residency the cap buys, so such a configuration runs uncapped.
         out["maxnreg"] = None
-        res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
-                               limits=limits, maxnreg=None)
+        res = build(constexprs, warps, None)
     respread = getattr(family, "respread", None)
     while respread is not None and (more := respread(warps, res.n_spills, constexprs)):
         # The family's geometry is a bet on ptxas too (split: values per thread near
         # the register limit): where it spilled, the same work over more warps.
         warps = out["num_warps"] = more
-        res = launch.resources(family.KERNEL, family.compile_args(*tensors), constexprs, num_warps=warps,
-                               limits=limits, maxnreg=out["maxnreg"])
+        res = build(constexprs, warps, out["maxnreg"])
     other_form = getattr(family, "other_form", None)
     if other_form is not None and (other := other_form(constexprs)) is not None:
         # Two forms whose speed follows what ptxas makes of them (split's backward: where
         # the next row's loads go): the other where it is resident more or spills less.
-        alt = launch.resources(family.KERNEL, family.compile_args(*tensors), other, num_warps=warps,
-                               limits=limits, maxnreg=out["maxnreg"])
+        alt = build(other, warps, out["maxnreg"])
         if (alt.programs_per_sm, -alt.n_spills) > (res.programs_per_sm, -res.n_spills):
             constexprs = out["constexprs"] = other
             res = alt

@@ -1,0 +1,179 @@
+"""The Triton kernels compiled for a GPU that is not here (sm_90 by default), with their
+registers and spills: what `softmax.plan` reads from the driver on a GPU, had without one.
+
+CI has no GPU, so its Triton tests run the kernels in Triton's CPU interpreter, which
+never compiles them: a kernel that the interpreter runs can still fail to compile for a
+GPU, or spill there, under the Triton that CI installs (the newest, where the GPU
+machine has another). `python -m kernels_triton.offline` plans each softmax op, variant
+and dtype over a set of shapes as on a 132-SM H100 (`plan_offline`: the real plan, the
+`auto` rules, chunk geometry, register caps and second compiles included) and compiles
+every kernel the plans ask for; tests/test_triton_compile.py runs it.
+
+The binary differs from the one a GPU run would build only where Triton specialises on
+the actual arguments: here every pointer is taken as 16-byte aligned and every integer
+as Triton would specialise it (a multiple of 16, or 1), which is what the plans of
+aligned rows compile.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+import torch
+
+from . import launch
+
+# An H100 SXM as the plans see it (sm_90; device_limits reads the same from a real one).
+H100 = launch.DeviceLimits(index=0, name="H100 SXM (offline)", sm_count=132, regs_per_sm=65536,
+                           smem_per_sm=233472, max_threads_per_sm=2048, warp_size=32, l2_bytes=50 * 2**20)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A GPU to compile for: its per-SM limits and compute capability."""
+
+    limits: launch.DeviceLimits = H100
+    capability: int = 90
+
+    def compile(self, kernel, args: tuple, constexprs: dict, num_warps: int,
+                maxnreg: int | None = None) -> launch.CompiledResources:
+        """`launch.compiled_resources` without a GPU: compile `kernel` for `args` (as the
+        launch would pass them) and read its registers, spills and shared memory."""
+        return _compiled(self, kernel, _signature(kernel, args, constexprs), num_warps, maxnreg)
+
+
+def _signature(kernel, args: tuple, constexprs: dict) -> tuple:
+    """(signature, constexprs, attrs) as Triton's JIT would specialise the launch: the
+    runtime arguments come first in the kernel's parameters, the constexprs by name."""
+    from triton.runtime.jit import mangle_type
+
+    names = kernel.arg_names
+    sig, consts, attrs = {}, dict(constexprs), {}
+    for i, name in enumerate(names):
+        if i >= len(args):
+            sig[name] = "constexpr"
+            continue
+        value = args[i]
+        kind = mangle_type(value, True)
+        if kind == "constexpr":  # an integer 1: Triton makes it a constant
+            sig[name], consts[name] = "constexpr", value
+            continue
+        sig[name] = kind
+        if isinstance(value, torch.Tensor) or (type(value) is int and value % 16 == 0):
+            attrs[(i,)] = (("tt.divisibility", 16),)
+    return tuple(sig.items()), tuple(consts.items()), tuple(attrs.items())
+
+
+_COMPILED: dict = {}
+
+
+def _compiled(target: Target, kernel, signature: tuple, num_warps: int,
+              maxnreg: int | None) -> launch.CompiledResources:
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    key = (target, kernel, signature, num_warps, maxnreg)
+    if key in _COMPILED:
+        return _COMPILED[key]
+    sig, consts, attrs = (dict(part) for part in signature)
+    attrs = {where: [list(a) for a in values] for where, values in attrs.items()}
+    options = {"num_warps": num_warps} | ({"maxnreg": maxnreg} if maxnreg else {})
+    compiled = triton.compile(ASTSource(fn=kernel, signature=sig, constexprs=consts, attrs=attrs),
+                              target=GPUTarget("cuda", target.capability, target.limits.warp_size),
+                              options=options)
+    n_regs, stack = _resource_usage(compiled.asm["cubin"])
+    shared = int(compiled.metadata.shared)
+    per_sm, limited_by = launch.programs_per_sm(n_regs, shared, num_warps, target.limits)
+    res = _COMPILED[key] = launch.CompiledResources(n_regs=n_regs, n_spills=stack, shared=shared,
+                                                    num_warps=num_warps, programs_per_sm=per_sm,
+                                                    limited_by=limited_by)
+    return res
+
+
+def _resource_usage(cubin: bytes) -> tuple[int, int]:
+    """(registers, stack bytes per thread) of a cubin, from the cuobjdump Triton ships. The
+    stack frame is what the driver reports as the spills of a loaded kernel."""
+    import triton
+
+    tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        usage = subprocess.run([tool, "--dump-resource-usage", f.name], capture_output=True, text=True,
+                               check=True).stdout
+    return int(re.search(r"REG:(\d+)", usage).group(1)), int(re.search(r"STACK:(\d+)", usage).group(1))
+
+
+# -- the check ---------------------------------------------------------------------------------
+
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+# (rows, cols) by what they make each family plan: narrow rows several to a program,
+# a 32-64 KiB row (fused's widest), split's one-chunk and 16 KiB chunks, widened chunks
+# (rows of more 16 KiB chunks than SMs), odd rows element by element (ALIGN 1).
+SHAPES = [(4096, 128), (64, 4096), (8, 16384), (4, 32768), (300, 65536), (300, 262144), (8, 1 << 20),
+          (64, 3001), (16, 65537)]
+
+
+def check(target: Target = Target(), shapes=SHAPES, dtypes=DTYPES) -> list[dict]:
+    """Plan every softmax op and variant over `shapes` x `dtypes` as on `target` and
+    compile what each plan asks for; one dict per plan (its kernel, constexprs, warps,
+    registers, spills, programs per SM; `error` where planning or compiling failed)."""
+    from . import softmax
+
+    rows_out = []
+    for op, variants in softmax.VARIANTS.items():
+        for variant in ("auto", *variants):
+            for dname, dtype in dtypes.items():
+                for rows, cols in shapes:
+                    x = torch.empty(rows, cols, dtype=dtype)
+                    dy = x if op in softmax.BACKWARD_OPS else None
+                    row = {"op": op, "variant": variant, "dtype": dname, "shape": [rows, cols]}
+                    try:
+                        p = softmax.plan_offline(x, op, variant, dy, target)
+                    except Exception as e:  # a finding to report, not the end of the check
+                        row["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
+                        rows_out.append(row)
+                        continue
+                    if p["kernel"] is None:
+                        row["unsupported"] = p["unsupported"]
+                    else:
+                        row.update(kernel=p["kernel"], constexprs={k: v for k, v in p["constexprs"].items()
+                                                                   if k not in ("INTERPRETER",)},
+                                   num_warps=p["num_warps"], maxnreg=p["maxnreg"], n_regs=p["n_regs"],
+                                   n_spills=p["n_spills"], programs_per_sm=p["programs_per_sm"])
+                    rows_out.append(row)
+    return rows_out
+
+
+def main() -> None:
+    import triton
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="one JSON object per plan")
+    args = parser.parse_args()
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        sys.exit("kernels_triton.offline compiles for a GPU: run it without TRITON_INTERPRET=1")
+    rows = check()
+    for row in rows:
+        if args.json:
+            print(json.dumps(row))
+        elif "error" in row or "unsupported" in row:
+            print(f"{row['op']:22s} {row['variant']:6s} {row['dtype']} {row['shape']}: "
+                  f"{row.get('error') or 'unsupported'}")
+        else:
+            print(f"{row['op']:22s} {row['variant']:6s} {row['dtype']} {str(row['shape']):16s} "
+                  f"{row['kernel']:6s} warps {row['num_warps']:2d} regs {row['n_regs']:3d} "
+                  f"spills {row['n_spills']:3d} per_sm {row['programs_per_sm']}")
+    print(f"triton {triton.__version__}, sm_{Target().capability}: {len(rows)} plans, "
+          f"{len(_COMPILED)} compiles", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""The Triton kernels compile for sm_90 with the installed Triton and keep their registers
+(no GPU).
+
+CI runs the Triton kernels in the interpreter, which never compiles them; this runs
+`python -m kernels_triton.offline` (without TRITON_INTERPRET), which plans every softmax
+op, variant and dtype over a set of shapes as on a 132-SM H100, the plan's register caps,
+respreading and second forms included, and compiles each kernel a plan asks for. Every
+plan must compile; none may spill, except `split` up to SPLIT_SPILL_BYTES_TOLERATED (its
+chunks sit near the register limit on purpose). The table of registers and spills is
+printed:
+
+    python -m pytest tests/test_triton_compile.py -q -s
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _offline_tools() -> str | None:
+    """Why the check cannot run here, or None."""
+    try:
+        import triton
+    except ImportError:
+        return "Triton is not installed"
+    cuobjdump = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
+    if not cuobjdump.exists():
+        return f"this Triton ships no cuobjdump ({cuobjdump}) to read registers from"
+    return None
+
+
+@pytest.fixture(scope="module")
+def plans() -> list[dict]:
+    why = _offline_tools()
+    if why:
+        pytest.skip(why)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    result = subprocess.run([sys.executable, "-m", "kernels_triton.offline", "--json"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=1800)
+    assert result.returncode == 0, result.stderr[-4000:]
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    compiled = [r for r in rows if "n_regs" in r]
+    table = "\n".join(f"  {r['op']:22s} {r['variant']:6s} {r['dtype']} {str(r['shape']):16s} {r['kernel']:6s} "
+                      f"warps {r['num_warps']:2d} regs {r['n_regs']:3d} spills {r['n_spills']:3d} "
+                      f"per SM {r['programs_per_sm']}" for r in compiled)
+    print(f"\n{result.stderr.strip().splitlines()[-1]}\n{table}")
+    return rows
+
+
+def test_every_plan_compiles_for_sm90(plans):
+    failed = [r for r in plans if "error" in r]
+    assert not failed, "\n".join(f"{r['op']} {r['variant']} {r['dtype']} {r['shape']}: {r['error']}" for r in failed)
+    # Every op, variant and dtype compiled somewhere; only `fused`, whose rows must fit
+    # in a program's registers, declines some of the shapes.
+    compiled = defaultdict(int)
+    for r in plans:
+        if "n_regs" in r:
+            compiled[(r["op"], r["variant"], r["dtype"])] += 1
+        else:
+            assert r["variant"] == "fused", r
+    from kernels_triton.offline import DTYPES
+    from kernels_triton.softmax import VARIANTS
+
+    for op, variants in VARIANTS.items():
+        for variant in ("auto", *variants):
+            for dtype in DTYPES:
+                assert compiled[(op, variant, dtype)], (op, variant, dtype)
+
+
+def test_compiled_plans_do_not_spill(plans):
+    from kernels_triton.softmax_split import SPLIT_SPILL_BYTES_TOLERATED
+
+    spilled = [r for r in plans if "n_regs" in r
+               and r["n_spills"] > (SPLIT_SPILL_BYTES_TOLERATED if r["kernel"] == "split" else 0)]
+    assert not spilled, "\n".join(str(r) for r in spilled)
+    assert all(r["programs_per_sm"] >= 1 for r in plans if "n_regs" in r)
