@@ -4,10 +4,11 @@ registers and spills: what `softmax.plan` reads from the driver on a GPU, had wi
 CI has no GPU, so its Triton tests run the kernels in Triton's CPU interpreter, which
 never compiles them: a kernel that the interpreter runs can still fail to compile for a
 GPU, or spill there, under the Triton that CI installs (the newest, where the GPU
-machine has another). `python -m kernels_triton.offline` plans each softmax op, variant
-and dtype over a set of shapes as on a 132-SM H100 (`plan_offline`: the real plan, the
-`auto` rules, chunk geometry, register caps and second compiles included) and compiles
-every kernel the plans ask for; tests/test_triton_compile.py runs it.
+machine has another). `python -m kernels_triton.offline` plans each softmax op and
+reduction, every variant and dtype, over a set of shapes as on a 132-SM H100
+(`plan_offline`: the real plan, the `auto` rules, chunk geometry, register caps and
+second compiles included) and compiles every kernel the plans ask for;
+tests/test_triton_compile.py runs it.
 
 The binary differs from the one a GPU run would build only where Triton specialises on
 the actual arguments: here every pointer is taken as 16-byte aligned and every integer
@@ -17,6 +18,7 @@ aligned rows compile.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
@@ -119,37 +121,48 @@ DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 # (rows of more 16 KiB chunks than SMs), odd rows element by element (ALIGN 1).
 SHAPES = [(4096, 128), (64, 4096), (8, 16384), (4, 32768), (300, 65536), (300, 262144), (8, 1 << 20),
           (64, 3001), (16, 65537)]
+# The reductions: rows (one-shot blocks, tiles) and whole tensors (1-D: two stages).
+REDUCE_SHAPES = [(4096, 128), (64, 65536), (1 << 24,), (1000,)]
 
 
-def check(target: Target = Target(), shapes=SHAPES, dtypes=DTYPES) -> list[dict]:
-    """Plan every softmax op and variant over `shapes` x `dtypes` as on `target` and
-    compile what each plan asks for; one dict per plan (its kernel, constexprs, warps,
-    registers, spills, programs per SM; `error` where planning or compiling failed)."""
-    from . import softmax
+def _plan_row(plan, x: torch.Tensor, op: str, variant: str, dname: str) -> dict:
+    """One plan of `check`, as a dict: what compiled and how, or why not."""
+    row = {"op": op, "variant": variant, "dtype": dname, "shape": list(x.shape)}
+    try:
+        p = plan(x)
+    except Exception as e:  # a finding to report, not the end of the check
+        row["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
+        return row
+    if p["kernel"] is None:
+        row["unsupported"] = p["unsupported"]
+        return row
+    row.update(kernel=p["kernel"], constexprs={k: v for k, v in p["constexprs"].items() if k != "INTERPRETER"},
+               num_warps=p["num_warps"], maxnreg=p.get("maxnreg"), n_regs=p["n_regs"], n_spills=p["n_spills"],
+               programs_per_sm=p["programs_per_sm"])
+    if "finish_n_regs" in p:  # the reductions' second stage
+        row.update(finish_n_regs=p["finish_n_regs"], finish_n_spills=p["finish_n_spills"])
+    return row
 
-    rows_out = []
+
+def check(target: Target = Target(), shapes=SHAPES, reduce_shapes=REDUCE_SHAPES, dtypes=DTYPES) -> list[dict]:
+    """Plan every softmax op and reduction, every variant, over the shapes x `dtypes` as on
+    `target` and compile what each plan asks for; one dict per plan (its kernel,
+    constexprs, warps, registers, spills, programs per SM; `unsupported` where the variant
+    declines the shape, `error` where planning or compiling failed)."""
+    from . import reduce, softmax
+
+    rows = []
     for op, variants in softmax.VARIANTS.items():
-        for variant in ("auto", *variants):
-            for dname, dtype in dtypes.items():
-                for rows, cols in shapes:
-                    x = torch.empty(rows, cols, dtype=dtype)
-                    dy = x if op in softmax.BACKWARD_OPS else None
-                    row = {"op": op, "variant": variant, "dtype": dname, "shape": [rows, cols]}
-                    try:
-                        p = softmax.plan_offline(x, op, variant, dy, target)
-                    except Exception as e:  # a finding to report, not the end of the check
-                        row["error"] = f"{type(e).__name__}: {e}".splitlines()[0]
-                        rows_out.append(row)
-                        continue
-                    if p["kernel"] is None:
-                        row["unsupported"] = p["unsupported"]
-                    else:
-                        row.update(kernel=p["kernel"], constexprs={k: v for k, v in p["constexprs"].items()
-                                                                   if k not in ("INTERPRETER",)},
-                                   num_warps=p["num_warps"], maxnreg=p["maxnreg"], n_regs=p["n_regs"],
-                                   n_spills=p["n_spills"], programs_per_sm=p["programs_per_sm"])
-                    rows_out.append(row)
-    return rows_out
+        backward = op in softmax.BACKWARD_OPS
+        for variant, (dname, dtype), shape in itertools.product(("auto", *variants), dtypes.items(), shapes):
+            x = torch.empty(shape, dtype=dtype)
+            rows.append(_plan_row(lambda x: softmax.plan_offline(x, op, variant, x if backward else None, target),
+                                  x, op, variant, dname))
+    for op, variants in reduce.VARIANTS.items():
+        for variant, (dname, dtype), shape in itertools.product(("auto", *variants), dtypes.items(), reduce_shapes):
+            x = torch.empty(shape, dtype=dtype)
+            rows.append(_plan_row(lambda x: reduce.plan_offline(x, op, variant, target), x, op, variant, dname))
+    return rows
 
 
 def main() -> None:

@@ -36,13 +36,14 @@ def _canonical(x: torch.Tensor) -> tuple[torch.Tensor | None, str | None]:
                   f"tensor as a whole; got a {x.dim()}-D tensor of shape {tuple(x.shape)}")
 
 
-def why_unsupported(x: torch.Tensor, op: str, variant: str) -> str | None:
-    """None when `variant` of `op` serves `x`; else why not. Answers for any tensor."""
+def why_unsupported(x: torch.Tensor, op: str, variant: str, *, offline: bool = False) -> str | None:
+    """None when `variant` of `op` serves `x`; else why not. Answers for any tensor.
+    `offline`: x stands for a tensor of a GPU that is not here (`plan_offline`)."""
     if op not in VARIANTS:
         return f"kernels_triton.reduce computes {', '.join(VARIANTS)}, not {op!r}"
     if variant != "auto" and variant not in VARIANTS[op]:
         return f"triton has no variant {variant!r} for {op!r} (valid: auto, {', '.join(VARIANTS[op])})"
-    why = unsupported_device(x) or unsupported_dtype(x)
+    why = (None if offline else unsupported_device(x)) or unsupported_dtype(x)
     if why is not None:
         return why
     canonical, why = _canonical(x)
@@ -74,8 +75,15 @@ def _cached_plan(x: torch.Tensor, op: str, variant: str) -> dict:
     return _PLANS.get(lambda: _make_plan(x, op, variant), op, variant, x)
 
 
-def _make_plan(x: torch.Tensor, op: str, variant: str) -> dict:
-    why = why_unsupported(x, op, variant)
+def plan_offline(x: torch.Tensor, op: str, variant: str, target) -> dict:
+    """`plan` as on the GPU `target` (an `offline.Target`), which need not be here: `x`
+    stands for a tensor of its shape, strides and dtype on it; the kernels (both stages
+    of `two_stage`) are compiled for it without a GPU. Not cached."""
+    return _make_plan(x, op, variant, target)
+
+
+def _make_plan(x: torch.Tensor, op: str, variant: str, target=None) -> dict:
+    why = why_unsupported(x, op, variant, offline=target is not None)
     if why is not None:
         return {"op": op, "variant": variant, "kernel": None, "unsupported": why}
     x, _ = _canonical(x)
@@ -86,7 +94,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str) -> dict:
     if x.numel() == 0:
         out["grid"] = 0
         return out
-    gpu = launch.on_gpu(x)
+    gpu = target is not None or launch.on_gpu(x)
     constexprs, warps, units = reductions.launch_params(x, kernel, interpreted=not gpu)
     constexprs["IS_MAX"] = op == "reduce_max"
     if kernel != "two_stage":  # stage 1 stores fp32 partials: nothing to round
@@ -95,9 +103,13 @@ def _make_plan(x: torch.Tensor, op: str, variant: str) -> dict:
     if kernel == "two_stage":
         units = min(units, reductions.MAX_PARTIALS)
     if gpu:
-        limits = launch.device_limits(x.device.index)
-        res = launch.resources(reductions.KERNELS[kernel], reductions.compile_args(x, kernel), constexprs,
-                               num_warps=warps, limits=limits)
+        args = reductions.compile_args(x, kernel)
+        if target is None:
+            limits = launch.device_limits(x.device.index)
+            res = launch.resources(reductions.KERNELS[kernel], args, constexprs, num_warps=warps, limits=limits)
+        else:
+            limits = target.limits
+            res = target.compile(reductions.KERNELS[kernel], args, constexprs, warps)
         out["grid"] = launch.persistent_grid(units, res.programs_per_sm, limits.sm_count)
         out.update(programs_resident=limits.sm_count * res.programs_per_sm,
                    programs_per_sm=res.programs_per_sm, occupancy_limited_by=res.limited_by,
@@ -109,6 +121,10 @@ def _make_plan(x: torch.Tensor, op: str, variant: str) -> dict:
         finish, finish_warps = reductions.finish_params(out["grid"])
         finish.update(IS_MAX=constexprs["IS_MAX"], INTERPRETER=not gpu)
         out.update(finish_constexprs=finish, finish_num_warps=finish_warps)
+        if target is not None:  # on a GPU stage 2 compiles at its first launch
+            stage2 = target.compile(reductions.FINISH_KERNEL, reductions.finish_args(x, out["grid"]), finish,
+                                    finish_warps)
+            out.update(finish_n_regs=stage2.n_regs, finish_n_spills=stage2.n_spills)
     return out
 
 

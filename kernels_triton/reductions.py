@@ -264,6 +264,7 @@ def finish_params(partials: int) -> tuple[dict, int]:
 # -- launch ------------------------------------------------------------------------------------
 
 KERNELS = {"block": _rows_block_kernel, "tiled": _rows_tiled_kernel, "two_stage": _partials_kernel}
+FINISH_KERNEL = _finish_kernel  # two_stage's stage 2
 
 
 def compile_args(x: torch.Tensor, kernel: str) -> tuple:
@@ -272,6 +273,11 @@ def compile_args(x: torch.Tensor, kernel: str) -> tuple:
     if kernel == "two_stage":
         return (x, launch.stand_in(torch.float32, x.device), x.numel())
     return (x, launch.stand_in(x.dtype, x.device), x.shape[0], x.shape[1], x.stride(0))
+
+
+def finish_args(x: torch.Tensor, partials: int) -> tuple:
+    """Stage 2's arguments of `two_stage` over `partials` partials, with stand-ins."""
+    return (launch.stand_in(torch.float32, x.device), launch.stand_in(x.dtype, x.device), partials)
 
 
 def launch_plan(x: torch.Tensor, out: torch.Tensor, p: dict) -> None:
