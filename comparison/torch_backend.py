@@ -27,6 +27,16 @@ class TorchBackend(Backend):
     def device_reason(self, x: torch.Tensor) -> str | None:
         return None
 
+    def grad_runner(self, op: str, variant: str):
+        """``runner(x)``: torch.softmax / torch.log_softmax with torch's own autograd node,
+        whose backward is the `softmax_backward` op here (torch._softmax_backward_data),
+        so a forward recording its gradient never enters Python's autograd.Function."""
+        if op == "softmax":
+            return lambda x: torch.softmax(x, -1)
+        if op == "log_softmax":
+            return lambda x: torch.log_softmax(x, -1)
+        return None
+
     def run(self, x: torch.Tensor, op: str, variant: str = "auto", *, dy: torch.Tensor | None = None
             ) -> torch.Tensor:
         if op == "softmax":

@@ -397,6 +397,29 @@ def test_a_backends_grad_runner_records_eager_gradients(monkeypatch):
     assert "SoftmaxFunction" in type(softmax(torch.empty(0, 4, requires_grad=True), backend="torch").grad_fn).__name__
 
 
+def test_the_torch_backends_gradient_is_torchs_own_node():
+    """The torch backend's forward records torch's own node (its backward is the
+    `softmax_backward` op of that backend, torch._softmax_backward_data), not the Python
+    Function: the same gradient as plain torch, bit for bit, on rows along the last dim."""
+    from comparison import dispatch
+    dispatch._GRAD_ROUTES.clear()
+    for fn, ref, node in [(softmax, torch.softmax, "SoftmaxBackward0"),
+                          (log_softmax, torch.log_softmax, "LogSoftmaxBackward0")]:
+        for dtype in (torch.float32, torch.bfloat16):
+            x = torch.randn(4, 37, dtype=dtype, requires_grad=True)
+            dy = torch.randn(4, 37, dtype=dtype)
+            y = fn(x, backend="torch")
+            assert type(y.grad_fn).__name__ == node, y.grad_fn
+            (g,) = torch.autograd.grad(y, x, dy)
+            (r,) = torch.autograd.grad(ref(x, -1), x, dy)
+            assert torch.equal(g, r), (fn, dtype)
+        x3 = torch.randn(3, 5, 4, dtype=torch.float64, requires_grad=True)
+        dy3 = torch.randn(3, 5, 4, dtype=torch.float64)
+        (g,) = torch.autograd.grad(fn(x3, 1, backend="torch"), x3, dy3)
+        (r,) = torch.autograd.grad(ref(x3, 1), x3, dy3)
+        torch.testing.assert_close(g, r)
+
+
 def test_grad_runner_is_not_used_where_the_backward_would_run_elsewhere(monkeypatch):
     """A backend without backward kernels has its gradient run on auto's choice by the
     Function: its grad_runner (which would run its own backward) must not be used."""

@@ -4,6 +4,10 @@ with cProfile (the functions with the most own time). Runs with whatever `compar
 on PYTHONPATH, so a checkout of an older commit can be measured the same way:
 
     PYTHONPATH=. python benchmarks/tuning/profile_call.py --backends torch,cuda,triton
+
+`--device cpu` times the same path on CPU tensors (backends that run there: torch, and
+triton under TRITON_INTERPRET=1): the host side alone, for the parts of a call that do
+not depend on the GPU (dispatch, checks, the autograd node).
 """
 from __future__ import annotations
 
@@ -16,14 +20,19 @@ import time
 import torch
 
 
+def synchronize() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
 def loop_us(fn, calls: int) -> float:
     for _ in range(20):
         fn()
-    torch.cuda.synchronize()
+    synchronize()
     start = time.perf_counter()
     for _ in range(calls):
         fn()
-    torch.cuda.synchronize()
+    synchronize()
     return (time.perf_counter() - start) / calls * 1e6
 
 
@@ -34,6 +43,7 @@ def main() -> None:
     p.add_argument("--calls", type=int, default=2000)
     p.add_argument("--top", type=int, default=12)
     p.add_argument("--dtype", default="fp32", choices=("fp32", "bf16", "fp16"))
+    p.add_argument("--device", default="cuda", choices=("cuda", "cpu"))
     p.add_argument("--kernels", action="store_true",
                    help="also list the GPU work of each backend's call (torch.profiler over 50 calls: "
                         "kernels, memsets and copies with their device time), to tell host time from GPU time")
@@ -47,8 +57,10 @@ def main() -> None:
 
     rows, cols = (int(v) for v in args.shape.split(","))
     dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
-    x = torch.randn(rows, cols, device="cuda", dtype=dtype)
-    print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}, comparison from {comparison.__file__}")
+    x = torch.randn(rows, cols, device=args.device, dtype=dtype)
+    import platform
+    where = torch.cuda.get_device_name() if args.device == "cuda" else f"cpu ({platform.processor() or platform.machine()})"
+    print(f"device {where}, torch {torch.__version__}, comparison from {comparison.__file__}")
     if args.grad:
         grad_loops(comparison, x.requires_grad_(True), args)
         return
@@ -105,7 +117,7 @@ def own_time_profile(fn, calls: int, top: int) -> str:
     for _ in range(calls):
         fn()
     profile.disable()
-    torch.cuda.synchronize()
+    synchronize()
     out = io.StringIO()
     pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(top)
     return "\n".join(line for line in out.getvalue().splitlines() if line.strip())[:4000]
