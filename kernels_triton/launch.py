@@ -241,6 +241,26 @@ def resources(kernel, args: tuple, constexprs: dict, *, num_warps: int, limits: 
     return res
 
 
+@dataclass(frozen=True)
+class DeviceTarget:
+    """The GPU a plan is made on, as the plans compile for it: `resources` on this device
+    (offline.Target is the same interface for a GPU that is not here)."""
+
+    limits: DeviceLimits
+
+    def compile(self, kernel, args: tuple, constexprs: dict, num_warps: int,
+                maxnreg: int | None = None) -> CompiledResources:
+        return resources(kernel, args, constexprs, num_warps=num_warps, limits=self.limits, maxnreg=maxnreg)
+
+
+def plan_target(x: torch.Tensor, target=None):
+    """What a plan of `x` compiles for: `target` where given (offline), else x's GPU, or
+    None under the interpreter (nothing is compiled)."""
+    if target is not None:
+        return target
+    return DeviceTarget(device_limits(x.device.index)) if on_gpu(x) else None
+
+
 # -- launches ----------------------------------------------------------------------------------
 
 # torch's current-stream query as an integer, the one Triton's own launches make; the

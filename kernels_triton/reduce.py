@@ -83,7 +83,8 @@ def plan_offline(x: torch.Tensor, op: str, variant: str, target) -> dict:
 
 
 def _make_plan(x: torch.Tensor, op: str, variant: str, target=None) -> dict:
-    why = why_unsupported(x, op, variant, offline=target is not None)
+    offline = target is not None
+    why = why_unsupported(x, op, variant, offline=offline)
     if why is not None:
         return {"op": op, "variant": variant, "kernel": None, "unsupported": why}
     x, _ = _canonical(x)
@@ -94,7 +95,8 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, target=None) -> dict:
     if x.numel() == 0:
         out["grid"] = 0
         return out
-    gpu = target is not None or launch.on_gpu(x)
+    target = launch.plan_target(x, target)
+    gpu = target is not None
     constexprs, warps, units = reductions.launch_params(x, kernel, interpreted=not gpu)
     constexprs["IS_MAX"] = op == "reduce_max"
     if kernel != "two_stage":  # stage 1 stores fp32 partials: nothing to round
@@ -103,13 +105,8 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, target=None) -> dict:
     if kernel == "two_stage":
         units = min(units, reductions.MAX_PARTIALS)
     if gpu:
-        args = reductions.compile_args(x, kernel)
-        if target is None:
-            limits = launch.device_limits(x.device.index)
-            res = launch.resources(reductions.KERNELS[kernel], args, constexprs, num_warps=warps, limits=limits)
-        else:
-            limits = target.limits
-            res = target.compile(reductions.KERNELS[kernel], args, constexprs, warps)
+        limits = target.limits
+        res = target.compile(reductions.KERNELS[kernel], reductions.compile_args(x, kernel), constexprs, warps)
         out["grid"] = launch.persistent_grid(units, res.programs_per_sm, limits.sm_count)
         out.update(programs_resident=limits.sm_count * res.programs_per_sm,
                    programs_per_sm=res.programs_per_sm, occupancy_limited_by=res.limited_by,
@@ -121,7 +118,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, target=None) -> dict:
         finish, finish_warps = reductions.finish_params(out["grid"])
         finish.update(IS_MAX=constexprs["IS_MAX"], INTERPRETER=not gpu)
         out.update(finish_constexprs=finish, finish_num_warps=finish_warps)
-        if target is not None:  # on a GPU stage 2 compiles at its first launch
+        if offline:  # on a GPU stage 2 compiles at its first launch
             stage2 = target.compile(reductions.FINISH_KERNEL, reductions.finish_args(x, out["grid"]), finish,
                                     finish_warps)
             out.update(finish_n_regs=stage2.n_regs, finish_n_spills=stage2.n_spills)

@@ -37,6 +37,8 @@ on what changes the code (dtypes, constexprs, pointer and integer alignment).
 """
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from . import launch, softmax_fused, softmax_online, softmax_policy, softmax_split
@@ -143,8 +145,9 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     # The tensors the family takes: x, or y and dy.
     tensors = (x, x if dy is None else launch.rows_view(dy)) if backward else (x,)
     rows, cols = x.shape
-    on_gpu = target is not None or launch.on_gpu(x)
-    limits = target.limits if target is not None else launch.device_limits(x.device.index) if on_gpu else None
+    target = launch.plan_target(x, target)
+    on_gpu = target is not None
+    limits = target.limits if on_gpu else None
     sm_count = limits.sm_count if on_gpu else None
     if variant != "auto":
         kernel = variant
@@ -171,13 +174,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         # that each loops over rows; SPLIT is 1 there).
         out["grid"] = family.grid(units, row_bytes, constexprs)[0]
         return out
-    args = family.compile_args(*tensors)
-    if target is None:
-        def build(constexprs, warps, maxnreg):
-            return launch.resources(family.KERNEL, args, constexprs, num_warps=warps, limits=limits, maxnreg=maxnreg)
-    else:
-        def build(constexprs, warps, maxnreg):
-            return target.compile(family.KERNEL, args, constexprs, warps, maxnreg)
+    build = functools.partial(target.compile, family.KERNEL, family.compile_args(*tensors))
     res = build(constexprs, warps, maxnreg)
     if maxnreg and res.n_spills:
         # The cap is a bet on ptxas fitting the tile in it, which depends on its
