@@ -406,7 +406,7 @@ class Family:
     respread: Callable | None = None
     # other_form(constexprs): a second form of the kernel (other constexprs), compiled
     # too and kept where it holds more programs per SM or as many with fewer bytes
-    # spilled (softmax_split.backward_forms); None: one form.
+    # spilled (softmax_split.late_form); None: one form.
     other_form: Callable | None = None
 
 

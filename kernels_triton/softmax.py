@@ -190,10 +190,11 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         res = build(constexprs, warps, out["maxnreg"])
     other_form = getattr(family, "other_form", None)
     if other_form is not None and (other := other_form(constexprs)) is not None:
-        # Two forms whose speed follows what ptxas makes of them (split's backward: where
-        # the next row's loads go): the other where it is resident more or spills less.
+        # Two forms whose speed follows what ptxas makes of them (split: where the next
+        # row's loads go): the other where it is resident more or spills less; spilling
+        # past what split tolerates loses to any residency.
         alt = build(other, warps, out["maxnreg"])
-        if (alt.programs_per_sm, -alt.n_spills) > (res.programs_per_sm, -res.n_spills):
+        if _form_rank(alt) > _form_rank(res):
             constexprs = out["constexprs"] = other
             res = alt
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
@@ -202,6 +203,12 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
                shared=res.shared, device=x.device.index,
                bound_launch={})  # launch.launch: the compiled kernels, bound on their first launch
     return out
+
+
+def _form_rank(res: launch.CompiledResources) -> tuple:
+    """How `plan` ranks two compiled forms of a kernel: spills within
+    SPLIT_SPILL_BYTES_TOLERATED first, then programs per SM, then fewer bytes spilled."""
+    return res.n_spills <= softmax_split.SPLIT_SPILL_BYTES_TOLERATED, res.programs_per_sm, -res.n_spills
 
 
 def launch_plan(x: torch.Tensor, p: dict, out: torch.Tensor | None = None,

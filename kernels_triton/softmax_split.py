@@ -93,6 +93,11 @@ SPLIT_MAX_WARPS = 32
 # Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
 # many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
 SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
+# Where the forward's next-row loads go (NEXT_EARLY): rows of at least this many chunks
+# take them after the chunk's (max, sum) is published, fewer before it unless the late
+# form holds more programs per SM or spills less (`late_form`), as the backward's
+# (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, whose measurements say why).
+SPLIT_NEXT_LATE_MIN_SPLIT = 64
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
 # the tests force SPLIT > 1 with every word pre-published), on this many programs so
@@ -140,7 +145,7 @@ def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
 @triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
-                          ALIGN: tl.constexpr, INTERPRETER: tl.constexpr):
+                          ALIGN: tl.constexpr, NEXT_EARLY: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
@@ -158,9 +163,12 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     parts = tl.arange(0, SPLIT)
     x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
     for row in tl.range(group, n_rows, n_groups):
-        # The next row's chunk is requested before this row's exchange, so that this
-        # program has loads in flight while it waits for its slowest partner.
-        x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
+        # The next row's chunk is requested before this row's exchange is waited for, so
+        # that this program has loads in flight while it waits for its slowest partner:
+        # before the chunk's (max, sum) (NEXT_EARLY), or after it is published
+        # (SPLIT_NEXT_LATE_MIN_SPLIT, `late_form`).
+        if NEXT_EARLY:
+            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
         xf = x.to(tl.float32)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
@@ -170,6 +178,9 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
+        if not NEXT_EARLY:
+            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
+        if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
             while tl.min(words, axis=0) < 0:
@@ -233,7 +244,7 @@ SPLIT_BWD_MAX_WARPS_FP16 = 16
 # 72.6 -> 99.4 / 96.1 / 84.2, fp16 1048576 75.1 -> 82.9, bf16 51.9 -> 82.8); fewer
 # chunks lose it at equal occupancy (fp16 65536 / 131072 99.0 / 94.2 -> 87.6 / 90.4, fp32
 # even), so they stay early unless that costs a program per SM or spills, the plan
-# compiling both (`backward_forms`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
+# compiling both (`late_form`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
 # log-softmax fp16 94.2 -> 96.0 (16 bytes spilled early). As chosen (triton_bwd_forms_
 # 58df80a.md, with each plan's form in triton_bwd_forms_plans_58df80a.txt): softmax fp16
 # 65536 / 131072 98.7 / 93.8, bf16 96.7 / 92.5. The rule's one loss: log-softmax bf16
@@ -281,7 +292,7 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunks are requested before this row's exchange is waited for:
         # before its sum (NEXT_EARLY), or after its part is published
-        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `backward_forms`).
+        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `late_form`).
         if NEXT_EARLY:
             y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
             g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
@@ -382,7 +393,8 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, Non
     per_thread = SPLIT_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_VALUES_PER_THREAD_ODD
     warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * per_thread)))
     maxnreg = SPLIT_MAX_REGISTERS[elem] if sm_count is not None else None
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
+    early = split < SPLIT_NEXT_LATE_MIN_SPLIT
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align, "NEXT_EARLY": early}, warps, maxnreg, rows
 
 
 def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
@@ -517,11 +529,15 @@ def respread(warps: int, spills: int, constexprs: dict) -> int | None:
     return 2 * warps
 
 
-def backward_forms(constexprs: dict) -> dict | None:
-    """softmax.plan's second form of the backward where the first loads the next row
-    early (NEXT_EARLY): the late one, which the plan keeps where it holds more programs
-    per SM or as many with fewer bytes spilled; None: one form only."""
+def late_form(constexprs: dict) -> dict | None:
+    """softmax.plan's second form of `split` (forward or backward) where the first loads
+    the next row early (NEXT_EARLY): the late one, which the plan keeps where it holds
+    more programs per SM or as many with fewer bytes spilled; None: one form only."""
     return {**constexprs, "NEXT_EARLY": False} if constexprs.get("NEXT_EARLY") else None
+
+
+# The forward family (this module's top-level names, as softmax.plan reads them).
+other_form = late_form
 
 
 def _options(p: dict) -> dict:
@@ -562,4 +578,4 @@ def direct_launcher(p: dict, n_tensors: int):
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
                          launch_plan=backward_launch_plan, respread=respread,
-                         other_form=backward_forms)
+                         other_form=late_form)

@@ -144,13 +144,16 @@ def test_split_exchanges_with_every_part_published(op):
     # chunk per row there. Force SPLIT 2 and 4 with every chunk's pair already published:
     # the chunk columns and masks, the merge of the pairs (relative to each chunk's own
     # max), and the reset of the words and arrival counts by each group's last program
-    # (the buffer a launch leaves is the next launch's: it must come back all -1).
+    # (the buffer a launch leaves is the next launch's: it must come back all -1); in both
+    # forms (the next row's loads before the chunk's pair, or after it is published).
     softmax_mod, _, _, _, split, *_ = _modules()
     for dtype in DTYPES:
         x = make_rows(7, 301, dtype, DEVICE)
         p = softmax_mod.plan(x, op, "split")
-        for n_split, chunk, grid in [(2, 256, 2), (2, 256, 6), (4, 128, 4), (4, 128, 8)]:
-            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk))
+        cases = [(2, 256, 2, True), (2, 256, 6, False), (4, 128, 4, False), (4, 128, 8, True)]
+        for n_split, chunk, grid, early in cases:
+            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk,
+                                                        NEXT_EARLY=early))
             out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
             slots = _prepublished_pairs(x, n_split, chunk, grid // n_split)
             assert slots.numel() == split.exchange_size(x.shape[0], forced)
