@@ -404,10 +404,10 @@ class Family:
     # respread(warps, spills, constexprs): the warps to compile again with where the
     # kernel spilled, or None (softmax_split.respread); None: keep the first compile.
     respread: Callable | None = None
-    # other_form(constexprs): a second form of the kernel (other constexprs), compiled
-    # too and kept where it holds more programs per SM or as many with fewer bytes
-    # spilled (softmax_split.late_form); None: one form.
-    other_form: Callable | None = None
+    # forms(constexprs): the kernel's forms (constexprs each), all compiled and the one
+    # that holds the most programs per SM (or as many, spills least) kept, the first at
+    # a tie (softmax_split.backward_forms); None: one form.
+    forms: Callable | None = None
 
 
 # -- plans -------------------------------------------------------------------------------------

@@ -165,44 +165,52 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     # INTERPRETER: plain Triton instead of inline PTX (pairs.py), bf16 rounded in the
     # fp32 bits (downcast.py).
     constexprs.update(LOG_SOFTMAX=op in ("log_softmax", "log_softmax_backward"), INTERPRETER=not on_gpu)
-    out.update(constexprs=constexprs, num_warps=warps, maxnreg=maxnreg)
+    # A family with several forms of its kernel (split: where the next row's loads go),
+    # whose speed follows what ptxas makes of each: the first unless compiled otherwise.
+    forms = family.forms(constexprs) if getattr(family, "forms", None) else [constexprs]
+    out.update(constexprs=forms[0], num_warps=warps, maxnreg=maxnreg)
     # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
     # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
     row_bytes = cols * x.element_size() * (2 if op == "softmax_backward" else 1)
     if not on_gpu:
         # Interpreter: no SMs to fill, one program per unit of work (`split`: a few, so
         # that each loops over rows; SPLIT is 1 there).
-        out["grid"] = family.grid(units, row_bytes, constexprs)[0]
+        out["grid"] = family.grid(units, row_bytes, forms[0])[0]
         return out
     build = functools.partial(target.compile, family.KERNEL, family.compile_args(*tensors))
-    res = build(constexprs, warps, maxnreg)
-    if maxnreg and res.n_spills:
-        # The cap is a bet on ptxas fitting the tile in it, which depends on its
-        # version (Triton 3.6's spills fp16 32768 at 64): spilling is worse than the
-        # residency the cap buys, so such a configuration runs uncapped.
-        out["maxnreg"] = None
-        res = build(constexprs, warps, None)
-    respread = getattr(family, "respread", None)
-    while respread is not None and (more := respread(warps, res.n_spills, constexprs)):
-        # The family's geometry is a bet on ptxas too (split: values per thread near
-        # the register limit): where it spilled, the same work over more warps.
-        warps = out["num_warps"] = more
-        res = build(constexprs, warps, out["maxnreg"])
-    other_form = getattr(family, "other_form", None)
-    if other_form is not None and (other := other_form(constexprs)) is not None:
-        # Two forms whose speed follows what ptxas makes of them (split: where the next
-        # row's loads go): the other where it is resident more or spills less; spilling
-        # past what split tolerates loses to any residency.
-        alt = build(other, warps, out["maxnreg"])
-        if _form_rank(alt) > _form_rank(res):
-            constexprs = out["constexprs"] = other
-            res = alt
+    compiled = [_compile_form(build, family, form, warps, maxnreg) for form in forms]
+    # The form that holds the most programs per SM, or as many and spills least; spilling
+    # past what split tolerates loses to any residency; the first at a tie.
+    best = max(range(len(forms)), key=lambda i: (_form_rank(compiled[i][0]), -i))
+    constexprs = forms[best]
+    res, warps, maxnreg = compiled[best]
+    out.update(constexprs=constexprs, num_warps=warps, maxnreg=maxnreg)
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
                shared=res.shared, device=x.device.index,
                bound_launch={})  # launch.launch: the compiled kernels, bound on their first launch
     return out
+
+
+def _compile_form(build, family, constexprs: dict, warps: int, maxnreg: int | None) -> tuple:
+    """(resources, warps, register cap) of the kernel compiled at `constexprs` by
+    `build`: at `warps` under the cap `maxnreg`, uncapped where the cap spills, over more
+    warps where the family's geometry spills (`respread`)."""
+    res = build(constexprs, warps, maxnreg)
+    if maxnreg and res.n_spills:
+        # The cap is a bet on ptxas fitting the tile in it, which depends on its version
+        # (Triton 3.6's spills fp16 32768 at 64): spilling is worse than the residency
+        # the cap buys, so such a configuration runs uncapped.
+        maxnreg = None
+        res = build(constexprs, warps, None)
+    respread = getattr(family, "respread", None)
+    while respread is not None and (more := respread(warps, res.n_spills, constexprs)):
+        # The family's geometry is a bet on ptxas too (split: values per thread near the
+        # register limit): where it spilled, the same work over more warps.
+        warps = more
+        res = build(constexprs, warps, maxnreg)
+    return res, warps, maxnreg
 
 
 def _form_rank(res: launch.CompiledResources) -> tuple:

@@ -93,11 +93,21 @@ SPLIT_MAX_WARPS = 32
 # Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
 # many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
 SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
-# Where the forward's next-row loads go (NEXT_EARLY): rows of at least this many chunks
-# take them after the chunk's (max, sum) is published, fewer before it unless the late
-# form holds more programs per SM or spills less (`late_form`), as the backward's
-# (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, whose measurements say why).
-SPLIT_NEXT_LATE_MIN_SPLIT = 64
+# Where the forward's next-row loads go (NEXT_EARLY): before the chunk's (max, sum), or
+# after it is published. Which form is faster follows what ptxas makes of it, so the plan
+# compiles both (`forms`) and keeps the one that holds more programs per SM or, as many,
+# spills less; at a tie, the late form for rows of at least this many chunks (by
+# LOG_SOFTMAX). H100, 1 GiB, % of copy, early / late / as planned
+# (benchmarks/h100_2026-11-25/split_forms_fwd_{softmax,log_softmax}_67dccc3.txt, registers
+# and programs per SM beside each): softmax fp32 524288 / 1048576 88.0 / 77.9 -> 91.9 /
+# 85.5 at equal residency, and 65536 / 131072 late at 5 programs per SM (96 registers)
+# where early holds 4 (111); softmax 16-bit below 64 chunks even or early at a tie (fp16
+# 262144 95.3 early, 92.8 late), and bf16's late form spilled there (184 bytes, spread
+# over 4 warps: 3 programs per SM, 90.4 against 93.0). Log-softmax 16-bit gained late at
+# any width at a tie: bf16 65536 / 131072 / 262144 88.5 / 89.3 / 87.0 -> 92.9 / 93.7 /
+# 93.1 (fp16 alike), 1048576 84.3 -> 86.8; its fp32 262144 keeps early by residency (95
+# registers, 5 per SM: 95.2 against 91.5 late at 4).
+SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
 # the tests force SPLIT > 1 with every word pre-published), on this many programs so
@@ -166,7 +176,7 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         # The next row's chunk is requested before this row's exchange is waited for, so
         # that this program has loads in flight while it waits for its slowest partner:
         # before the chunk's (max, sum) (NEXT_EARLY), or after it is published
-        # (SPLIT_NEXT_LATE_MIN_SPLIT, `late_form`).
+        # (SPLIT_NEXT_LATE_MIN_SPLIT, `forms`).
         if NEXT_EARLY:
             x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
         xf = x.to(tl.float32)
@@ -244,13 +254,13 @@ SPLIT_BWD_MAX_WARPS_FP16 = 16
 # 72.6 -> 99.4 / 96.1 / 84.2, fp16 1048576 75.1 -> 82.9, bf16 51.9 -> 82.8); fewer
 # chunks lose it at equal occupancy (fp16 65536 / 131072 99.0 / 94.2 -> 87.6 / 90.4, fp32
 # even), so they stay early unless that costs a program per SM or spills, the plan
-# compiling both (`late_form`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
+# compiling both (`backward_forms`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
 # log-softmax fp16 94.2 -> 96.0 (16 bytes spilled early). As chosen (triton_bwd_forms_
 # 58df80a.md, with each plan's form in triton_bwd_forms_plans_58df80a.txt): softmax fp16
 # 65536 / 131072 98.7 / 93.8, bf16 96.7 / 92.5. The rule's one loss: log-softmax bf16
 # stays early at equal residency (159 registers against 164), 91.2 / 89.4, where late
 # measured 95.6 / 90.0.
-SPLIT_BWD_NEXT_LATE_MIN_SPLIT = 64
+SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 64}
 
 
 @triton.jit
@@ -292,7 +302,7 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunks are requested before this row's exchange is waited for:
         # before its sum (NEXT_EARLY), or after its part is published
-        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `late_form`).
+        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `backward_forms`).
         if NEXT_EARLY:
             y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
             g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
@@ -393,8 +403,7 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, Non
     per_thread = SPLIT_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_VALUES_PER_THREAD_ODD
     warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * per_thread)))
     maxnreg = SPLIT_MAX_REGISTERS[elem] if sm_count is not None else None
-    early = split < SPLIT_NEXT_LATE_MIN_SPLIT
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align, "NEXT_EARLY": early}, warps, maxnreg, rows
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
 
 
 def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
@@ -460,8 +469,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     per_thread = SPLIT_BWD_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_BWD_VALUES_PER_THREAD_ODD
     warps = max(1, min(most, chunk // (32 * per_thread)))
     maxnreg = SPLIT_BWD_MAX_REGISTERS[elem] if sm_count is not None else None
-    early = split < SPLIT_BWD_NEXT_LATE_MIN_SPLIT
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align, "NEXT_EARLY": early}, warps, maxnreg, rows
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
@@ -529,15 +537,21 @@ def respread(warps: int, spills: int, constexprs: dict) -> int | None:
     return 2 * warps
 
 
-def late_form(constexprs: dict) -> dict | None:
-    """softmax.plan's second form of `split` (forward or backward) where the first loads
-    the next row early (NEXT_EARLY): the late one, which the plan keeps where it holds
-    more programs per SM or as many with fewer bytes spilled; None: one form only."""
-    return {**constexprs, "NEXT_EARLY": False} if constexprs.get("NEXT_EARLY") else None
+def _forms(constexprs: dict, late_min_split: dict) -> list[dict]:
+    """Both forms of a `split` kernel (NEXT_EARLY), the one kept at a tie first: late
+    for rows of at least late_min_split[LOG_SOFTMAX] chunks."""
+    early = constexprs["SPLIT"] < late_min_split[constexprs["LOG_SOFTMAX"]]
+    return [{**constexprs, "NEXT_EARLY": early}, {**constexprs, "NEXT_EARLY": not early}]
 
 
-# The forward family (this module's top-level names, as softmax.plan reads them).
-other_form = late_form
+def forms(constexprs: dict) -> list[dict]:
+    """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT)."""
+    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT)
+
+
+def backward_forms(constexprs: dict) -> list[dict]:
+    """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT)."""
+    return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT)
 
 
 def _options(p: dict) -> dict:
@@ -578,4 +592,4 @@ def direct_launcher(p: dict, n_tensors: int):
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
                          launch_plan=backward_launch_plan, respread=respread,
-                         other_form=late_form)
+                         forms=backward_forms)

@@ -474,30 +474,30 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("op", ("softmax", "log_softmax") + tuple(BWD_OPS))
 def test_gpu_split_keeps_the_more_resident_form(op, dtype):
-    # Rows of fewer than SPLIT_BWD_NEXT_LATE_MIN_SPLIT (forward: SPLIT_NEXT_LATE_MIN_SPLIT)
-    # chunks plan the early form and keep the late one only where it holds more programs
-    # per SM or as many with fewer bytes spilled (spilling past the tolerated bytes loses
-    # to any residency); wider rows plan the late form alone.
+    # Both forms of split (NEXT_EARLY) are compiled and the one that holds more programs
+    # per SM kept, or as many with fewer bytes spilled (spilling past the tolerated bytes
+    # loses to any residency); at a tie, the first of `forms` (late from
+    # SPLIT_[BWD_]NEXT_LATE_MIN_SPLIT chunks).
     softmax_mod, launch, _, _, split, *_ = _modules()
     limits = launch.device_limits(0)
     backward = op in BWD_OPS
-    family, late_min = ((split.BACKWARD, split.SPLIT_BWD_NEXT_LATE_MIN_SPLIT) if backward
-                        else (split, split.SPLIT_NEXT_LATE_MIN_SPLIT))
+    family = split.BACKWARD if backward else split
     for cols in (65536, 1 << 20):
         y = torch.empty(1000, cols, dtype=dtype, device="cuda")
         tensors = (y, y) if backward else (y,)
         p = softmax_mod.plan(y, op, "split", y if backward else None)
         constexprs, warps, maxnreg, _ = family.launch_params(*tensors, limits.sm_count)
         constexprs.update(LOG_SOFTMAX=op.startswith("log"), INTERPRETER=False)
-        if constexprs["SPLIT"] >= late_min:
-            assert p["constexprs"]["NEXT_EARLY"] is False and split.late_form(constexprs) is None, p
-            continue
-        assert constexprs["NEXT_EARLY"] is True
-        forms = {early: launch.resources(family.KERNEL, family.compile_args(*tensors),
-                                         dict(constexprs, NEXT_EARLY=early), num_warps=warps,
-                                         limits=limits, maxnreg=maxnreg) for early in (True, False)}
-        best = max(forms, key=lambda early: (forms[early].n_spills <= split.SPLIT_SPILL_BYTES_TOLERATED,
-                                             forms[early].programs_per_sm, -forms[early].n_spills, early))
+        first, second = family.forms(constexprs)
+        late_min = (split.SPLIT_BWD_NEXT_LATE_MIN_SPLIT if backward else split.SPLIT_NEXT_LATE_MIN_SPLIT)
+        assert first["NEXT_EARLY"] is (constexprs["SPLIT"] < late_min[op.startswith("log")])
+        assert second["NEXT_EARLY"] is not first["NEXT_EARLY"]
+        forms = {form["NEXT_EARLY"]: launch.resources(family.KERNEL, family.compile_args(*tensors), form,
+                                                      num_warps=p["num_warps"], limits=limits, maxnreg=p["maxnreg"])
+                 for form in (first, second)}
+        tolerated = split.SPLIT_SPILL_BYTES_TOLERATED
+        best = max(forms, key=lambda early: (forms[early].n_spills <= tolerated, forms[early].programs_per_sm,
+                                             -forms[early].n_spills, early is first["NEXT_EARLY"]))
         assert p["constexprs"]["NEXT_EARLY"] is best, (p, forms)
 
 

@@ -9,7 +9,10 @@ against the occupancy that made it.
 
 A configuration is NAME:CONST=EXPR;CONST=EXPR... (an empty list is the module as it
 is); constants derived from the ones set (SPLIT_MAX_CHUNK_VALUES, ...) are not
-recomputed. Every configuration runs on the same inputs, one after another per width,
+recomputed. NEXT_EARLY=True (or False) forces that form of the kernel instead of the
+plan's choice between both (`softmax_split.forms`):
+
+    --config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False Every configuration runs on the same inputs, one after another per width,
 and the first configuration runs again at the end of each width (`again`), to show the
 drift between runs. Not the benchmark of record (the CLI is): each output is checked
 only roughly (allclose at 1e-2) and flagged `!WRONG` where it is off.
@@ -17,6 +20,7 @@ only roughly (allclose at 1e-2) and flagged `!WRONG` where it is off.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import torch
 
@@ -34,6 +38,19 @@ def parse_config(text: str) -> tuple[str, dict]:
     return name, values
 
 
+def force_form(early: bool | None) -> None:
+    """Plans of `split` (forward and backward) with only the NEXT_EARLY=`early` form of
+    the kernel; None: both, as the module has them."""
+    def one(forms):
+        return lambda constexprs: [dict(forms(constexprs)[0], NEXT_EARLY=early)]
+    fwd, bwd = softmax_split.forms, softmax_split.backward_forms
+    # The forward family is the module itself: a Family of its names with `forms` replaced.
+    names = {f.name: getattr(softmax_split, f.name) for f in dataclasses.fields(launch.Family)}
+    softmax.FAMILIES["split"] = softmax_split if early is None else launch.Family(**(names | {"forms": one(fwd)}))
+    softmax.BACKWARD_FAMILIES["split"] = dataclasses.replace(softmax_split.BACKWARD,
+                                                             forms=bwd if early is None else one(bwd))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--op", required=True,
@@ -45,7 +62,8 @@ def main() -> None:
     p.add_argument("--bytes", type=float, default=2 ** 30)
     args = p.parse_args()
     configs = [parse_config(c) for c in args.config]
-    defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values}
+    defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values
+                if const != "NEXT_EARLY"}
     device = torch.device("cuda", 0)
     op = args.op
     print(f"device {torch.cuda.get_device_name(device)}; op {op}, variant {args.variant}")
@@ -56,6 +74,7 @@ def main() -> None:
             for name, values in configs + [(f"{configs[0][0]}-again", configs[0][1])]:
                 for const, default in defaults.items():
                     setattr(softmax_split, const, values.get(const, default))
+                force_form(values.get("NEXT_EARLY"))
                 launch.clear_plans()
                 why = softmax.why_unsupported(x, op, args.variant)
                 if why is not None:
