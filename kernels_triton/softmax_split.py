@@ -106,7 +106,9 @@ SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
 # over 4 warps: 3 programs per SM, 90.4 against 93.0). Log-softmax 16-bit gained late at
 # any width at a tie: bf16 65536 / 131072 / 262144 88.5 / 89.3 / 87.0 -> 92.9 / 93.7 /
 # 93.1 (fp16 alike), 1048576 84.3 -> 86.8; its fp32 262144 keeps early by residency (95
-# registers, 5 per SM: 95.2 against 91.5 late at 4).
+# registers, 5 per SM: 95.2 against 91.5 late at 4). As planned by this rule (split_forms_
+# log_softmax_bf41ec6.txt): log-softmax fp32 262144 94.8, bf16 65536 / 131072 / 262144
+# 92.9 / 93.8 / 93.2.
 SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
@@ -257,10 +259,11 @@ SPLIT_BWD_MAX_WARPS_FP16 = 16
 # compiling both (`backward_forms`): bf16 65536 77.7 -> 96.2 (2 -> 3 programs),
 # log-softmax fp16 94.2 -> 96.0 (16 bytes spilled early). As chosen (triton_bwd_forms_
 # 58df80a.md, with each plan's form in triton_bwd_forms_plans_58df80a.txt): softmax fp16
-# 65536 / 131072 98.7 / 93.8, bf16 96.7 / 92.5. The rule's one loss: log-softmax bf16
-# stays early at equal residency (159 registers against 164), 91.2 / 89.4, where late
-# measured 95.6 / 90.0.
-SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 64}
+# 65536 / 131072 98.7 / 93.8, bf16 96.7 / 92.5. Log-softmax, as its forward, gains late
+# at a tie at any width (bf16 65536 at 3 programs per SM either way: early 91.3, late
+# 95.6; fp32 even), so it prefers late everywhere (by LOG_SOFTMAX; each form forced, H100:
+# benchmarks/h100_2026-11-25/split_forms_{softmax,log_softmax}_backward_bf41ec6.txt).
+SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 
 
 @triton.jit

@@ -71,3 +71,23 @@ echo "tests at $(el)s"
 timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 3x65536,2x262144,2x1048576 --out $OUT/sanitize_triton_bwd_forms_$C.log 2>&1 | tail -3
 echo "all done at $(el)s"
 
+
+# ---- session 31 ----
+# session 31, call 1: the Triton split forward's two forms (NEXT_EARLY; the plan's rule: late from SPLIT_NEXT_LATE_MIN_SPLIT = 64 chunks, below that the late form where it holds more programs per SM or spills less) against all-early (the kernel before) and all-late: softmax and log-softmax, fp32/bf16/fp16, 65536-1048576 columns, 1 GiB, % of copy with each plan's registers and programs per SM; then the Triton and API GPU tests (the plan refactor of fe7fb61 and the forms, not GPU-run before)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+for op in softmax log_softmax; do
+  timeout 170 python3 benchmarks/tuning/triton_split_geometry.py --op $op --dtype fp32,bf16,fp16 --cols 65536,131072,262144,524288,1048576 --config 'plan:' --config 'early:SPLIT_NEXT_LATE_MIN_SPLIT=10**9;other_form=None' --config 'late:SPLIT_NEXT_LATE_MIN_SPLIT=1' 2>&1 | grep -v Warning | tee $OUT/split_forms_fwd_${op}_$C.txt | awk '{printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+  echo "$op at $(el)s"
+done
+timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py tests/test_triton_reduce.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "all done at $(el)s"
+# session 31, call 2 (warm after call 1): the plan's rule for split's two forms after call 1 (both forms compiled for every plan, the more resident kept; at a tie late from 64 chunks for softmax, at any width for log-softmax): the forward as planned against each form forced (log-softmax; softmax's choices did not change), the backward's forms (softmax and log-softmax backward, plan / early / late), 65536-1048576 columns, fp32/bf16/fp16, 1 GiB; the Triton GPU tests
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+for op in log_softmax softmax_backward log_softmax_backward; do
+  timeout 170 python3 benchmarks/tuning/triton_split_geometry.py --op $op --dtype fp32,bf16,fp16 --cols 65536,131072,262144,524288,1048576 --config 'plan:' --config 'early:NEXT_EARLY=True' --config 'late:NEXT_EARLY=False' 2>&1 | grep -v Warning | tee $OUT/split_forms_${op}_$C.txt | awk '{printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+  echo "$op at $(el)s"
+done
+timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "all done at $(el)s"
