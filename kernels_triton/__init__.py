@@ -20,6 +20,9 @@ Which file holds what:
 * ``launch.py``: what every launch shares: device guard, device limits, compiled
   resources and occupancy (one cache), persistent and 2-D grids, and `Family` (the
   interface a backward family presents under a forward module's names).
+* ``grad_node.py``: the C++ autograd node (``csrc/grad_node.cpp``, built with the host
+  compiler on first use) that an eager forward recording its gradient gets
+  (`softmax.grad_runner`): it saves y and launches the backward `auto` on dy.
 * ``downcast.py``: fp32 results stored as fp16/bf16, rounded to nearest even on every
   device (Triton's interpreter truncates bf16 on its own).
 

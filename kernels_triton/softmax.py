@@ -41,7 +41,7 @@ import functools
 
 import torch
 
-from . import launch, softmax_fused, softmax_online, softmax_policy, softmax_split
+from . import grad_node, launch, softmax_fused, softmax_online, softmax_policy, softmax_split
 from .backend import refuse, unsupported_device, unsupported_dtype
 
 FAMILIES = {"fused": softmax_fused, "online": softmax_online, "split": softmax_split}
@@ -279,3 +279,27 @@ def run(x: torch.Tensor, op: str, variant: str = "auto", out: torch.Tensor | Non
     if (dy is None) == (op in BACKWARD_OPS):
         raise ValueError(f"{op}: dy must be given for backward ops and only for them")
     return launch_plan(x, p, out, dy)
+
+
+def grad_runner(op: str, variant: str):
+    """``runner(x)``: `run` of a forward op whose result records its gradient through the
+    C++ node of grad_node.py (it saves y; its backward runs the backward op's `auto` on
+    dy), so an eager training step never enters Python's autograd.Function; None for the
+    backward ops, or where that node cannot be built."""
+    if op in BACKWARD_OPS:
+        return None
+    backward_op = "log_softmax_backward" if op == "log_softmax" else "softmax_backward"
+
+    def backward(y: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+        return run(y, backward_op, "auto", dy=dy)
+    attach = grad_node.backward_attacher(
+        backward, f"Triton{op.title().replace('_', '')}Backward",
+        f"the gradient of {op} on the triton backend cannot be differentiated again (no double backward): "
+        f"use backend=\"torch\" for that")
+    if attach is None:
+        return None
+
+    def run_forward(x: torch.Tensor) -> torch.Tensor:
+        return attach(x, run(x, op, variant))
+    return run_forward
+

@@ -22,7 +22,7 @@ import math
 import pytest
 import torch
 
-from comparison.agreement import check
+from comparison.agreement import check, gradient_agreement
 from comparison.api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
 from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, run_and_check
@@ -427,6 +427,113 @@ def test_backward_any_tensor_gets_an_answer():
 def test_backend_lists_the_backward_variants():
     assert BACKEND.variants("softmax_backward") == ["auto", "fused", "tiled", "split"]
     assert BACKEND.variants("log_softmax_backward") == ["auto", "fused", "tiled", "split"]
+
+
+# -- the C++ gradient node (kernels_triton/grad_node.py) -------------------------------------------
+
+def _node_name(op: str) -> str:
+    return {"softmax": "TritonSoftmaxBackward", "log_softmax": "TritonLogSoftmaxBackward"}[op]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", OPS)
+def test_eager_gradient_goes_through_the_cpp_node(op, dtype):
+    # An eager `auto` forward that records its gradient gets the C++ node (rows along the
+    # last dim: the node itself; other dims: through the views dispatch makes), whose
+    # backward runs triton's backward `auto`: against float64 autograd, and in fp16/bf16
+    # no worse than torch's own autograd (gradient_agreement).
+    def along(rows: torch.Tensor, shape: tuple, dim: int) -> torch.Tensor:
+        # (rows, shape[dim]) laid out with each row along `dim` of `shape`
+        others = [n for i, n in enumerate(shape) if i != dim % len(shape)]
+        return rows.reshape(*others, shape[dim]).movedim(-1, dim)
+    for shape, dim in [((5, 777), -1), ((3, 40, 7), 1), ((301,), 0)]:
+        n_rows = math.prod(shape) // shape[dim]
+        x = along(make_rows(n_rows, shape[dim], dtype, DEVICE, seed=3), shape, dim).requires_grad_(True)
+        y = OP_FUNCTIONS[op](x, dim, backend="triton")
+        if len(shape) == 2:
+            assert y.grad_fn.name() == _node_name(op), y.grad_fn
+        dy = along(make_gradient(n_rows, shape[dim], dtype, DEVICE, seed=4), shape, dim)
+        (dx,) = torch.autograd.grad(y, x, dy)
+        assert dx.shape == x.shape and dx.dtype == dtype
+        result = gradient_agreement(op, x.detach(), dy, dx, dim)
+        assert result.ok, (shape, dim, result.summary())
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cpp_node_takes_expanded_and_other_dtype_gradients(op):
+    x = make_rows(5, 777, torch.float32, DEVICE, seed=8).requires_grad_(True)
+    y = OP_FUNCTIONS[op](x, backend="triton")
+    assert y.grad_fn.name() == _node_name(op)
+    (dx,) = torch.autograd.grad(y.sum(), x)  # dy: ones expanded, strides (0, 0)
+    x64 = x.detach().double().requires_grad_(True)
+    (ref,) = torch.autograd.grad(getattr(torch, op)(x64, -1).sum(), x64)
+    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
+    xh = make_rows(5, 777, torch.float16, DEVICE, seed=9).requires_grad_(True)
+    yh = OP_FUNCTIONS[op](xh, backend="triton")
+    w = torch.randn(5, 777, dtype=torch.float32, device=DEVICE)
+    (dxh,) = torch.autograd.grad((yh.float() * w).sum(), xh)  # dy arrives as fp32 from the cast's node
+    result = gradient_agreement(op, xh.detach(), w.half(), dxh)
+    assert dxh.dtype == torch.float16 and result.ok, result.summary()
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cpp_node_refuses_double_backward_only_when_asked(op):
+    x = make_rows(4, 300, torch.float32, DEVICE, seed=10).requires_grad_(True)
+    y = OP_FUNCTIONS[op](x, backend="triton")
+    w = torch.randn_like(y)
+    (dx,) = torch.autograd.grad((y * w).sum(), x, create_graph=True)  # recording is allowed
+    x64 = x.detach().double().requires_grad_(True)
+    (ref,) = torch.autograd.grad((getattr(torch, op)(x64, -1) * w.double()).sum(), x64)
+    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
+    with pytest.raises(RuntimeError, match="triton backend cannot be differentiated again"):
+        torch.autograd.grad(dx.sum(), x)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cpp_node_saves_its_output_as_torch_does(op):
+    # The saved y: released after a backward (a second one says so), and checked against
+    # in-place changes made to it after the forward.
+    x = make_rows(3, 200, torch.float32, DEVICE, seed=11).requires_grad_(True)
+    y = OP_FUNCTIONS[op](x, backend="triton")
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.sum().backward()
+    y = OP_FUNCTIONS[op](x, backend="triton")
+    y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_cpp_node_raises_the_backward_kernels_error(monkeypatch):
+    # An exception in the backward's Python launch reaches the caller as itself.
+    softmax_mod, *_ = _modules()
+    x = make_rows(3, 200, torch.float32, DEVICE, seed=12).requires_grad_(True)
+    y = OP_FUNCTIONS["softmax"](x, backend="triton")
+    assert y.grad_fn.name() == _node_name("softmax")
+
+    def refuse(*args, **kwargs):
+        raise ValueError("the backward was refused here")
+    monkeypatch.setattr(softmax_mod, "run", refuse)
+    with pytest.raises(ValueError, match="the backward was refused here"):
+        y.sum().backward()
+
+
+def test_named_variants_no_grad_and_an_unbuilt_node_keep_their_paths(monkeypatch):
+    from comparison import dispatch
+    from kernels_triton import grad_node
+    x = make_rows(3, 500, torch.float32, DEVICE, seed=13).requires_grad_(True)
+    assert "SoftmaxFunction" in type(OP_FUNCTIONS["softmax"](x, backend="triton", variant="online").grad_fn).__name__
+    with torch.no_grad():
+        assert OP_FUNCTIONS["softmax"](x, backend="triton").grad_fn is None
+    assert OP_FUNCTIONS["softmax"](x.detach(), backend="triton").grad_fn is None
+    # Where the node cannot be built, the Function records the gradient.
+    monkeypatch.setattr(dispatch, "_GRAD_ROUTES", {})
+    monkeypatch.setattr(grad_node, "backward_attacher", lambda *args: None)
+    y = OP_FUNCTIONS["log_softmax"](x, backend="triton")
+    assert "SoftmaxFunction" in type(y.grad_fn).__name__
+    dy = make_gradient(3, 500, torch.float32, DEVICE, seed=14)
+    (dx,) = torch.autograd.grad(y, x, dy)
+    assert gradient_agreement("log_softmax", x.detach(), dy, dx).ok
 
 
 # -- backward, GPU only --------------------------------------------------------------------------
