@@ -91,3 +91,23 @@ for op in log_softmax softmax_backward log_softmax_backward; do
 done
 timeout $(( 570 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
 echo "all done at $(el)s"
+# session 31, call 3: the Triton backend's C++ gradient node (3804514) against the Python autograd.Function (a78395e, .device/exp/base) on this GPU host: profile_call.py --grad (1x1024 fp32: forward that records its gradient, forward+backward; plain torch and the torch and cuda backends beside) and the no-grad loop, both trees in this call; the node's GPU tests and the API, Triton backward and matrix-gradient tests; Triton memcheck over the forward split (both forms in its plans) and the backward through the node
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "cuda build at $(el)s"
+python3 -c "from kernels_triton import grad_node; print(grad_node.extension())" 2>&1 | tail -2; echo "node build at $(el)s"
+for i in 1 2; do
+  python3 benchmarks/tuning/profile_call.py --grad --backends torch,cuda,triton 2>&1 | grep -v Warn | tee -a $OUT/host_grad_$C.txt
+  (cd .device/exp/base && PYTHONPATH=$PWD python3 benchmarks/tuning/profile_call.py --grad --backends triton 2>&1 | grep -v Warn | tee -a $OUT/host_grad_a78395e.txt)
+done
+python3 benchmarks/tuning/profile_call.py --backends torch,cuda,triton --top 8 2>&1 | grep -v Warn > $OUT/host_profile_$C.txt; grep "us/call" $OUT/host_profile_$C.txt
+echo "profiles at $(el)s"
+timeout 300 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax_backward.py tests/test_api.py tests/test_matrix.py -k "node or named_variants or grad or api" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_node_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "tests at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops softmax,log_softmax,softmax_backward,log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 3x65536,2x262144,2x1048576 --out $OUT/sanitize_triton_split_forms_$C.log 2>&1 | tail -3
+echo "all done at $(el)s"
+# session 31, call 4 (warm after call 3): where the triton backward's host time goes (benchmarks/tuning/backward_host.py, 1x1024 fp32, three runs)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+for i in 1 2 3; do timeout 150 python3 benchmarks/tuning/backward_host.py 2>&1 | grep -v Warn | tee -a $OUT/backward_host_$C.txt; done
+echo "all done at $(el)s"

@@ -7,6 +7,9 @@
 // Why C++: Python's torch.autograd.Function costs more host time per call than a small
 // kernel takes (its apply, its context and saved tensors), and this node is what
 // torch's own ops record: one allocation, a saved variable, the edges to x's history.
+// H100 host, 1x1024 fp32, a forward that records its gradient: 42.0-53.9 us through the
+// Function, 25.7-26.0 with this node, plain torch 12.8-15.9 in the same runs
+// (benchmarks/h100_2026-11-25/host_grad_{a78395e,3804514}.txt).
 //
 // dy arrives as autograd made it: possibly another dtype (made y's) or with a column
 // stride that is not 1 (the expanded gradient of a sum: made contiguous), as the Python
