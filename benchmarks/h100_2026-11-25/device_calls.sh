@@ -111,3 +111,8 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
 C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 for i in 1 2 3; do timeout 150 python3 benchmarks/tuning/backward_host.py 2>&1 | grep -v Warn | tee -a $OUT/backward_host_$C.txt; done
 echo "all done at $(el)s"
+# session 31, call 5: the record after the split forms: triton auto, softmax and log-softmax, forward and backward, fp32/bf16/fp16, 65536-1048576 columns, 1 GiB, % of copy (CLI)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+timeout 330 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass fwd,bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton --variants auto --output $OUT/triton_wide_auto_$C.md 2>&1 | tail -1
+grep -E "^\| triton" $OUT/triton_wide_auto_$C.md | awk -F'|' '{printf "%s %s %s %s %s %s;", $2,$3,$4,$5,$6,$7} END {print ""}'; echo "all done at $(el)s"
