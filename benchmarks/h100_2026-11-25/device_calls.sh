@@ -116,3 +116,15 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
 C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 timeout 330 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass fwd,bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton --variants auto --output $OUT/triton_wide_auto_$C.md 2>&1 | tail -1
 grep -E "^\| triton" $OUT/triton_wide_auto_$C.md | awk -F'|' '{printf "%s %s %s %s %s %s;", $2,$3,$4,$5,$6,$7} END {print ""}'; echo "all done at $(el)s"
+# session 31, call 6 (asked for nvidia-h200): the split forms on this GPU: softmax forward fp32/bf16 at 262144-1048576 and log-softmax forward and backward bf16 65536 / 262144 and fp32 262144, plan / early / late forced; the forms' GPU test
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+F="--config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False"
+timeout 80 python3 benchmarks/tuning/triton_split_geometry.py --op softmax --dtype fp32,bf16 --cols 262144,524288,1048576 $F 2>&1 | grep -v Warning | tee $OUT/split_forms_fwd_softmax_${G}_$C.txt | awk '{printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+for op in log_softmax log_softmax_backward; do
+  timeout 50 python3 benchmarks/tuning/triton_split_geometry.py --op $op --dtype fp32,bf16 --cols 65536,262144 $F 2>&1 | grep -v Warning | tee $OUT/split_forms_${op}_${G}_$C.txt | awk '{printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+done
+echo "forms at $(el)s"
+timeout 60 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax_backward.py -k "resident_form" 2>&1 | tail -1 | tee $OUT/gpu_tests_forms_${G}_$C.log
+echo "all done at $(el)s"
