@@ -526,10 +526,16 @@ def test_named_variants_no_grad_and_an_unbuilt_node_keep_their_paths(monkeypatch
     with torch.no_grad():
         assert OP_FUNCTIONS["softmax"](x, backend="triton").grad_fn is None
     assert OP_FUNCTIONS["softmax"](x.detach(), backend="triton").grad_fn is None
-    # Where the node cannot be built, the Function records the gradient.
+    # Where the node cannot be built (here: a compiler that fails), the Function records
+    # the gradient, and the reason is kept.
+    def no_compiler():
+        raise RuntimeError("Ninja is required to load C++ extensions")
     monkeypatch.setattr(dispatch, "_GRAD_ROUTES", {})
-    monkeypatch.setattr(grad_node, "backward_attacher", lambda *args: None)
+    monkeypatch.setattr(grad_node, "_module", None)
+    monkeypatch.setattr(grad_node, "_failure", None)
+    monkeypatch.setattr(grad_node, "_build", no_compiler)
     y = OP_FUNCTIONS["log_softmax"](x, backend="triton")
+    assert "Ninja is required" in grad_node.unavailable_reason()
     assert "SoftmaxFunction" in type(y.grad_fn).__name__
     dy = make_gradient(3, 500, torch.float32, DEVICE, seed=14)
     (dx,) = torch.autograd.grad(y, x, dy)

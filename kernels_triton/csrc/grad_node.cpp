@@ -23,24 +23,27 @@
 #include <torch/csrc/autograd/functions/utils.h>
 #include <torch/csrc/autograd/saved_variable.h>
 
+#include <deque>
 #include <string>
-#include <vector>
 
 namespace py = pybind11;
 
 namespace {
 
 // A registered backward: the Python function and the names the node reports. Registered
-// once per op by the Python side and never freed (the nodes hold an index, no reference
+// once per op by the Python side and never freed (a node holds a pointer: no reference
 // count to take per call, and nothing to release when Python is already shut down).
+// Registered and looked up only under the GIL (both are Python calls); a deque keeps
+// every entry where it is as more are added, so a node applying on autograd's thread
+// reads its own entry while another thread registers.
 struct Backward {
   py::object fn;
   std::string node_name;
   std::string no_double_backward;  // the Error node's message
 };
 
-std::vector<Backward>& registry() {
-  static auto* backwards = new std::vector<Backward>();
+std::deque<Backward>& registry() {
+  static auto* backwards = new std::deque<Backward>();
   return *backwards;
 }
 
@@ -62,7 +65,7 @@ Ptr make(Args&&... args) {
 }
 
 struct PythonBackward : public torch::autograd::Node {
-  PythonBackward(torch::autograd::edge_list&& next, int64_t backward) : Node(std::move(next)), backward(backward) {}
+  PythonBackward(torch::autograd::edge_list&& next, const Backward* entry) : Node(std::move(next)), entry(entry) {}
 
   torch::autograd::variable_list apply(torch::autograd::variable_list&& grads) override {
     at::Tensor dy = grads[0];
@@ -70,7 +73,6 @@ struct PythonBackward : public torch::autograd::Node {
       return {at::Tensor()};
     }
     const at::Tensor y = saved_y.unpack(getptr());
-    const Backward& entry = registry()[backward];
     // Recorded: dx depends on y (and dy), so it is marked even where only y requires grad.
     const bool record = at::GradMode::is_enabled() && (dy.requires_grad() || y.requires_grad());
     at::Tensor dx;
@@ -84,7 +86,7 @@ struct PythonBackward : public torch::autograd::Node {
       }
       py::gil_scoped_acquire gil;
       try {
-        dx = entry.fn(y, dy).cast<at::Tensor>();
+        dx = entry->fn(y, dy).cast<at::Tensor>();
       } catch (py::error_already_set& e) {
         e.restore();
         throw python_error();  // the Python exception, raised again where backward was called
@@ -94,16 +96,16 @@ struct PythonBackward : public torch::autograd::Node {
       // dx's node raises when reached; its edges lead to y and dy, so the graph from dx
       // still reaches x and the engine runs it (and says why it cannot differentiate).
       torch::autograd::set_history(
-          dx, make<torch::autograd::Error>(entry.no_double_backward, torch::autograd::collect_next_edges(y, dy)));
+          dx, make<torch::autograd::Error>(entry->no_double_backward, torch::autograd::collect_next_edges(y, dy)));
     }
     return {dx};
   }
 
   void release_variables() override { saved_y.reset_data(); }
-  std::string name() const override { return registry()[backward].node_name; }
+  std::string name() const override { return entry->node_name; }
 
   torch::autograd::SavedVariable saved_y;
-  int64_t backward;
+  const Backward* entry;
 };
 
 }  // namespace
@@ -119,7 +121,7 @@ int64_t register_backward(py::object fn, std::string node_name, std::string no_d
 at::Tensor attach(const at::Tensor& x, at::Tensor y, int64_t backward) {
   TORCH_CHECK(backward >= 0 && backward < static_cast<int64_t>(registry().size()), "unregistered backward ",
               backward);
-  auto node = make<PythonBackward>(torch::autograd::collect_next_edges(x), backward);
+  auto node = make<PythonBackward>(torch::autograd::collect_next_edges(x), &registry()[backward]);
   torch::autograd::set_history(y, node);
   static_cast<PythonBackward*>(node.get())->saved_y = torch::autograd::SavedVariable(y, /*is_output=*/true);
   return y;
