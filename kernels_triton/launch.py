@@ -408,6 +408,10 @@ class Family:
     # that holds the most programs per SM (or as many, spills least) kept, the first at
     # a tie (softmax_split.backward_forms); None: one form.
     forms: Callable | None = None
+    # regroup(constexprs, warps, resident): the next geometry where a group of programs
+    # that wait for each other cannot all be resident (softmax_split.regroup); None:
+    # the family's programs never wait for each other.
+    regroup: Callable | None = None
 
 
 # -- plans -------------------------------------------------------------------------------------

@@ -178,19 +178,30 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         out["grid"] = family.grid(units, row_bytes, forms[0])[0]
         return out
     build = functools.partial(target.compile, family.KERNEL, family.compile_args(*tensors))
-    compiled = [_compile_form(build, family, form, warps, maxnreg) for form in forms]
-    # The form that holds the most programs per SM, or as many and spills least; spilling
-    # past what split tolerates loses to any residency; the first at a tie.
-    best = max(range(len(forms)), key=lambda i: (_form_rank(compiled[i][0]), -i))
-    constexprs = forms[best]
-    res, warps, maxnreg = compiled[best]
-    out.update(constexprs=constexprs, num_warps=warps, maxnreg=maxnreg)
+    constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, forms, warps, maxnreg)
+    regroup = getattr(family, "regroup", None)
+    while regroup is not None and (wider := regroup(constexprs, warps, res.programs_per_sm * limits.sm_count)):
+        # A group of programs that wait for each other must all be resident: where the
+        # compiled kernel does not hold one, fewer and wider chunks (split).
+        base, warps = wider
+        forms = family.forms(base) if getattr(family, "forms", None) else [base]
+        constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, forms, warps, maxnreg)
+    out["constexprs"] = constexprs
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
                shared=res.shared, device=x.device.index,
                bound_launch={})  # launch.launch: the compiled kernels, bound on their first launch
     return out
+
+
+def _best_form(build, family, forms: list[dict], warps: int, maxnreg: int | None) -> tuple:
+    """(constexprs, resources, warps, register cap) of the form that holds the most
+    programs per SM, or as many and spills least (spilling past what split tolerates
+    loses to any residency); the first at a tie."""
+    compiled = [_compile_form(build, family, form, warps, maxnreg) for form in forms]
+    best = max(range(len(forms)), key=lambda i: (_form_rank(compiled[i][0]), -i))
+    return (forms[best], *compiled[best])
 
 
 def _compile_form(build, family, constexprs: dict, warps: int, maxnreg: int | None) -> tuple:

@@ -90,6 +90,15 @@ SPLIT_SPILL_BYTES_TOLERATED = 16
 # thread need about 250 registers: 8 warps is the most an SM's 64 Ki registers hold).
 SPLIT_MAX_CHUNK_VALUES = {4: 16384, 2: 32768}
 SPLIT_MAX_WARPS = 32
+# How many of a row's SPLIT_CHUNK_BYTES chunks an SM may be given before the chunks
+# widen: 1, a group over at most as many programs as SMs (fp32 1048576 columns: 128
+# chunks of 32 KiB at 8 warps, 120 registers, 2 programs per SM). Past 1, rows keep
+# narrower chunks over more programs than SMs (fp32 1048576: 256 of 16 KiB at 4 warps,
+# 112-114 registers, 4 per SM, the geometry of 524288), which the plan keeps only where
+# the compiled kernel holds a whole group (`regroup`: else the chunks widen again).
+# Registers: Triton 3.6, sm_90 (benchmarks/tuning/triton_registers.py). Not yet measured
+# past 1 (triton_split_geometry.py --config base: --config fine:SPLIT_CHUNKS_PER_SM=4).
+SPLIT_CHUNKS_PER_SM = 1
 # Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
 # many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
 SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
@@ -133,8 +142,10 @@ def _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT: tl.constexpr)
     # the rows' words, counts from -1) puts the group's row words and the arrival word
     # back to -1. acq_rel: the others' reads of the words happen before its stores. Rows
     # RESET_ROWS at a time (a group's rows are n_groups apart): a few stores, not a loop
-    # over every row, at the end of the kernel.
-    RESET_ROWS: tl.constexpr = 64
+    # over every row, at the end of the kernel. At most 8192 words a step: their tile
+    # sets the kernel's registers past 128 chunks (fp32 chunks of 4096 at SPLIT 256: 206
+    # registers with 64 rows a step, 112-114 with 32; Triton 3.6, sm_90).
+    RESET_ROWS: tl.constexpr = 64 if SPLIT <= 128 else 8192 // SPLIT
     arrival = slot_ptr + tl.cast(n_rows, tl.int64) * SPLIT + group
     if tl.atomic_add(arrival, 1, sem="acq_rel", scope="gpu") == SPLIT - 2:
         parts = tl.arange(0, SPLIT)
@@ -243,6 +254,12 @@ SPLIT_BWD_VALUES_PER_THREAD_ODD = SPLIT_VALUES_PER_THREAD_ODD // 2
 SPLIT_BWD_MAX_REGISTERS = {4: None, 2: None}
 # Widened chunks: at most 8192 values (8 warps at 32 values of each tensor a thread).
 SPLIT_BWD_MAX_CHUNK_VALUES = {4: 8192, 2: 8192}
+# As SPLIT_CHUNKS_PER_SM, for the backward: fp32 1048576 columns at 1 are 128 chunks of
+# 8192 values at 8 warps, 174 registers, 1 program per SM (64 KiB of y and dy resident
+# per SM); 256 of 4096 at 4 warps take 165-167, 3 per SM (96 KiB), the geometry that
+# reaches 96% at 524288 (H100, triton_wide_auto_7257302.md) where 1048576 has 84. Not
+# yet measured past 1.
+SPLIT_BWD_CHUNKS_PER_SM = 1
 # Whole rows of fp16 (32 KiB at 32 values a thread: 16 warps) stop there: at 32 warps
 # Triton 3.6's ptxas spilled 16 bytes (the H100 run of 2026-11-23).
 SPLIT_BWD_MAX_WARPS_FP16 = 16
@@ -335,12 +352,12 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
 
 # -- launch parameters -------------------------------------------------------------------------
 
-def _cut(cols: int, cap: int, widest: int, sm_count: int | None) -> tuple[int, int]:
+def _cut(cols: int, cap: int, widest: int, most: int | None) -> tuple[int, int]:
     """(SPLIT, CHUNK): SPLIT the smallest power of two whose chunks hold at most `cap`
-    columns; where that makes more chunks than `sm_count` SMs, chunks twice as wide, up
-    to `widest` columns, so that a group still fits one program per SM."""
+    columns; where that makes more than `most` chunks (SMs x chunks per SM), chunks twice
+    as wide, up to `widest` columns, so that a group still fits."""
     split = triton.next_power_of_2(triton.cdiv(cols, cap))
-    while sm_count is not None and split > sm_count and cap < widest:
+    while most is not None and split > most and cap < widest:
         cap *= 2
         split = triton.next_power_of_2(triton.cdiv(cols, cap))
     return split, triton.next_power_of_2(triton.cdiv(cols, split))
@@ -356,14 +373,14 @@ def few_rows(rows: int, cols: int, elem: int, align: int, sm_count: int | None) 
 
 
 def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | None = None,
-           rows: int | None = None) -> tuple[int, int]:
+           rows: int | None = None, per_sm: int | None = None) -> tuple[int, int]:
     """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
     SPLIT_WHOLE_ROW_BYTES (aligned rows; for `rows` that are `few_rows`, up to
     SPLIT_FEW_ROWS_WHOLE_ROW_BYTES) and under the interpreter; else SPLIT a power of two,
     the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD), or,
-    aligned rows with more such chunks than the `sm_count` SMs, up to
-    SPLIT_MAX_CHUNK_VALUES. Rows of no columns plan as one column (nothing is launched
-    for them)."""
+    aligned rows with more such chunks than `per_sm` (default SPLIT_CHUNKS_PER_SM) on each
+    of the `sm_count` SMs, up to SPLIT_MAX_CHUNK_VALUES. Rows of no columns plan as one
+    column (nothing is launched for them)."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     cut_few = rows is not None and few_rows(rows, cols, elem, align, sm_count)
@@ -371,13 +388,15 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
-    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], sm_count)
+    most = None if sm_count is None else sm_count * (SPLIT_CHUNKS_PER_SM if per_sm is None else per_sm)
+    return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], most)
 
 
 def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
     """Whether a group of `split` programs can all be resident: at most one per SM is
-    assumed here (the plan then packs as many as the compiled kernel allows)."""
-    return sm_count is None or chunks(cols, elem, align, False, sm_count)[0] <= sm_count
+    assumed here, the widest chunks (the plan then packs as many as the compiled kernel
+    allows, and narrows them where SPLIT_CHUNKS_PER_SM says and the kernel holds a group)."""
+    return sm_count is None or chunks(cols, elem, align, False, sm_count, per_sm=1)[0] <= sm_count
 
 
 def why_unsupported(x: torch.Tensor) -> str | None:
@@ -389,7 +408,7 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     sm_count = launch.device_limits(x.device.index).sm_count
     if fits(cols, x.element_size(), align, sm_count):
         return None
-    split, chunk = chunks(cols, x.element_size(), align, False, sm_count)
+    split, chunk = chunks(cols, x.element_size(), align, False, sm_count, per_sm=1)
     groups = 1 << (sm_count.bit_length() - 1)  # SPLIT is a power of two
     return (f"triton variant 'split' holds a row in {split} programs of {chunk} columns that "
             f"must all be resident at once; this GPU has {sm_count} SMs, so rows up to "
@@ -424,24 +443,27 @@ def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimi
 # -- backward launch parameters ----------------------------------------------------------------
 
 def backward_chunks(cols: int, elem: int, align: int, interpreted: bool,
-                    sm_count: int | None = None) -> tuple[int, int]:
+                    sm_count: int | None = None, per_sm: int | None = None) -> tuple[int, int]:
     """(SPLIT, CHUNK) of the backward for rows of `cols` `elem`-byte values: one chunk up
     to SPLIT_BWD_WHOLE_ROW_BYTES (aligned rows) and under the interpreter; else SPLIT a
     power of two, the smallest whose chunks fit SPLIT_BWD_CHUNK_BYTES (odd rows:
-    SPLIT_BWD_CHUNK_ODD elements), or, aligned rows with more such chunks than the
-    `sm_count` SMs, up to SPLIT_BWD_MAX_CHUNK_VALUES; rows of no columns as one column."""
+    SPLIT_BWD_CHUNK_ODD elements), or, aligned rows with more such chunks than `per_sm`
+    (default SPLIT_BWD_CHUNKS_PER_SM) on each of the `sm_count` SMs, up to
+    SPLIT_BWD_MAX_CHUNK_VALUES; rows of no columns as one column."""
     cols = max(cols, 1)
     whole = triton.next_power_of_2(cols)
     if interpreted or (align > 1 and whole * elem <= SPLIT_BWD_WHOLE_ROW_BYTES):
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_BWD_CHUNK_ODD, SPLIT_BWD_CHUNK_ODD, None)
-    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES[elem], sm_count)
+    most = None if sm_count is None else sm_count * (SPLIT_BWD_CHUNKS_PER_SM if per_sm is None else per_sm)
+    return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES[elem], most)
 
 
 def backward_fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
-    """Whether a group of backward programs can all be resident (one per SM assumed)."""
-    return sm_count is None or backward_chunks(cols, elem, align, False, sm_count)[0] <= sm_count
+    """Whether a group of backward programs can all be resident (one per SM assumed, the
+    widest chunks; see `fits`)."""
+    return sm_count is None or backward_chunks(cols, elem, align, False, sm_count, per_sm=1)[0] <= sm_count
 
 
 def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
@@ -557,6 +579,18 @@ def backward_forms(constexprs: dict) -> list[dict]:
     return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT)
 
 
+def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:
+    """softmax.plan's next geometry where a group of SPLIT programs cannot all be
+    resident at once (`resident`: the compiled kernel's programs per SM x SMs): half the
+    chunks, twice as wide, over twice the warps (the same values per thread); None where
+    the group fits. Only rows cut finer than one chunk per SM (SPLIT_CHUNKS_PER_SM) can
+    need it: `fits` holds rows at one widest chunk per SM."""
+    split = constexprs["SPLIT"]
+    if split <= resident or split == 1 or 2 * warps > SPLIT_MAX_WARPS:
+        return None
+    return {**constexprs, "SPLIT": split // 2, "CHUNK": 2 * constexprs["CHUNK"]}, 2 * warps
+
+
 def _options(p: dict) -> dict:
     """The launch options of plan `p`: its register cap, where it keeps one."""
     return {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
@@ -595,4 +629,4 @@ def direct_launcher(p: dict, n_tensors: int):
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
                          launch_plan=backward_launch_plan, respread=respread,
-                         forms=backward_forms)
+                         forms=backward_forms, regroup=regroup)

@@ -151,6 +151,8 @@ def test_split_exchanges_with_every_part_published(op):
         x = make_rows(7, 301, dtype, DEVICE)
         p = softmax_mod.plan(x, op, "split")
         cases = [(2, 256, 2, True), (2, 256, 6, False), (4, 128, 4, False), (4, 128, 8, True)]
+        if dtype == torch.float32:
+            cases.append((256, 2, 256, False))  # past 128 chunks: the words are reset 32 rows a step
         for n_split, chunk, grid, early in cases:
             forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk,
                                                         NEXT_EARLY=early))
@@ -292,6 +294,44 @@ def test_split_geometry_by_element_size():
     assert split.respread(2, tolerated + 1, {"CHUNK": 8192}) == 4
     assert split.respread(split.SPLIT_MAX_WARPS, 1000, {"CHUNK": 1 << 20}) is None
     assert split.respread(4, 1000, {"CHUNK": 256}) == 8 and split.respread(4, 1000, {"CHUNK": 128}) is None
+
+
+@pytest.mark.parametrize("op", ["softmax", "softmax_backward"])
+def test_split_chunks_finer_than_one_per_sm_widen_where_a_group_is_not_resident(op, monkeypatch):
+    # With SPLIT_[BWD_]CHUNKS_PER_SM past 1, fp32 rows of 1048576 are cut in 256 chunks of
+    # 4096 (at 1: 128 of 8192); the plan keeps them only where the compiled kernel holds
+    # all 256 programs at once (132 SMs here), else widens them again (`regroup`), and
+    # `fits` still answers by one widest chunk per SM. The residency is made up (a target
+    # that compiles nothing), so this runs anywhere.
+    softmax_mod, launch, _, _, split, *_ = _modules()
+    from kernels_triton import offline
+    backward = op == "softmax_backward"
+    monkeypatch.setattr(split, "SPLIT_BWD_CHUNKS_PER_SM" if backward else "SPLIT_CHUNKS_PER_SM", 4)
+    chunks = split.backward_chunks if backward else split.chunks
+    assert chunks(1048576, 4, 16, False, 132) == (256, 4096)
+    assert chunks(1048576, 4, 16, False, 132, per_sm=1) == (128, 8192)
+    assert (split.backward_fits if backward else split.fits)(1048576, 4, 16, 132)
+
+    class MadeUpTarget:
+        limits = offline.H100
+
+        def __init__(self, per_sm: int):
+            self.per_sm = per_sm
+
+        def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
+            return launch.CompiledResources(n_regs=128, n_spills=0, shared=0, num_warps=num_warps,
+                                            programs_per_sm=self.per_sm, limited_by="registers")
+
+    x = torch.empty(64, 1048576)
+    dy = x if backward else None
+    for per_sm, (n_split, chunk, warps) in [(2, (256, 4096, 4)), (1, (128, 8192, 8))]:
+        p = softmax_mod.plan_offline(x, op, "split", dy, MadeUpTarget(per_sm))
+        assert (p["constexprs"]["SPLIT"], p["constexprs"]["CHUNK"], p["num_warps"]) == (n_split, chunk, warps), p
+        assert p["grid"] % n_split == 0 and n_split <= p["grid"] <= per_sm * offline.H100.sm_count, p
+    # regroup itself: half the chunks, twice as wide, twice the warps, until a group fits
+    assert split.regroup({"SPLIT": 256, "CHUNK": 4096}, 4, 132) == ({"SPLIT": 128, "CHUNK": 8192}, 8)
+    assert split.regroup({"SPLIT": 256, "CHUNK": 4096}, 4, 264) is None
+    assert split.regroup({"SPLIT": 256, "CHUNK": 4096}, split.SPLIT_MAX_WARPS, 132) is None
 
 
 def test_occupancy_and_grid_arithmetic():
