@@ -165,9 +165,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     # INTERPRETER: plain Triton instead of inline PTX (pairs.py), bf16 rounded in the
     # fp32 bits (downcast.py).
     constexprs.update(LOG_SOFTMAX=op in ("log_softmax", "log_softmax_backward"), INTERPRETER=not on_gpu)
-    # A family with several forms of its kernel (split: where the next row's loads go),
-    # whose speed follows what ptxas makes of each: the first unless compiled otherwise.
-    forms = family.forms(constexprs) if getattr(family, "forms", None) else [constexprs]
+    forms = _forms(family, constexprs)
     out.update(constexprs=forms[0], num_warps=warps, maxnreg=maxnreg)
     # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
     # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
@@ -182,10 +180,11 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     regroup = getattr(family, "regroup", None)
     while regroup is not None and (wider := regroup(constexprs, warps, res.programs_per_sm * limits.sm_count)):
         # A group of programs that wait for each other must all be resident: where the
-        # compiled kernel does not hold one, fewer and wider chunks (split).
+        # compiled kernel does not hold one, fewer and wider chunks (split), over warps
+        # scaled from the geometry's own (before any respread).
         base, warps = wider
-        forms = family.forms(base) if getattr(family, "forms", None) else [base]
-        constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, forms, warps, maxnreg)
+        constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, _forms(family, base), warps,
+                                                                       maxnreg)
     out["constexprs"] = constexprs
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
@@ -193,6 +192,13 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
                shared=res.shared, device=x.device.index,
                bound_launch={})  # launch.launch: the compiled kernels, bound on their first launch
     return out
+
+
+def _forms(family, constexprs: dict) -> list[dict]:
+    """The forms of a family's kernel to compile (split: where the next row's loads go,
+    whose speed follows what ptxas makes of each), the one kept at a tie first."""
+    forms = getattr(family, "forms", None)
+    return forms(constexprs) if forms is not None else [constexprs]
 
 
 def _best_form(build, family, forms: list[dict], warps: int, maxnreg: int | None) -> tuple:
