@@ -37,13 +37,13 @@ def _build():
 
     source = SOURCE.read_text()
     name = extension_name(source, torch.__version__)
-    if _is_cached(name):
-        return load_inline(name=name, cpp_sources=[source], extra_cflags=list(CXX_FLAGS), verbose=False)
-    start = time.monotonic()
-    print(f"building the Triton backend's C++ gradient node {name} (first use, about 30 s) ...",
-          file=sys.stderr, flush=True)
+    cached, start = _is_cached(name), time.monotonic()
+    if not cached:
+        print(f"building the Triton backend's C++ gradient node {name} (first use, about 30 s) ...",
+              file=sys.stderr, flush=True)
     module = load_inline(name=name, cpp_sources=[source], extra_cflags=list(CXX_FLAGS), verbose=False)
-    print(f"built {name} in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+    if not cached:
+        print(f"built {name} in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
     return module
 
 
