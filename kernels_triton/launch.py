@@ -274,13 +274,24 @@ def raw_stream(index: int) -> int:
     return _raw_stream(index)
 
 
+def _live(hook):
+    """`hook`, or None where no hook is set. Triton 3.4 and later keep each launch hook as a
+    chain (`knobs.HookChain`) that is never None, even empty; handed an empty chain, the
+    launcher calls it before and after the kernel, and the launch first builds the metadata
+    it would pass (a dict per launch), about 2 us of a small call's host time for nothing.
+    Handed None, the launcher skips both, as it did when an unset hook was None. Read at
+    every launch: a profiler may add a hook to the chain at any time."""
+    return hook if getattr(hook, "calls", hook) else None
+
+
 class BoundKernel:
     """A compiled Triton kernel and the constexpr values of one plan, launched with the
     compiled kernel's own launcher: what `JITFunction.run` does after its per-call work
     (binding the arguments to the signature, specialising each one, looking the binary up
     in its cache, checking the globals it read), which a plan has already settled. The
     launcher takes every argument in signature order, constexprs included (it skips them),
-    as the JIT passes them; the launch hooks (profilers) are honoured as the JIT does."""
+    as the JIT passes them; the launch hooks (profilers) are honoured as the JIT does, an
+    empty hook chain passed as no hook (`_live`)."""
 
     __slots__ = ("compiled", "tail", "launcher", "function", "metadata", "hooks", "grid", "scalars")
 
@@ -321,12 +332,11 @@ class BoundKernel:
 
     def __call__(self, grid: tuple, args: tuple, device: int) -> None:
         stream = _raw_stream(device)
-        enter = self.hooks.launch_enter_hook
+        enter, leave = _live(self.hooks.launch_enter_hook), _live(self.hooks.launch_exit_hook)
         full = args + self.tail
-        metadata = None if enter is None else self.compiled.launch_metadata(grid, stream, *full)
+        metadata = None if enter is None and leave is None else self.compiled.launch_metadata(grid, stream, *full)
         g = grid + (1, 1)
-        self.launcher(g[0], g[1], g[2], stream, self.function, self.metadata, metadata, enter,
-                      self.hooks.launch_exit_hook, *full)
+        self.launcher(g[0], g[1], g[2], stream, self.function, self.metadata, metadata, enter, leave, *full)
 
     def tensors_only(self, n_tensors: int, device: int):
         """``launch(*tensors)``: this kernel on its plan's grid and scalars, taking only the
@@ -343,10 +353,10 @@ class BoundKernel:
 
         def launch_tensors(*tensors: torch.Tensor) -> None:
             stream = _raw_stream(device)
-            enter = hooks.launch_enter_hook
+            enter, leave = _live(hooks.launch_enter_hook), _live(hooks.launch_exit_hook)
             full = tensors + tail
-            metadata = None if enter is None else compiled.launch_metadata(grid, stream, *full)
-            launcher(g0, g1, g2, stream, function, packed, metadata, enter, hooks.launch_exit_hook, *full)
+            metadata = None if enter is None and leave is None else compiled.launch_metadata(grid, stream, *full)
+            launcher(g0, g1, g2, stream, function, packed, metadata, enter, leave, *full)
         return launch_tensors
 
 
