@@ -119,6 +119,20 @@ SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
 # log_softmax_bf41ec6.txt): log-softmax fp32 262144 94.8, bf16 65536 / 131072 / 262144
 # 92.9 / 93.8 / 93.2.
 SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
+# The REREAD form (both kernels): no chunk held across the exchange's wait, each read
+# again after it, from L2 (the rows in flight at once are far smaller than L2), so that a
+# program needs few registers and an SM keeps more programs, and more groups of them,
+# in flight. For rows of at least SPLIT_REREAD_MIN_VALUES columns (a power of two; None:
+# never), cut into chunks of SPLIT_CHUNK_BYTES on up to SPLIT_REREAD_CHUNKS_PER_SM per
+# SM; SPLIT_REREAD: 2 keeps a chunk's first read in L2 until its second (evict_last,
+# then evict_first), 1 reads both with the default policy. Why: at 1048576 columns the
+# held form keeps 1-2 groups (rows) per GPU in flight and measured 85% (fp32 forward) and
+# 84% (backward) on the H100 against 91-96 at 524288 with 3-4 groups, and cutting the
+# rows finer at the same registers gained nothing (benchmarks/h100_2026-11-25/
+# split_fine_chunks_*.txt).
+SPLIT_REREAD_MIN_VALUES = None
+SPLIT_REREAD_CHUNKS_PER_SM = 4
+SPLIT_REREAD = 2
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
 # the tests force SPLIT > 1 with every word pre-published), on this many programs so
@@ -158,17 +172,18 @@ def _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT: tl.constexpr)
 
 
 @triton.jit
-def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols):
+def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, EVICT: tl.constexpr):
     # This program's chunk of `row`; nothing (all -inf, no traffic) past the last row:
-    # the mask bound is then 0 columns.
+    # the mask bound is then 0 columns. EVICT: the L2 eviction policy ("": default).
     return tl.load(x_ptr + tl.cast(row, tl.int64) * x_row_stride + cols,
-                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"))
+                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"), eviction_policy=EVICT)
 
 
 @triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
-                          ALIGN: tl.constexpr, NEXT_EARLY: tl.constexpr, INTERPRETER: tl.constexpr):
+                          ALIGN: tl.constexpr, NEXT_EARLY: tl.constexpr, REREAD: tl.constexpr,
+                          INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
@@ -176,6 +191,10 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     # slot_ptr: int64 [n_rows * SPLIT + n_groups], all -1 (`exchange_words`; left so).
     # Per row: each element read once and written once. INTERPRETER: Triton's CPU
     # interpreter (bf16 rounded in the fp32 bits, downcast.py).
+    # REREAD 2: a chunk's first read is kept in L2 (evict_last) until its second, which
+    # lets it go (evict_first); REREAD 1: the default policy for both.
+    FIRST_READ: tl.constexpr = "evict_last" if REREAD == 2 else ""
+    SECOND_READ: tl.constexpr = "evict_first" if REREAD == 2 else ""
     pid = tl.program_id(0)
     n_groups = tl.num_programs(0) // SPLIT
     group = pid // SPLIT
@@ -184,14 +203,19 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     cols = part * CHUNK + tl.arange(0, CHUNK)
     col_mask = cols < n_cols
     parts = tl.arange(0, SPLIT)
-    x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols)
+    if not REREAD:
+        x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols, "")
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunk is requested before this row's exchange is waited for, so
         # that this program has loads in flight while it waits for its slowest partner:
         # before the chunk's (max, sum) (NEXT_EARLY), or after it is published
-        # (SPLIT_NEXT_LATE_MIN_SPLIT, `forms`).
+        # (SPLIT_NEXT_LATE_MIN_SPLIT, `forms`). REREAD (SPLIT_REREAD_MIN_VALUES): no
+        # chunk is held across the wait; the chunk is read again after it, from L2, so
+        # that fewer registers hold more programs, and rows, in flight on each SM.
+        if REREAD:
+            x = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, FIRST_READ)
         if NEXT_EARLY:
-            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
+            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "")
         xf = x.to(tl.float32)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
@@ -201,8 +225,8 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
-        if not NEXT_EARLY:
-            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols)
+        if not NEXT_EARLY and not REREAD:
+            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "")
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
@@ -217,14 +241,21 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         else:
             row_max = m
             row_sum = d
+        if REREAD:
+            xf = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols,
+                             SECOND_READ).to(tl.float32)
         if LOG_SOFTMAX:
             y = (xf - row_max) - tl.log2(row_sum) * LN2
+        elif REREAD:
+            # exp(x - row_max) / row_sum; a row of only -inf gets NaN, as above.
+            y = tl.exp2((xf - row_max) * LOG2E) * (1.0 / row_sum)
         else:
             # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
             y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
         tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols,
                  downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
-        x = x_next
+        if not REREAD:
+            x = x_next
     if SPLIT > 1:
         _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT)
 
@@ -281,6 +312,10 @@ SPLIT_BWD_MAX_WARPS_FP16 = 16
 # 95.6; fp32 even), so it prefers late everywhere (by LOG_SOFTMAX; each form forced, H100:
 # benchmarks/h100_2026-11-25/split_forms_{softmax,log_softmax}_backward_bf41ec6.txt).
 SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
+# The backward's REREAD form, as the forward's (SPLIT_REREAD_*): y and dy read again
+# after the wait (log-softmax's first read: dy alone, its sum's only term).
+SPLIT_BWD_REREAD_MIN_VALUES = None
+SPLIT_BWD_REREAD_CHUNKS_PER_SM = 4
 
 
 @triton.jit
@@ -291,23 +326,27 @@ def _sum_word(s):
 
 
 @triton.jit
-def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, cols):
+def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, cols, EVICT: tl.constexpr):
     # This program's chunk of `row` of y or dy; nothing (+0, no traffic) past the last row.
     return tl.load(ptr + tl.cast(row, tl.int64) * row_stride + cols,
-                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=0.0)
+                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=0.0, eviction_policy=EVICT)
 
 
 @triton.jit
 def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_cols, y_row_stride,
                                    dy_row_stride, dx_row_stride, LOG_SOFTMAX: tl.constexpr,
                                    SPLIT: tl.constexpr, CHUNK: tl.constexpr, ALIGN: tl.constexpr,
-                                   NEXT_EARLY: tl.constexpr, INTERPRETER: tl.constexpr):
+                                   NEXT_EARLY: tl.constexpr, REREAD: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once, as the
     # forward's: program p is chunk p % SPLIT of rows g, g + n_groups, ... (g = p //
     # SPLIT). slot_ptr: int64 [n_rows * SPLIT + n_groups], all -1 and left so, as the
     # forward's (SPLIT 1: unused, no exchange).
     # Per row: y and dy read once, dx written once; the parts of the sum are added in
     # slot order, so every program of a row gets the same sum.
+    # REREAD 2: a chunk's first read is kept in L2 (evict_last) until its second, which
+    # lets it go (evict_first); REREAD 1: the default policy for both.
+    FIRST_READ: tl.constexpr = "evict_last" if REREAD == 2 else ""
+    SECOND_READ: tl.constexpr = "evict_first" if REREAD == 2 else ""
     pid = tl.program_id(0)
     n_groups = tl.num_programs(0) // SPLIT
     group = pid // SPLIT
@@ -317,35 +356,50 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     cols = part * CHUNK + tl.arange(0, CHUNK)
     col_mask = cols < n_cols
     parts = tl.arange(0, SPLIT)
-    y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, cols)
-    g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, cols)
+    if not REREAD:
+        y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, cols, "")
+        g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, cols, "")
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunks are requested before this row's exchange is waited for:
         # before its sum (NEXT_EARLY), or after its part is published
-        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `backward_forms`).
+        # (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, `backward_forms`). REREAD: nothing is held
+        # across the wait, the chunks are read again after it (from L2), as the forward's;
+        # log-softmax's sum needs dy alone, so its first read skips y.
+        if REREAD:
+            g = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, cols, FIRST_READ)
+            if LOG_SOFTMAX:
+                y = g
+            else:
+                y = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, cols, FIRST_READ)
         if NEXT_EARLY:
-            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
-            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
+            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols, "")
+            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols, "")
         yf = y.to(tl.float32)
         gf = g.to(tl.float32)
         s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _sum_word(s), sem="relaxed", scope="gpu")
-        if not NEXT_EARLY:
-            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols)
-            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols)
+        if not NEXT_EARLY and not REREAD:
+            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols, "")
+            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols, "")
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
             while tl.min(words, axis=0) < 0:
                 words = tl.load(row_slots + parts, volatile=True)
             s = tl.sum((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), axis=0)
+        if REREAD:
+            yf = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, cols,
+                                  SECOND_READ).to(tl.float32)
+            gf = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, cols,
+                                  SECOND_READ).to(tl.float32)
         dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
         tl.store(dx_ptr + tl.cast(row, tl.int64) * dx_row_stride + cols,
                  downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
-        y = y_next
-        g = g_next
+        if not REREAD:
+            y = y_next
+            g = g_next
     if SPLIT > 1:
         _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT)
 
@@ -388,8 +442,15 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
-    most = None if sm_count is None else sm_count * (SPLIT_CHUNKS_PER_SM if per_sm is None else per_sm)
+    if per_sm is None:
+        per_sm = SPLIT_REREAD_CHUNKS_PER_SM if rereads(cols, SPLIT_REREAD_MIN_VALUES) else SPLIT_CHUNKS_PER_SM
+    most = None if sm_count is None else sm_count * per_sm
     return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], most)
+
+
+def rereads(cols: int, min_values: int | None) -> bool:
+    """Whether rows of `cols` columns take the REREAD form (SPLIT_REREAD_MIN_VALUES)."""
+    return min_values is not None and triton.next_power_of_2(max(cols, 1)) >= min_values
 
 
 def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -456,7 +517,10 @@ def backward_chunks(cols: int, elem: int, align: int, interpreted: bool,
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_BWD_CHUNK_ODD, SPLIT_BWD_CHUNK_ODD, None)
-    most = None if sm_count is None else sm_count * (SPLIT_BWD_CHUNKS_PER_SM if per_sm is None else per_sm)
+    if per_sm is None:
+        per_sm = (SPLIT_BWD_REREAD_CHUNKS_PER_SM if rereads(cols, SPLIT_BWD_REREAD_MIN_VALUES)
+                  else SPLIT_BWD_CHUNKS_PER_SM)
+    most = None if sm_count is None else sm_count * per_sm
     return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES[elem], most)
 
 
@@ -562,21 +626,26 @@ def respread(warps: int, spills: int, constexprs: dict) -> int | None:
     return 2 * warps
 
 
-def _forms(constexprs: dict, late_min_split: dict) -> list[dict]:
-    """Both forms of a `split` kernel (NEXT_EARLY), the one kept at a tie first: late
-    for rows of at least late_min_split[LOG_SOFTMAX] chunks."""
-    early = constexprs["SPLIT"] < late_min_split[constexprs["LOG_SOFTMAX"]]
-    return [{**constexprs, "NEXT_EARLY": early}, {**constexprs, "NEXT_EARLY": not early}]
+def _forms(constexprs: dict, late_min_split: dict, reread_min_values: int | None) -> list[dict]:
+    """The forms of a `split` kernel to compile, the one kept at a tie first: the REREAD
+    form alone for rows cut into chunks of at least `reread_min_values` columns in all;
+    else both held forms (NEXT_EARLY), late first for rows of at least
+    late_min_split[LOG_SOFTMAX] chunks."""
+    split = constexprs["SPLIT"]
+    if split > 1 and rereads(split * constexprs["CHUNK"], reread_min_values):
+        return [{**constexprs, "NEXT_EARLY": False, "REREAD": SPLIT_REREAD}]
+    early = split < late_min_split[constexprs["LOG_SOFTMAX"]]
+    return [{**constexprs, "NEXT_EARLY": early, "REREAD": 0}, {**constexprs, "NEXT_EARLY": not early, "REREAD": 0}]
 
 
 def forms(constexprs: dict) -> list[dict]:
-    """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT)."""
-    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT)
+    """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_*)."""
+    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_MIN_VALUES)
 
 
 def backward_forms(constexprs: dict) -> list[dict]:
-    """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT)."""
-    return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT)
+    """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, SPLIT_BWD_REREAD_*)."""
+    return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, SPLIT_BWD_REREAD_MIN_VALUES)
 
 
 def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:

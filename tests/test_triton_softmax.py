@@ -144,18 +144,20 @@ def test_split_exchanges_with_every_part_published(op):
     # chunk per row there. Force SPLIT 2 and 4 with every chunk's pair already published:
     # the chunk columns and masks, the merge of the pairs (relative to each chunk's own
     # max), and the reset of the words and arrival counts by each group's last program
-    # (the buffer a launch leaves is the next launch's: it must come back all -1); in both
-    # forms (the next row's loads before the chunk's pair, or after it is published).
+    # (the buffer a launch leaves is the next launch's: it must come back all -1); in every
+    # form (the next row's loads before the chunk's pair, or after it is published; or
+    # no chunk held across the wait, read again after it, REREAD 1 and 2).
     softmax_mod, _, _, _, split, *_ = _modules()
+    early, late = {"NEXT_EARLY": True, "REREAD": 0}, {"NEXT_EARLY": False, "REREAD": 0}
+    reread, reread_kept = {"NEXT_EARLY": False, "REREAD": 1}, {"NEXT_EARLY": False, "REREAD": 2}
     for dtype in DTYPES:
         x = make_rows(7, 301, dtype, DEVICE)
         p = softmax_mod.plan(x, op, "split")
-        cases = [(2, 256, 2, True), (2, 256, 6, False), (4, 128, 4, False), (4, 128, 8, True)]
+        cases = [(2, 256, 2, early), (2, 256, 6, late), (4, 128, 4, reread), (4, 128, 8, reread_kept)]
         if dtype == torch.float32:
-            cases.append((256, 2, 256, False))  # past 128 chunks: the words are reset 32 rows a step
-        for n_split, chunk, grid, early in cases:
-            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk,
-                                                        NEXT_EARLY=early))
+            cases.append((256, 2, 256, late))  # past 128 chunks: the words are reset 32 rows a step
+        for n_split, chunk, grid, form in cases:
+            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk, **form))
             out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
             slots = _prepublished_pairs(x, n_split, chunk, grid // n_split)
             assert slots.numel() == split.exchange_size(x.shape[0], forced)
@@ -332,6 +334,45 @@ def test_split_chunks_finer_than_one_per_sm_widen_where_a_group_is_not_resident(
     assert split.regroup({"SPLIT": 256, "CHUNK": 4096}, 4, 132) == ({"SPLIT": 128, "CHUNK": 8192}, 8)
     assert split.regroup({"SPLIT": 256, "CHUNK": 4096}, 4, 264) is None
     assert split.regroup({"SPLIT": 256, "CHUNK": 4096}, split.SPLIT_MAX_WARPS, 132) is None
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax", "softmax_backward", "log_softmax_backward"])
+def test_split_rereads_rows_from_the_threshold(op, monkeypatch):
+    # Rows of at least SPLIT_[BWD_]REREAD_MIN_VALUES columns plan the REREAD form alone,
+    # cut over up to SPLIT_[BWD_]REREAD_CHUNKS_PER_SM chunks per SM; narrower rows keep
+    # the two held forms; None (or a higher threshold) leaves every plan held. The target
+    # is made up (it compiles nothing), so this runs anywhere.
+    softmax_mod, launch, _, _, split, *_ = _modules()
+    from kernels_triton import offline
+    backward = op.endswith("_backward")
+    prefix = "SPLIT_BWD_REREAD_" if backward else "SPLIT_REREAD_"
+    monkeypatch.setattr(split, prefix + "MIN_VALUES", 1 << 20)
+    monkeypatch.setattr(split, prefix + "CHUNKS_PER_SM", 4)
+    compiled = []
+
+    class MadeUpTarget:
+        limits = offline.H100
+
+        def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
+            compiled.append(dict(constexprs))
+            return launch.CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
+                                            programs_per_sm=4, limited_by="registers")
+
+    for cols, rereads in ((1 << 20, True), ((1 << 19) + 8, True), (1 << 19, False)):
+        x = torch.empty(64, cols)
+        compiled.clear()
+        p = softmax_mod.plan_offline(x, op, "split", x if backward else None, MadeUpTarget())
+        c = p["constexprs"]
+        assert bool(c["REREAD"]) is rereads and len(compiled) == (1 if rereads else 2), (cols, compiled)
+        if rereads:
+            # 4096-value chunks (16 KiB of fp32) over up to 4 programs per SM: 256 of them
+            assert (c["REREAD"], c["SPLIT"], c["CHUNK"], c["NEXT_EARLY"]) == (split.SPLIT_REREAD, 256, 4096, False)
+        else:
+            assert {f["NEXT_EARLY"] for f in compiled} == {True, False}
+    monkeypatch.setattr(split, prefix + "MIN_VALUES", None)
+    p = softmax_mod.plan_offline(torch.empty(64, 1 << 20), op, "split",
+                                 torch.empty(64, 1 << 20) if backward else None, MadeUpTarget())
+    assert p["constexprs"]["REREAD"] == 0
 
 
 def test_occupancy_and_grid_arithmetic():

@@ -193,9 +193,11 @@ def test_backward_forced_grids_and_exchanges(op):
     # parts in slot order, and the reset of the words by each group's last program.
     softmax_mod, _, _, _, split, *_ = _modules()
     y, dy = backward_inputs(op, 7, 130, torch.float32)
-    # Split's two forms (the next row's loads before the row's sum, or after its part is
-    # published: NEXT_EARLY) both run.
-    for kernel, forms in (("tiled", [{}]), ("split", [{"NEXT_EARLY": True}, {"NEXT_EARLY": False}])):
+    # Split's forms (the next row's loads before the row's sum, or after its part is
+    # published: NEXT_EARLY; or nothing held across the wait: REREAD) all run.
+    early, late = {"NEXT_EARLY": True, "REREAD": 0}, {"NEXT_EARLY": False, "REREAD": 0}
+    reread, reread_kept = {"NEXT_EARLY": False, "REREAD": 1}, {"NEXT_EARLY": False, "REREAD": 2}
+    for kernel, forms in (("tiled", [{}]), ("split", [early, late, reread_kept])):
         p = softmax_mod.plan(y, op, kernel, dy)
         for grid, form in itertools.product((1, 2, 3), forms):
             out = softmax_mod.launch_plan(y, dict(p, grid=grid, constexprs=dict(p["constexprs"], **form)), dy=dy)
@@ -204,10 +206,9 @@ def test_backward_forced_grids_and_exchanges(op):
     for dtype in DTYPES:
         y, dy = backward_inputs(op, 7, 301, dtype)
         p = softmax_mod.plan(y, op, "split", dy)
-        cases = [(2, 256, 2, True), (2, 256, 6, False), (4, 128, 4, False), (4, 128, 8, True)]
-        for n_split, chunk, grid, early in cases:
-            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk,
-                                                        NEXT_EARLY=early))
+        cases = [(2, 256, 2, early), (2, 256, 6, late), (4, 128, 4, reread), (4, 128, 8, reread_kept)]
+        for n_split, chunk, grid, form in cases:
+            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk, **form))
             out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
             slots = _prepublished_slots(op, y, dy, n_split, chunk, grid // n_split)
             assert slots.numel() == split.exchange_size(y.shape[0], forced)

@@ -18,14 +18,19 @@ from kernels_triton import offline, softmax
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
-def compiled(op: str, dtype: torch.dtype, split: int, chunk: int, warps: int, early: bool = True):
+FORMS = {"early": {"NEXT_EARLY": True, "REREAD": 0}, "late": {"NEXT_EARLY": False, "REREAD": 0},
+         "reread": {"NEXT_EARLY": False, "REREAD": 2}}
+
+
+def compiled(op: str, dtype: torch.dtype, split: int, chunk: int, warps: int, form: str = "early"):
     """`offline.Target().compile` of `op`'s split kernel on rows of SPLIT x CHUNK values at
-    these constants (`early`: NEXT_EARLY, where the next row's loads go)."""
+    these constants in `form` (FORMS: where the next row's loads go, NEXT_EARLY, or none
+    held across the wait, REREAD)."""
     backward = op in softmax.BACKWARD_OPS
     family = softmax.BACKWARD_FAMILIES["split"] if backward else softmax.FAMILIES["split"]
     x = torch.empty(1000, split * chunk, dtype=dtype)
     constexprs = {"LOG_SOFTMAX": op.startswith("log"), "SPLIT": split, "CHUNK": chunk, "ALIGN": 16,
-                  "INTERPRETER": False, "NEXT_EARLY": early}
+                  "INTERPRETER": False, **FORMS[form]}
     args = family.compile_args(x, x) if backward else family.compile_args(x)
     return offline.Target().compile(family.KERNEL, args, constexprs, warps)
 
@@ -39,16 +44,15 @@ def main() -> None:
     p.add_argument("--split", default="16,128", help="SPLIT values (chunks per row)")
     p.add_argument("--chunk", type=int, default=4096, help="CHUNK (values per program)")
     p.add_argument("--warps", type=int, default=4)
-    p.add_argument("--forms", default="early,late", help="NEXT_EARLY forms")
+    p.add_argument("--forms", default="early,late", help=f"of {', '.join(FORMS)}")
     args = p.parse_args()
-    forms = [f == "early" for f in args.forms.split(",")]
+    forms = args.forms.split(",")
     print(f"triton {triton.__version__}, sm_90, {args.op}, CHUNK {args.chunk}, {args.warps} warps")
     for dname in args.dtype.split(","):
         for split in map(int, args.split.split(",")):
-            for early in forms:
-                res = compiled(args.op, DTYPES[dname], split, args.chunk, args.warps, early)
-                form = "early " if early else "late  "
-                print(f"{dname:5s} SPLIT {split:4d} {form}: {res.n_regs:3d} registers, {res.n_spills:3d} stack bytes, "
+            for form in forms:
+                res = compiled(args.op, DTYPES[dname], split, args.chunk, args.warps, form)
+                print(f"{dname:5s} SPLIT {split:4d} {form:6s}: {res.n_regs:3d} registers, {res.n_spills:3d} stack bytes, "
                       f"{res.programs_per_sm} programs per SM ({res.limited_by})")
 
 
