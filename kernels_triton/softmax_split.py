@@ -96,8 +96,12 @@ SPLIT_MAX_WARPS = 32
 # narrower chunks over more programs than SMs (fp32 1048576: 256 of 16 KiB at 4 warps,
 # 112-114 registers, 4 per SM, the geometry of 524288), which the plan keeps only where
 # the compiled kernel holds a whole group (`regroup`: else the chunks widen again).
-# Registers: Triton 3.6, sm_90 (benchmarks/tuning/triton_registers.py). Not yet measured
-# past 1 (triton_split_geometry.py --config base: --config fine:SPLIT_CHUNKS_PER_SM=4).
+# Registers: Triton 3.6, sm_90 (benchmarks/tuning/triton_registers.py). Measured at 4
+# (H100, 1 GiB, % of copy, 1 -> 4: benchmarks/h100_2026-11-25/split_fine_chunks_
+# {softmax,log_softmax}_c370b77.txt): 1048576 softmax fp32 85.1-85.3 -> 86.7 (2 -> 4 per
+# SM), log-softmax 83.2-83.6 -> 83.8, 16-bit 86.8-87.9 either way (already 4 per SM);
+# 524288 the same plans. Within a point or two: the finer cut is not what the widest rows
+# lack, and 1 stays.
 SPLIT_CHUNKS_PER_SM = 1
 # Few rows (all their SPLIT_CHUNK_BYTES chunks fit one program per SM): rows past this
 # many bytes are cut into chunks, not held whole up to SPLIT_WHOLE_ROW_BYTES (`few_rows`).
@@ -120,18 +124,19 @@ SPLIT_FEW_ROWS_WHOLE_ROW_BYTES = 64 * 1024
 # 92.9 / 93.8 / 93.2.
 SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # The REREAD form (both kernels): no chunk held across the exchange's wait, each read
-# again after it, from L2 (the rows in flight at once are far smaller than L2), so that a
-# program needs few registers and an SM keeps more programs, and more groups of them,
-# in flight. For rows of at least SPLIT_REREAD_MIN_VALUES columns (a power of two; None:
-# never), cut into chunks of SPLIT_CHUNK_BYTES on up to SPLIT_REREAD_CHUNKS_PER_SM per
-# SM; SPLIT_REREAD: 2 keeps a chunk's first read in L2 until its second (evict_last,
-# then evict_first), 1 reads both with the default policy. Why: at 1048576 columns the
-# held form keeps 1-2 groups (rows) per GPU in flight and measured 85% (fp32 forward) and
-# 84% (backward) on the H100 against 91-96 at 524288 with 3-4 groups, and cutting the
-# rows finer at the same registers gained nothing (benchmarks/h100_2026-11-25/
-# split_fine_chunks_*.txt).
-SPLIT_REREAD_MIN_VALUES = None
-SPLIT_REREAD_CHUNKS_PER_SM = 4
+# again after it from L2 (the rows in flight are far smaller than L2), so that a program
+# needs fewer registers and an SM keeps more programs in flight: for rows of SPLIT x
+# CHUNK values within SPLIT_REREAD_VALUES[LOG_SOFTMAX] (None: never), the only form the
+# plan compiles there. SPLIT_REREAD: 2 keeps a chunk's first read in L2 until its second
+# (evict_last, then evict_first); 1 reads both with the default policy. H100, 1 GiB, % of
+# copy, the held form as planned against REREAD 2 / 1 (benchmarks/h100_2026-11-25/
+# split_reread_*_8588272.txt, registers and programs per SM beside each): the forward
+# loses at every width but log-softmax fp32 524288 (softmax fp32 131072-1048576 95.9 /
+# 92.6 / 92.0 / 85.3 -> 91.1 / 89.9 / 91.7 / 82.3, bf16 1048576 87.9 -> 60.9; log-softmax
+# fp32 524288 91.3 -> 92.2), so it holds; REREAD 1 lost to 2 nearly everywhere (fp32
+# 131072 73.0 against 91.1). More programs in flight did not help the 1048576-column rows
+# (6 per SM against 2: 82.3 against 85.3), which is why the held form stays there.
+SPLIT_REREAD_VALUES = {False: None, True: None}
 SPLIT_REREAD = 2
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
@@ -209,7 +214,7 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         # The next row's chunk is requested before this row's exchange is waited for, so
         # that this program has loads in flight while it waits for its slowest partner:
         # before the chunk's (max, sum) (NEXT_EARLY), or after it is published
-        # (SPLIT_NEXT_LATE_MIN_SPLIT, `forms`). REREAD (SPLIT_REREAD_MIN_VALUES): no
+        # (SPLIT_NEXT_LATE_MIN_SPLIT, `forms`). REREAD (SPLIT_REREAD_VALUES): no
         # chunk is held across the wait; the chunk is read again after it, from L2, so
         # that fewer registers hold more programs, and rows, in flight on each SM.
         if REREAD:
@@ -288,8 +293,11 @@ SPLIT_BWD_MAX_CHUNK_VALUES = {4: 8192, 2: 8192}
 # As SPLIT_CHUNKS_PER_SM, for the backward: fp32 1048576 columns at 1 are 128 chunks of
 # 8192 values at 8 warps, 174 registers, 1 program per SM (64 KiB of y and dy resident
 # per SM); 256 of 4096 at 4 warps take 165-167, 3 per SM (96 KiB), the geometry that
-# reaches 96% at 524288 (H100, triton_wide_auto_7257302.md) where 1048576 has 84. Not
-# yet measured past 1.
+# reaches 96% at 524288 (H100, triton_wide_auto_7257302.md) where 1048576 has 84.
+# Measured at 4 (split_fine_chunks_{softmax,log_softmax}_backward_c370b77.txt): softmax
+# fp32 84.0-84.6 -> 84.4 (1 -> 3 programs per SM), 16-bit 82.8-83.1 -> 83.3-83.5;
+# log-softmax fp32 83.9-84.2 -> 84.4, 16-bit 81.7-82.2 -> 83.2-83.5: within a point or
+# two, so 1 stays.
 SPLIT_BWD_CHUNKS_PER_SM = 1
 # Whole rows of fp16 (32 KiB at 32 values a thread: 16 warps) stop there: at 32 warps
 # Triton 3.6's ptxas spilled 16 bytes (the H100 run of 2026-11-23).
@@ -312,10 +320,15 @@ SPLIT_BWD_MAX_WARPS_FP16 = 16
 # 95.6; fp32 even), so it prefers late everywhere (by LOG_SOFTMAX; each form forced, H100:
 # benchmarks/h100_2026-11-25/split_forms_{softmax,log_softmax}_backward_bf41ec6.txt).
 SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
-# The backward's REREAD form, as the forward's (SPLIT_REREAD_*): y and dy read again
-# after the wait (log-softmax's first read: dy alone, its sum's only term).
-SPLIT_BWD_REREAD_MIN_VALUES = None
-SPLIT_BWD_REREAD_CHUNKS_PER_SM = 4
+# The backward's REREAD form, as the forward's (SPLIT_REREAD): y and dy read again after
+# the wait; log-softmax's first read takes dy alone (its sum's only term), so a program
+# holds half the bytes before the wait. Rows of SPLIT_BWD_REREAD_VALUES[LOG_SOFTMAX]
+# values. H100, 1 GiB, % of copy, held as planned -> REREAD 2 (split_reread_*_8588272.txt):
+# log-softmax bf16 131072 / 262144 / 524288 / 1048576 91.3 / 94.9 / 92.4 / 82.8 -> 96.6 /
+# 97.2 / 97.0 / 74.5, fp32 99.0 / 99.2 / 96.2 / 83.7 -> 98.3 / 99.5 / 97.8 / 80.9; softmax
+# (y and dy in both reads) gained bf16 131072 and 524288 (92.1 -> 95.1, 91.5 -> 93.5) but
+# lost 262144 (95.9 -> 90.7) and fp32 everywhere (99.5 -> 89.3 at 262144), so it holds.
+SPLIT_BWD_REREAD_VALUES = {False: None, True: (131072, 524288)}
 
 
 @triton.jit
@@ -442,15 +455,8 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
-    if per_sm is None:
-        per_sm = SPLIT_REREAD_CHUNKS_PER_SM if rereads(cols, SPLIT_REREAD_MIN_VALUES) else SPLIT_CHUNKS_PER_SM
-    most = None if sm_count is None else sm_count * per_sm
+    most = None if sm_count is None else sm_count * (SPLIT_CHUNKS_PER_SM if per_sm is None else per_sm)
     return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], most)
-
-
-def rereads(cols: int, min_values: int | None) -> bool:
-    """Whether rows of `cols` columns take the REREAD form (SPLIT_REREAD_MIN_VALUES)."""
-    return min_values is not None and triton.next_power_of_2(max(cols, 1)) >= min_values
 
 
 def fits(cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -517,10 +523,7 @@ def backward_chunks(cols: int, elem: int, align: int, interpreted: bool,
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_BWD_CHUNK_ODD, SPLIT_BWD_CHUNK_ODD, None)
-    if per_sm is None:
-        per_sm = (SPLIT_BWD_REREAD_CHUNKS_PER_SM if rereads(cols, SPLIT_BWD_REREAD_MIN_VALUES)
-                  else SPLIT_BWD_CHUNKS_PER_SM)
-    most = None if sm_count is None else sm_count * per_sm
+    most = None if sm_count is None else sm_count * (SPLIT_BWD_CHUNKS_PER_SM if per_sm is None else per_sm)
     return _cut(cols, SPLIT_BWD_CHUNK_BYTES[elem] // elem, SPLIT_BWD_MAX_CHUNK_VALUES[elem], most)
 
 
@@ -626,26 +629,34 @@ def respread(warps: int, spills: int, constexprs: dict) -> int | None:
     return 2 * warps
 
 
-def _forms(constexprs: dict, late_min_split: dict, reread_min_values: int | None) -> list[dict]:
+def rereads(constexprs: dict, reread_values: dict) -> bool:
+    """Whether a `split` plan of these constexprs takes the REREAD form: rows cut into
+    chunks whose SPLIT x CHUNK values lie in reread_values[LOG_SOFTMAX] (low, high)."""
+    within = reread_values[constexprs["LOG_SOFTMAX"]]
+    values = constexprs["SPLIT"] * constexprs["CHUNK"]
+    return constexprs["SPLIT"] > 1 and within is not None and within[0] <= values <= within[1]
+
+
+def _forms(constexprs: dict, late_min_split: dict, reread_values: dict) -> list[dict]:
     """The forms of a `split` kernel to compile, the one kept at a tie first: the REREAD
-    form alone for rows cut into chunks of at least `reread_min_values` columns in all;
-    else both held forms (NEXT_EARLY), late first for rows of at least
-    late_min_split[LOG_SOFTMAX] chunks."""
+    form alone where `rereads`; else both held forms (NEXT_EARLY), late first for rows
+    of at least late_min_split[LOG_SOFTMAX] chunks."""
     split = constexprs["SPLIT"]
-    if split > 1 and rereads(split * constexprs["CHUNK"], reread_min_values):
+    if rereads(constexprs, reread_values):
         return [{**constexprs, "NEXT_EARLY": False, "REREAD": SPLIT_REREAD}]
     early = split < late_min_split[constexprs["LOG_SOFTMAX"]]
     return [{**constexprs, "NEXT_EARLY": early, "REREAD": 0}, {**constexprs, "NEXT_EARLY": not early, "REREAD": 0}]
 
 
 def forms(constexprs: dict) -> list[dict]:
-    """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_*)."""
-    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_MIN_VALUES)
+    """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES)."""
+    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES)
 
 
 def backward_forms(constexprs: dict) -> list[dict]:
-    """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT, SPLIT_BWD_REREAD_*)."""
-    return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, SPLIT_BWD_REREAD_MIN_VALUES)
+    """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT,
+    SPLIT_BWD_REREAD_VALUES)."""
+    return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, SPLIT_BWD_REREAD_VALUES)
 
 
 def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:

@@ -337,17 +337,14 @@ def test_split_chunks_finer_than_one_per_sm_widen_where_a_group_is_not_resident(
 
 
 @pytest.mark.parametrize("op", ["softmax", "log_softmax", "softmax_backward", "log_softmax_backward"])
-def test_split_rereads_rows_from_the_threshold(op, monkeypatch):
-    # Rows of at least SPLIT_[BWD_]REREAD_MIN_VALUES columns plan the REREAD form alone,
-    # cut over up to SPLIT_[BWD_]REREAD_CHUNKS_PER_SM chunks per SM; narrower rows keep
-    # the two held forms; None (or a higher threshold) leaves every plan held. The target
-    # is made up (it compiles nothing), so this runs anywhere.
+def test_split_rereads_rows_within_its_range(op, monkeypatch):
+    # Rows whose chunks hold SPLIT_[BWD_]REREAD_VALUES[LOG_SOFTMAX] values in all plan the
+    # REREAD form alone; other rows, and ops whose range is None, compile both held forms.
+    # The target is made up (it compiles nothing), so this runs anywhere.
     softmax_mod, launch, _, _, split, *_ = _modules()
     from kernels_triton import offline
-    backward = op.endswith("_backward")
-    prefix = "SPLIT_BWD_REREAD_" if backward else "SPLIT_REREAD_"
-    monkeypatch.setattr(split, prefix + "MIN_VALUES", 1 << 20)
-    monkeypatch.setattr(split, prefix + "CHUNKS_PER_SM", 4)
+    backward, log = op.endswith("_backward"), op.startswith("log")
+    name = "SPLIT_BWD_REREAD_VALUES" if backward else "SPLIT_REREAD_VALUES"
     compiled = []
 
     class MadeUpTarget:
@@ -358,21 +355,27 @@ def test_split_rereads_rows_from_the_threshold(op, monkeypatch):
             return launch.CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
                                             programs_per_sm=4, limited_by="registers")
 
-    for cols, rereads in ((1 << 20, True), ((1 << 19) + 8, True), (1 << 19, False)):
-        x = torch.empty(64, cols)
+    def planned(cols: int) -> dict:
         compiled.clear()
-        p = softmax_mod.plan_offline(x, op, "split", x if backward else None, MadeUpTarget())
-        c = p["constexprs"]
+        x = torch.empty(8, cols)
+        return softmax_mod.plan_offline(x, op, "split", x if backward else None, MadeUpTarget())["constexprs"]
+
+    monkeypatch.setattr(split, name, {log: (1 << 17, 1 << 19), not log: None})
+    for cols, rereads in ((1 << 16, False), ((1 << 16) + 8, True), (1 << 17, True), (1 << 19, True),
+                          ((1 << 19) + 8, False)):
+        c = planned(cols)
         assert bool(c["REREAD"]) is rereads and len(compiled) == (1 if rereads else 2), (cols, compiled)
         if rereads:
-            # 4096-value chunks (16 KiB of fp32) over up to 4 programs per SM: 256 of them
-            assert (c["REREAD"], c["SPLIT"], c["CHUNK"], c["NEXT_EARLY"]) == (split.SPLIT_REREAD, 256, 4096, False)
+            assert (c["REREAD"], c["NEXT_EARLY"]) == (split.SPLIT_REREAD, False), c
         else:
-            assert {f["NEXT_EARLY"] for f in compiled} == {True, False}
-    monkeypatch.setattr(split, prefix + "MIN_VALUES", None)
-    p = softmax_mod.plan_offline(torch.empty(64, 1 << 20), op, "split",
-                                 torch.empty(64, 1 << 20) if backward else None, MadeUpTarget())
-    assert p["constexprs"]["REREAD"] == 0
+            assert {f["NEXT_EARLY"] for f in compiled} == {True, False} and c["REREAD"] == 0, compiled
+    monkeypatch.setattr(split, name, {log: None, not log: (1, 1 << 30)})
+    assert planned(1 << 18)["REREAD"] == 0
+    # As shipped: only log-softmax's backward rereads, rows of 131072 to 524288 values.
+    monkeypatch.undo()
+    for cols in (65536, 131072, 524288, 1048576):
+        assert planned(cols)["REREAD"] == (split.SPLIT_REREAD if op == "log_softmax_backward" and
+                                           131072 <= cols <= 524288 else 0), (op, cols)
 
 
 def test_occupancy_and_grid_arithmetic():

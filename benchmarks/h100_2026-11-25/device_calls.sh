@@ -128,3 +128,30 @@ done
 echo "forms at $(el)s"
 timeout 60 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax_backward.py -k "resident_form" 2>&1 | tail -1 | tee $OUT/gpu_tests_forms_${G}_$C.log
 echo "all done at $(el)s"
+
+# ---- session 32 ----
+# session 32, call 1: Triton split rows cut finer than one chunk per SM (benchmarks/tuning/split_fine_chunks_experiment.sh); the no-grad host loop before (f979bbd, .device/exp/base) and after the empty-hook-chain change (c370b77), both trees in this call; the Triton GPU tests of the launcher, split and the node (the deque registry of 37951e5, regroup 98c0e03, hooks c370b77: not GPU-run before)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+for i in 1 2; do
+  python3 benchmarks/tuning/profile_call.py --backends torch,triton --top 8 2>&1 | grep -v Warn > $OUT/host_profile_${G}_${C}_$i.txt; grep "us/call" $OUT/host_profile_${G}_${C}_$i.txt | tr '\n' ';'; echo
+  (cd .device/exp/base && PYTHONPATH=$PWD python3 benchmarks/tuning/profile_call.py --backends torch,triton --top 8 2>&1 | grep -v Warn > $OUT/host_profile_${G}_f979bbd_$i.txt; grep "us/call" $OUT/host_profile_${G}_f979bbd_$i.txt | tr '\n' ';'; echo)
+done
+echo "profiles at $(el)s"
+OUT=$OUT/fine bash benchmarks/tuning/split_fine_chunks_experiment.sh 2>&1 | awk '/^(fp32|bf16|fp16|split_fine|device)/ {printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+echo "experiment at $(el)s"
+timeout $(( 575 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "all done at $(el)s"
+
+# session 32, call 2: the Triton split REREAD form (no chunk held across the exchange's wait; read again from L2 after it: 72-96 registers, 5-8 programs per SM, where the held forms take 112-167, 3-4) against the plan (held forms), forced by SPLIT_[BWD_]REREAD_MIN_VALUES=1, with the L2 hints (REREAD 2: evict_last then evict_first) and without (1); softmax, log-softmax and both backward ops, fp32/bf16, 131072-1048576 columns, 1 GiB, % of copy with registers and programs per SM
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+for op in softmax softmax_backward log_softmax log_softmax_backward; do
+  case $op in *backward) K=SPLIT_BWD_REREAD_MIN_VALUES ;; *) K=SPLIT_REREAD_MIN_VALUES ;; esac
+  timeout 140 python3 benchmarks/tuning/triton_split_geometry.py --op $op --dtype fp32,bf16 --cols 131072,262144,524288,1048576 --config plan: --config "reread:$K=1" --config "reread1:$K=1;SPLIT_REREAD=1" 2>&1 | grep -v Warning | tee $OUT/split_reread_${op}_${G}_$C.txt | awk '/^(fp32|bf16)/ {printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+  echo "$op at $(el)s"
+done
+timeout $(( 575 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "split or published or forced" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "all done at $(el)s"

@@ -9,11 +9,14 @@ against the occupancy that made it.
 
 A configuration is NAME:CONST=EXPR;CONST=EXPR... (an empty list is the module as it
 is); constants derived from the ones set (SPLIT_MAX_CHUNK_VALUES, ...) are not
-recomputed. NEXT_EARLY=True (or False) forces that form of the kernel instead of the
-plan's choice between both (`softmax_split.forms`):
+recomputed. NEXT_EARLY=True (or False) forces that held form of the kernel instead of
+the plan's choice (`softmax_split.forms`); a range of SPLIT_[BWD_]REREAD_VALUES forces
+the REREAD form on the rows within it:
 
-    --config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False Every configuration runs on the same inputs, one after another per width,
-and the first configuration runs again at the end of each width (`again`), to show the
+    --config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False \
+        --config 'reread:SPLIT_BWD_REREAD_VALUES={False: (1, 1 << 30), True: (1, 1 << 30)}'
+
+Every configuration runs on the same inputs, one after another per width, and the first configuration runs again at the end of each width (`again`), to show the
 drift between runs. Not the benchmark of record (the CLI is): each output is checked
 only roughly (allclose at 1e-2) and flagged `!WRONG` where it is off.
 """
@@ -42,7 +45,7 @@ def force_form(early: bool | None) -> None:
     """Plans of `split` (forward and backward) with only the NEXT_EARLY=`early` form of
     the kernel; None: both, as the module has them."""
     def one(forms):
-        return lambda constexprs: [dict(forms(constexprs)[0], NEXT_EARLY=early)]
+        return lambda constexprs: [dict(forms(constexprs)[0], NEXT_EARLY=early, REREAD=0)]
     fwd, bwd = softmax_split.forms, softmax_split.backward_forms
     # The forward family is the module itself: a Family of its names with `forms` replaced.
     names = {f.name: getattr(softmax_split, f.name) for f in dataclasses.fields(launch.Family)}
