@@ -328,7 +328,12 @@ SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # 97.2 / 97.0 / 74.5, fp32 99.0 / 99.2 / 96.2 / 83.7 -> 98.3 / 99.5 / 97.8 / 80.9; softmax
 # (y and dy in both reads) gained bf16 131072 and 524288 (92.1 -> 95.1, 91.5 -> 93.5) but
 # lost 262144 (95.9 -> 90.7) and fp32 everywhere (99.5 -> 89.3 at 262144), so it holds.
-SPLIT_BWD_REREAD_VALUES = {False: None, True: (131072, 524288)}
+# Log-softmax again, three dtypes, as planned / held / REREAD at every width
+# (split_reread_log_softmax_backward_h100_e19dace.txt): 65536 even or lower (fp32 97.9 /
+# 97.9 / 97.0, fp16 96.3 / 96.2 / 95.2), so it holds there; 1048576 in the plan's own
+# chunks of 8192 values (3 programs per SM against 1-2) gained (fp32 83.4-84.7 -> 86.2,
+# bf16 82.2-82.7 -> 84.2, fp16 82.2-82.3 -> 84.4), where 4096-value chunks had lost.
+SPLIT_BWD_REREAD_VALUES = {False: None, True: (131072, 1 << 20)}
 
 
 @triton.jit

@@ -371,11 +371,11 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
             assert {f["NEXT_EARLY"] for f in compiled} == {True, False} and c["REREAD"] == 0, compiled
     monkeypatch.setattr(split, name, {log: None, not log: (1, 1 << 30)})
     assert planned(1 << 18)["REREAD"] == 0
-    # As shipped: only log-softmax's backward rereads, rows of 131072 to 524288 values.
+    # As shipped: only log-softmax's backward rereads, rows of 131072 to 1048576 values.
     monkeypatch.undo()
     for cols in (65536, 131072, 524288, 1048576):
         assert planned(cols)["REREAD"] == (split.SPLIT_REREAD if op == "log_softmax_backward" and
-                                           131072 <= cols <= 524288 else 0), (op, cols)
+                                           131072 <= cols <= 1 << 20 else 0), (op, cols)
 
 
 def test_occupancy_and_grid_arithmetic():
