@@ -135,7 +135,9 @@ SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # 92.6 / 92.0 / 85.3 -> 91.1 / 89.9 / 91.7 / 82.3, bf16 1048576 87.9 -> 60.9; log-softmax
 # fp32 524288 91.3 -> 92.2), so it holds; REREAD 1 lost to 2 nearly everywhere (fp32
 # 131072 73.0 against 91.1). More programs in flight did not help the 1048576-column rows
-# (6 per SM against 2: 82.3 against 85.3), which is why the held form stays there.
+# (6 per SM against 2: 82.3 against 85.3), which is why the held form stays there; nor in
+# the plan's own chunks (split_reread_wide_{softmax,log_softmax}_h100_48a3f22.txt: softmax
+# fp32 1048576 85.3 -> 80.1, 16-bit 87.6-87.9 -> 60.2-61.0; log-softmax alike).
 SPLIT_REREAD_VALUES = {False: None, True: None}
 SPLIT_REREAD = 2
 # Under the interpreter programs run one after another, so a program waiting for a later
@@ -332,7 +334,10 @@ SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # (split_reread_log_softmax_backward_h100_e19dace.txt): 65536 even or lower (fp32 97.9 /
 # 97.9 / 97.0, fp16 96.3 / 96.2 / 95.2), so it holds there; 1048576 in the plan's own
 # chunks of 8192 values (3 programs per SM against 1-2) gained (fp32 83.4-84.7 -> 86.2,
-# bf16 82.2-82.7 -> 84.2, fp16 82.2-82.3 -> 84.4), where 4096-value chunks had lost.
+# bf16 82.2-82.7 -> 84.2, fp16 82.2-82.3 -> 84.4), where 4096-value chunks had lost. In
+# the plan's own chunks softmax's backward at 524288 / 1048576 (split_reread_wide_
+# softmax_backward_h100_48a3f22.txt): fp32 96.2 / 83.9 -> 93.0 / 85.4, 16-bit 91.7-92.9
+# / 82.9-83.2 -> 93.6-93.7 / 71.7-72.0: mixed, so softmax's backward holds.
 SPLIT_BWD_REREAD_VALUES = {False: None, True: (131072, 1 << 20)}
 
 

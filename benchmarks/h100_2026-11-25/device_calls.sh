@@ -155,3 +155,32 @@ for op in softmax softmax_backward log_softmax log_softmax_backward; do
 done
 timeout $(( 575 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "split or published or forced" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
 echo "all done at $(el)s"
+
+# session 32, call 3: log-softmax backward as shipped (REREAD at 131072-524288) against the held forms forced and REREAD at every width, fp32/bf16/fp16, 65536-1048576, 1 GiB (triton_split_geometry.py); the CLI record of triton auto, log-softmax backward and forward, three dtypes, 65536-1048576; the split GPU tests; compute-sanitizer memcheck over the Triton log-softmax backward (REREAD rows and offset views)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+timeout 150 python3 benchmarks/tuning/triton_split_geometry.py --op log_softmax_backward --dtype fp32,bf16,fp16 --cols 65536,131072,262144,524288,1048576 --config plan: --config 'held:SPLIT_BWD_REREAD_VALUES={False: None, True: None}' --config 'reread:SPLIT_BWD_REREAD_VALUES={False: None, True: (1, 1 << 30)}' 2>&1 | grep -v Warning | tee $OUT/split_reread_log_softmax_backward_${G}_$C.txt | awk '/^(fp32|bf16|fp16)/ {printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+echo "geometry at $(el)s"
+timeout 200 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op log_softmax --pass bwd,fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton --variants auto --output $OUT/triton_log_softmax_auto_${G}_$C.md 2>&1 | tail -1
+grep -E "^\| triton|^###" $OUT/triton_log_softmax_auto_${G}_$C.md | awk -F'|' '/###/ {printf "%s:", $0; next} {printf " %s %s;", $4,$7} END {print ""}'
+echo "record at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "split or published or forced or resident or reread" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "tests at $(el)s"
+timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 3x131072,2x262144,2x524288 --out $OUT/sanitize_triton_reread_${G}_$C.log 2>&1 | tail -3
+echo "all done at $(el)s"
+
+# session 32, call 4: REREAD in the plan's own chunks at the widest rows for the other ops (softmax and log-softmax forward, softmax backward; call 2 measured it in 4096-value chunks only): plan against REREAD forced, fp32/bf16/fp16, 524288 and 1048576, 1 GiB; the CLI record of triton auto log-softmax backward at 1048576 (REREAD now); memcheck over it at 2x1048576
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+for op in softmax softmax_backward log_softmax; do
+  case $op in *backward) K=SPLIT_BWD_REREAD_VALUES ;; *) K=SPLIT_REREAD_VALUES ;; esac
+  timeout 100 python3 benchmarks/tuning/triton_split_geometry.py --op $op --dtype fp32,bf16,fp16 --cols 524288,1048576 --config plan: --config "reread:$K={False: (1, 1 << 30), True: (1, 1 << 30)}" 2>&1 | grep -v Warning | tee $OUT/split_reread_wide_${op}_${G}_$C.txt | awk '/^(fp32|bf16|fp16)/ {printf "%s %s %s %s r%s p%s;", $1,$2,$3,$4,$12,$16} END {print ""}'
+  echo "$op at $(el)s"
+done
+timeout 120 python3 -m comparison --cols 1048576 --dtype fp32,bf16,fp16 --op log_softmax,softmax --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends triton --variants auto --output $OUT/triton_bwd_1048576_auto_${G}_$C.md 2>&1 | tail -1
+grep -E "^\| triton|^###" $OUT/triton_bwd_1048576_auto_${G}_$C.md | awk -F'|' '/###/ {printf "%s:", $0; next} {printf " %s %s;", $4,$7} END {print ""}'
+echo "record at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops log_softmax_backward --dtypes fp32,bf16 --shapes 2x1048576 --out $OUT/sanitize_triton_reread_wide_${G}_$C.log 2>&1 | tail -3
+echo "all done at $(el)s"
