@@ -184,3 +184,14 @@ grep -E "^\| triton|^###" $OUT/triton_bwd_1048576_auto_${G}_$C.md | awk -F'|' '/
 echo "record at $(el)s"
 timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends triton --ops log_softmax_backward --dtypes fp32,bf16 --shapes 2x1048576 --out $OUT/sanitize_triton_reread_wide_${G}_$C.log 2>&1 | tail -3
 echo "all done at $(el)s"
+
+# session 32, call 5 (asked for nvidia-h200; carry .device, .whl/part1): the peers' wheels, first part (benchmarks/install_peers.sh)
+bash benchmarks/install_peers.sh part1 2>&1 | tail -3; nvidia-smi --query-gpu=name --format=csv,noheader
+# session 32, call 6 (warm after call 5, which staged .whl/part1): the peers installed (benchmarks/install_peers.sh part2), then the record of this GPU: forward and backward sweeps, fp32 and bf16, 128-262144 columns, `auto` of every backend and peer (torch, torch.compile, Liger-Kernel, QuACK), 1 GiB inputs
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part2 2>&1 | tail -3 && source /tmp/site/peers.env
+echo "peers at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "cuda build at $(el)s"
+timeout $(( 560 - $(el) )) bash benchmarks/record.sh forward,backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -4
+ls $OUT/*/ | head; echo "all done at $(el)s"
