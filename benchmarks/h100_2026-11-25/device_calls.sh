@@ -195,3 +195,10 @@ echo "peers at $(el)s"
 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "cuda build at $(el)s"
 timeout $(( 560 - $(el) )) bash benchmarks/record.sh forward,backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -4
 ls $OUT/*/ | head; echo "all done at $(el)s"
+
+# session 32, call 7: the Triton softmax and backward GPU tests at the session's head (log-softmax's backward in the REREAD form at 131072-1048576)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+timeout 230 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "all done at $(el)s"
