@@ -422,6 +422,9 @@ class Family:
     # that wait for each other cannot all be resident (softmax_split.regroup); None:
     # the family's programs never wait for each other.
     regroup: Callable | None = None
+    # held_forms(constexprs, grid, limits, elem): the forms to compile instead where the
+    # planned form does not suit this GPU's L2 (softmax_split.held_forms), or None.
+    held_forms: Callable | None = None
 
 
 # -- plans -------------------------------------------------------------------------------------

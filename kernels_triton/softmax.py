@@ -185,8 +185,14 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         base, warps = wider
         constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, _forms(family, base), warps,
                                                                        maxnreg)
-    out["constexprs"] = constexprs
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
+    held_forms = getattr(family, "held_forms", None)
+    if held_forms is not None and (held := held_forms(constexprs, grid, limits, x.element_size())):
+        # split's REREAD form would pend more of each row between its two reads than
+        # this GPU's L2 keeps: the forms that hold their chunks in registers instead.
+        constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, held, warps, maxnreg)
+        grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
+    out["constexprs"] = constexprs
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
                shared=res.shared, device=x.device.index,

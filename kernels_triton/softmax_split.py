@@ -339,6 +339,12 @@ SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # softmax_backward_h100_48a3f22.txt): fp32 96.2 / 83.9 -> 93.0 / 85.4, 16-bit 91.7-92.9
 # / 82.9-83.2 -> 93.6-93.7 / 71.7-72.0: mixed, so softmax's backward holds.
 SPLIT_BWD_REREAD_VALUES = {False: None, True: (131072, 1 << 20)}
+# REREAD counts on L2 holding every chunk between its two reads: at most the resident
+# groups' rows (of x; of y and dy, of dy alone for log-softmax's backward). Where those
+# would fill more than this share of the GPU's L2 (a GPU with a small L2 for its SMs),
+# the plan takes the held forms instead (`held_forms`). The H100 plans above pend at most
+# 15 MB of its 50 MB (log-softmax backward fp32 131072: 28 groups of 512 KiB of dy).
+SPLIT_REREAD_L2_SHARE = 0.75
 
 
 @triton.jit
@@ -658,6 +664,32 @@ def _forms(constexprs: dict, late_min_split: dict, reread_values: dict) -> list[
     return [{**constexprs, "NEXT_EARLY": early, "REREAD": 0}, {**constexprs, "NEXT_EARLY": not early, "REREAD": 0}]
 
 
+def _held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits, elem: int, late_min_split: dict,
+                pending_tensors: int) -> list[dict] | None:
+    """The held forms to compile instead of a REREAD plan whose chunks between their two
+    reads (`pending_tensors` rows of SPLIT x CHUNK `elem`-byte values per resident group)
+    would fill more than SPLIT_REREAD_L2_SHARE of the L2; None where the plan stands."""
+    if not constexprs.get("REREAD"):
+        return None
+    split = constexprs["SPLIT"]
+    pending = grid // split * split * constexprs["CHUNK"] * elem * pending_tensors
+    if pending <= limits.l2_bytes * SPLIT_REREAD_L2_SHARE:
+        return None
+    return _forms(constexprs, late_min_split, {False: None, True: None})
+
+
+def held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits, elem: int) -> list[dict] | None:
+    """softmax.plan's fallback from the forward's REREAD form (`_held_forms`)."""
+    return _held_forms(constexprs, grid, limits, elem, SPLIT_NEXT_LATE_MIN_SPLIT, 1)
+
+
+def backward_held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits, elem: int) -> list[dict] | None:
+    """softmax.plan's fallback from the backward's REREAD form: y and dy pending, dy alone
+    for log-softmax (`_held_forms`)."""
+    return _held_forms(constexprs, grid, limits, elem, SPLIT_BWD_NEXT_LATE_MIN_SPLIT,
+                       1 if constexprs["LOG_SOFTMAX"] else 2)
+
+
 def forms(constexprs: dict) -> list[dict]:
     """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES)."""
     return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES)
@@ -719,4 +751,4 @@ def direct_launcher(p: dict, n_tensors: int):
 BACKWARD = launch.Family(KERNEL=_softmax_split_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
                          launch_plan=backward_launch_plan, respread=respread,
-                         forms=backward_forms, regroup=regroup)
+                         forms=backward_forms, regroup=regroup, held_forms=backward_held_forms)

@@ -23,6 +23,7 @@ path, views, special values, large magnitudes, empty tensors, outputs written th
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -376,6 +377,19 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
     for cols in (65536, 131072, 524288, 1048576):
         assert planned(cols)["REREAD"] == (split.SPLIT_REREAD if op == "log_softmax_backward" and
                                            131072 <= cols <= 1 << 20 else 0), (op, cols)
+    # A GPU whose L2 would not keep the resident groups' chunks between their two reads
+    # (4 programs per SM x 132 SMs / 32 chunks = 16 groups of 131072 fp32 values: 8 MiB
+    # per tensor pending) gets the held forms; the H100's 50 MiB keeps them.
+    monkeypatch.setattr(split, name, {log: (1 << 17, 1 << 19), not log: None})
+    pending = 16 * (1 << 17) * 4 * (2 if backward and not log else 1)
+    for l2_bytes, rereads in ((offline.H100.l2_bytes, True), (math.ceil(pending / split.SPLIT_REREAD_L2_SHARE), True),
+                              (math.ceil(pending / split.SPLIT_REREAD_L2_SHARE) - 2, False), (0, False)):
+        MadeUpTarget.limits = dataclasses.replace(offline.H100, l2_bytes=l2_bytes)
+        compiled.clear()
+        x = torch.empty(64, 1 << 17)
+        p = softmax_mod.plan_offline(x, op, "split", x if backward else None, MadeUpTarget())
+        assert bool(p["constexprs"]["REREAD"]) is rereads and p["grid"] == 16 * 32, (l2_bytes, p)
+        assert len(compiled) == (1 if rereads else 3), compiled  # REREAD, then both held forms
 
 
 def test_occupancy_and_grid_arithmetic():
