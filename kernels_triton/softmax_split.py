@@ -5,7 +5,9 @@ Each chunk of a row is held in one program's registers; the programs of a row pu
 their chunk's (max, sum) as one 64-bit word in global memory and wait for each other's,
 so each element is still read once and written once. That wait needs every program
 resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
-Each program loads its chunk of the next row before it waits. Chunks are 16 KiB, wider
+Each program loads its chunk of the next row before it waits; or, in the REREAD form
+(log-softmax's backward at 131072 columns and wider), holds nothing across the wait and
+reads its chunk again from L2 after it, so that more programs fit an SM. Chunks are 16 KiB, wider
 (to 64 KiB: 16384 fp32 values, 32768 16-bit ones) where a row has more of them than the
 GPU has SMs: rows up to a power of two of such chunks, at most one per SM (fp32 2097152
 columns on a 132-SM GPU); `why_unsupported` says so past that. How many values a thread
