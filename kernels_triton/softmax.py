@@ -176,22 +176,28 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         out["grid"] = family.grid(units, row_bytes, forms[0])[0]
         return out
     build = functools.partial(target.compile, family.KERNEL, family.compile_args(*tensors))
-    constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, forms, warps, maxnreg)
+    held_forms = getattr(family, "held_forms", None)
+
+    def choose(forms: list[dict], warps: int) -> tuple:
+        chosen = _best_form(build, family, forms, warps, maxnreg)
+        if held_forms is not None:
+            # split's REREAD form would pend more of each row between its two reads than
+            # this GPU's L2 keeps: the forms that hold their chunks in registers instead.
+            grid = family.grid(units, row_bytes, chosen[0], limits, chosen[1].programs_per_sm)[0]
+            held = held_forms(chosen[0], grid, limits, x.element_size())
+            if held:
+                chosen = _best_form(build, family, held, warps, maxnreg)
+        return chosen
+
+    constexprs, res, out["num_warps"], out["maxnreg"] = choose(forms, warps)
     regroup = getattr(family, "regroup", None)
     while regroup is not None and (wider := regroup(constexprs, warps, res.programs_per_sm * limits.sm_count)):
         # A group of programs that wait for each other must all be resident: where the
         # compiled kernel does not hold one, fewer and wider chunks (split), over warps
         # scaled from the geometry's own (before any respread).
         base, warps = wider
-        constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, _forms(family, base), warps,
-                                                                       maxnreg)
+        constexprs, res, out["num_warps"], out["maxnreg"] = choose(_forms(family, base), warps)
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
-    held_forms = getattr(family, "held_forms", None)
-    if held_forms is not None and (held := held_forms(constexprs, grid, limits, x.element_size())):
-        # split's REREAD form would pend more of each row between its two reads than
-        # this GPU's L2 keeps: the forms that hold their chunks in registers instead.
-        constexprs, res, out["num_warps"], out["maxnreg"] = _best_form(build, family, held, warps, maxnreg)
-        grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out["constexprs"] = constexprs
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,

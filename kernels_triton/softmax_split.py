@@ -669,12 +669,12 @@ def _forms(constexprs: dict, late_min_split: dict, reread_values: dict) -> list[
 def _held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits, elem: int, late_min_split: dict,
                 pending_tensors: int) -> list[dict] | None:
     """The held forms to compile instead of a REREAD plan whose chunks between their two
-    reads (`pending_tensors` rows of SPLIT x CHUNK `elem`-byte values per resident group)
-    would fill more than SPLIT_REREAD_L2_SHARE of the L2; None where the plan stands."""
+    reads (`pending_tensors` chunks of CHUNK `elem`-byte values per program of the `grid`,
+    all resident) would fill more than SPLIT_REREAD_L2_SHARE of the L2; None where the
+    plan stands."""
     if not constexprs.get("REREAD"):
         return None
-    split = constexprs["SPLIT"]
-    pending = grid // split * split * constexprs["CHUNK"] * elem * pending_tensors
+    pending = grid * constexprs["CHUNK"] * elem * pending_tensors
     if pending <= limits.l2_bytes * SPLIT_REREAD_L2_SHARE:
         return None
     return _forms(constexprs, late_min_split, {False: None, True: None})
