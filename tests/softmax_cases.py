@@ -617,6 +617,21 @@ def run_and_check(target: Target, x: torch.Tensor, dim=-1, *, keepdim: bool = Fa
     return out, agreements
 
 
+def check_double_backward_refused(op: str, backend: str, device, message: str) -> None:
+    """A gradient of `op` on `backend` recorded with create_graph agrees with float64
+    autograd, and differentiating it again raises `message` (a backend whose C++ node
+    has no double backward): recording is allowed, only the second derivative refuses."""
+    x = make_rows(4, 300, torch.float32, device, seed=10).requires_grad_(True)
+    y = getattr(comparison, op)(x, backend=backend)
+    w = torch.randn_like(y)
+    (dx,) = torch.autograd.grad((y * w).sum(), x, create_graph=True)  # recording is allowed
+    x64 = x.detach().double().requires_grad_(True)
+    (ref,) = torch.autograd.grad((getattr(torch, op)(x64, -1) * w.double()).sum(), x64)
+    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
+    with pytest.raises(RuntimeError, match=message):
+        torch.autograd.grad(dx.sum(), x)
+
+
 def torch_reduce(op: str, x: torch.Tensor, dim, keepdim: bool) -> torch.Tensor:
     """torch.sum / torch.amax with the dims spelled out (dim=None: all of them)."""
     fn = torch.sum if op == "reduce_sum" else torch.amax

@@ -33,7 +33,7 @@ import kernels_cuda.softmax as cuda_softmax  # noqa: E402
 from comparison import get_backend  # noqa: E402
 from comparison.agreement import check, gradient_agreement  # noqa: E402
 from comparison.inputs import make_gradient, make_rows  # noqa: E402
-from softmax_cases import Target, check_declined, run_and_check  # noqa: E402
+from softmax_cases import Target, check_declined, check_double_backward_refused, run_and_check  # noqa: E402
 
 BACKEND = get_backend("cuda")
 _UNAVAILABLE = BACKEND.unavailable_reason()
@@ -761,15 +761,7 @@ def test_cpp_gradient_takes_expanded_and_other_dtype_gradients(op):
 
 @pytest.mark.parametrize("op", OPS)
 def test_cpp_gradient_refuses_double_backward_only_when_asked(op):
-    x = make_rows(4, 300, torch.float32, "cuda", seed=10).requires_grad_(True)
-    y = getattr(comparison, op)(x, backend="cuda")
-    w = torch.randn_like(y)
-    (dx,) = torch.autograd.grad((y * w).sum(), x, create_graph=True)  # recording is allowed
-    x64 = x.detach().double().requires_grad_(True)
-    (ref,) = torch.autograd.grad((getattr(torch, op)(x64, -1) * w.double()).sum(), x64)
-    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
-    with pytest.raises(RuntimeError, match="cannot be differentiated again"):
-        torch.autograd.grad(dx.sum(), x)
+    check_double_backward_refused(op, "cuda", "cuda", "cannot be differentiated again")
 
 
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs a second CUDA GPU")

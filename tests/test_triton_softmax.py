@@ -299,6 +299,22 @@ def test_split_geometry_by_element_size():
     assert split.respread(4, 1000, {"CHUNK": 256}) == 8 and split.respread(4, 1000, {"CHUNK": 128}) is None
 
 
+class MadeUpTarget:
+    """A target for `plan_offline` that compiles nothing: every kernel asked of it holds
+    `per_sm` programs per SM (as if by its registers) on `limits` (default: the offline
+    H100), and `compiled` keeps the constexprs of each compile in order. The plan's rules
+    on made-up residency, anywhere."""
+
+    def __init__(self, per_sm: int, limits=None):
+        from kernels_triton import offline
+        self.per_sm, self.limits, self.compiled = per_sm, limits or offline.H100, []
+
+    def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
+        self.compiled.append(dict(constexprs))
+        return _modules()[1].CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
+                                               programs_per_sm=self.per_sm, limited_by="registers")
+
+
 @pytest.mark.parametrize("op", ["softmax", "softmax_backward"])
 def test_split_chunks_finer_than_one_per_sm_widen_where_a_group_is_not_resident(op, monkeypatch):
     # With SPLIT_[BWD_]CHUNKS_PER_SM past 1, fp32 rows of 1048576 are cut in 256 chunks of
@@ -306,7 +322,7 @@ def test_split_chunks_finer_than_one_per_sm_widen_where_a_group_is_not_resident(
     # all 256 programs at once (132 SMs here), else widens them again (`regroup`), and
     # `fits` still answers by one widest chunk per SM. The residency is made up (a target
     # that compiles nothing), so this runs anywhere.
-    softmax_mod, launch, _, _, split, *_ = _modules()
+    softmax_mod, _, _, _, split, *_ = _modules()
     from kernels_triton import offline
     backward = op == "softmax_backward"
     monkeypatch.setattr(split, "SPLIT_BWD_CHUNKS_PER_SM" if backward else "SPLIT_CHUNKS_PER_SM", 4)
@@ -314,17 +330,6 @@ def test_split_chunks_finer_than_one_per_sm_widen_where_a_group_is_not_resident(
     assert chunks(1048576, 4, 16, False, 132) == (256, 4096)
     assert chunks(1048576, 4, 16, False, 132, per_sm=1) == (128, 8192)
     assert (split.backward_fits if backward else split.fits)(1048576, 4, 16, 132)
-
-    class MadeUpTarget:
-        limits = offline.H100
-
-        def __init__(self, per_sm: int):
-            self.per_sm = per_sm
-
-        def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
-            return launch.CompiledResources(n_regs=128, n_spills=0, shared=0, num_warps=num_warps,
-                                            programs_per_sm=self.per_sm, limited_by="registers")
-
     x = torch.empty(64, 1048576)
     dy = x if backward else None
     for per_sm, (n_split, chunk, warps) in [(2, (256, 4096, 4)), (1, (128, 8192, 8))]:
@@ -342,24 +347,17 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
     # Rows whose chunks hold SPLIT_[BWD_]REREAD_VALUES[LOG_SOFTMAX] values in all plan the
     # REREAD form alone; other rows, and ops whose range is None, compile both held forms.
     # The target is made up (it compiles nothing), so this runs anywhere.
-    softmax_mod, launch, _, _, split, *_ = _modules()
+    softmax_mod, _, _, _, split, *_ = _modules()
     from kernels_triton import offline
     backward, log = op.endswith("_backward"), op.startswith("log")
     name = "SPLIT_BWD_REREAD_VALUES" if backward else "SPLIT_REREAD_VALUES"
-    compiled = []
-
-    class MadeUpTarget:
-        limits = offline.H100
-
-        def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
-            compiled.append(dict(constexprs))
-            return launch.CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
-                                            programs_per_sm=4, limited_by="registers")
+    target = MadeUpTarget(4)
+    compiled = target.compiled
 
     def planned(cols: int) -> dict:
         compiled.clear()
         x = torch.empty(8, cols)
-        return softmax_mod.plan_offline(x, op, "split", x if backward else None, MadeUpTarget())["constexprs"]
+        return softmax_mod.plan_offline(x, op, "split", x if backward else None, target)["constexprs"]
 
     monkeypatch.setattr(split, name, {log: (1 << 17, 1 << 19), not log: None})
     for cols, rereads in ((1 << 16, False), ((1 << 16) + 8, True), (1 << 17, True), (1 << 19, True),
@@ -384,12 +382,11 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
     pending = 16 * (1 << 17) * 4 * (2 if backward and not log else 1)
     for l2_bytes, rereads in ((offline.H100.l2_bytes, True), (math.ceil(pending / split.SPLIT_REREAD_L2_SHARE), True),
                               (math.ceil(pending / split.SPLIT_REREAD_L2_SHARE) - 2, False), (0, False)):
-        MadeUpTarget.limits = dataclasses.replace(offline.H100, l2_bytes=l2_bytes)
-        compiled.clear()
+        small = MadeUpTarget(4, dataclasses.replace(offline.H100, l2_bytes=l2_bytes))
         x = torch.empty(64, 1 << 17)
-        p = softmax_mod.plan_offline(x, op, "split", x if backward else None, MadeUpTarget())
+        p = softmax_mod.plan_offline(x, op, "split", x if backward else None, small)
         assert bool(p["constexprs"]["REREAD"]) is rereads and p["grid"] == 16 * 32, (l2_bytes, p)
-        assert len(compiled) == (1 if rereads else 3), compiled  # REREAD, then both held forms
+        assert len(small.compiled) == (1 if rereads else 3), small.compiled  # REREAD, then both held forms
 
 
 def test_occupancy_and_grid_arithmetic():

@@ -25,7 +25,7 @@ import torch
 from comparison.agreement import check, gradient_agreement
 from comparison.api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
 from comparison.inputs import make_gradient, make_rows
-from softmax_cases import Target, run_and_check
+from softmax_cases import Target, check_double_backward_refused, run_and_check
 from triton_support import BACKEND, BWD_OPS, BWD_VARIANTS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK, odd_tensors
 from triton_support import check_compiled_plan
 from triton_support import modules as _modules
@@ -479,15 +479,7 @@ def test_cpp_node_takes_expanded_and_other_dtype_gradients(op):
 
 @pytest.mark.parametrize("op", OPS)
 def test_cpp_node_refuses_double_backward_only_when_asked(op):
-    x = make_rows(4, 300, torch.float32, DEVICE, seed=10).requires_grad_(True)
-    y = OP_FUNCTIONS[op](x, backend="triton")
-    w = torch.randn_like(y)
-    (dx,) = torch.autograd.grad((y * w).sum(), x, create_graph=True)  # recording is allowed
-    x64 = x.detach().double().requires_grad_(True)
-    (ref,) = torch.autograd.grad((getattr(torch, op)(x64, -1) * w.double()).sum(), x64)
-    torch.testing.assert_close(dx.double(), ref, atol=2e-6, rtol=1e-5)
-    with pytest.raises(RuntimeError, match="triton backend cannot be differentiated again"):
-        torch.autograd.grad(dx.sum(), x)
+    check_double_backward_refused(op, "triton", DEVICE, "triton backend cannot be differentiated again")
 
 
 @pytest.mark.parametrize("op", OPS)
