@@ -16,9 +16,10 @@ the REREAD form on the rows within it:
     --config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False \
         --config 'reread:SPLIT_BWD_REREAD_VALUES={False: (1, 1 << 30), True: (1, 1 << 30)}'
 
-Every configuration runs on the same inputs, one after another per width, and the first configuration runs again at the end of each width (`again`), to show the
-drift between runs. Not the benchmark of record (the CLI is): each output is checked
-only roughly (allclose at 1e-2) and flagged `!WRONG` where it is off.
+Every configuration runs on the same inputs, one after another per width, and the first
+configuration runs again at the end of each width (`again`), to show the drift between
+runs. Not the benchmark of record (the CLI is): each output is checked only roughly
+(allclose at 1e-2) and flagged `!WRONG` where it is off.
 """
 from __future__ import annotations
 
