@@ -87,8 +87,10 @@ def _variants(backend: str, op: str) -> list[str]:
     return get_backend(backend).variants(op)
 
 
-def make_cases(backends, tools_of, ops=None, dtypes=DTYPES, log=print, shapes=None) -> dict[str, list[Case]]:
-    """backend -> its cases; a backend whose variant table cannot be read is left out (logged)."""
+def make_cases(backends, tools_of, ops=None, dtypes=DTYPES, log=print, shapes=None,
+               variants=None) -> dict[str, list[Case]]:
+    """backend -> its cases (only `variants`, where given); a backend whose variant table
+    cannot be read is left out (logged)."""
     import comparison
 
     shapes = shapes or SHAPES
@@ -101,6 +103,8 @@ def make_cases(backends, tools_of, ops=None, dtypes=DTYPES, log=print, shapes=No
         try:
             for op in ops or comparison.OPS:
                 for variant in _variants(backend, op):
+                    if variants and variant not in variants:
+                        continue
                     for dtype in dtypes:
                         for rows, cols in shapes:
                             cases.append(Case(backend, op, variant, dtype, rows, cols, "rows"))
@@ -177,7 +181,7 @@ def run_worker(args) -> int:
                 extension()
                 print(f"built the CUDA extension in {time.monotonic() - t0:.0f} s", flush=True)
     groups = make_cases(args.backends, lambda b: _tools_for(b, args.tools, args.tool), args.ops, args.dtypes,
-                        shapes=args.shapes)
+                        shapes=args.shapes, variants=args.variants)
     total = sum(len(c) for c in groups.values())
     on_gpu = args.device.startswith("cuda")
 
@@ -318,6 +322,8 @@ def _worker_cmd(args, tool: str | None, extra=()) -> list[str]:
         cmd += ["--ops", ",".join(args.ops)]
     if args.shapes:
         cmd += ["--shapes", ",".join(f"{r}x{c}" for r, c in args.shapes)]
+    if args.variants:
+        cmd += ["--variants", ",".join(args.variants)]
     if args.device != "cuda":
         cmd += ["--device", args.device]
     if tool:
@@ -358,6 +364,8 @@ def main(argv=None) -> int:
     p.add_argument("--dtypes", default=",".join(DTYPES), help="comma-separated, of fp32, fp16, bf16")
     p.add_argument("--shapes", default="", help="comma-separated ROWSxCOLS instead of the default shapes "
                    "(a quick look; views of MISALIGNED shapes among them are added)")
+    p.add_argument("--variants", default="", help="comma-separated variants to check (default: every variant "
+                   "of each op)")
     p.add_argument("--jobs", type=int, default=0, help="tools run at once (default: all of them)")
     p.add_argument("--timeout", type=int, default=1800, help="seconds allowed per tool (default 1800)")
     p.add_argument("--list", action="store_true", help="print the cases and exit (no GPU needed)")
@@ -372,11 +380,12 @@ def main(argv=None) -> int:
     args.dtypes = _names(p, args.dtypes, DTYPES, "--dtypes")
     args.ops = _ops(p, args.ops)
     args.shapes = _shapes(p, args.shapes)
+    args.variants = [v.strip() for v in args.variants.split(",") if v.strip()] or None
     if args.worker:
         return run_worker(args)
     if args.list:
         groups = make_cases(args.backends, lambda b: _tools_for(b, args.tools, None), args.ops, args.dtypes,
-                            shapes=args.shapes)
+                            shapes=args.shapes, variants=args.variants)
         for name, cases in groups.items():
             print(f"# {name}: {len(cases)} cases under {', '.join(_tools_for(name, args.tools, None))}")
             for case in cases:
@@ -443,7 +452,7 @@ def drive(args) -> int:
         say("sanitize: SKIPPED: no backend to check")
         return 0
     groups = make_cases(args.backends, lambda b: _tools_for(b, args.tools, None), args.ops, args.dtypes, log=say,
-                        shapes=args.shapes)
+                        shapes=args.shapes, variants=args.variants)
     for name, cases in groups.items():
         say(f"{name}: {len(cases)} cases under {', '.join(_tools_for(name, args.tools, None))}")
 

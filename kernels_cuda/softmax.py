@@ -119,9 +119,9 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
                 f"can be resident on this GPU")
     if status == "row_exceeds_smem" and variant == "block_hybrid":
         in_registers = p["threads"] * p["cols_per_thread"]
-        return (f"block_hybrid keeps {in_registers} values of the row in registers and the rest in shared memory: "
-                f"the other {cols - in_registers} x {size} B need {p['smem_bytes']} B, more than the "
-                f"{p['smem_limit']} B one block may use on this GPU")
+        return (f"block_hybrid splits the row over at most {p['cluster_size']} CTAs, each keeping {in_registers} "
+                f"values of its slice in registers and the rest in shared memory: {cols} columns of {size} B need "
+                f"{p['smem_bytes']} B per CTA, more than the {p['smem_limit']} B one CTA may use on this GPU")
     if status == "row_exceeds_smem":
         return (f"block_smem caches the row in shared memory: {cols} x {size} B = {cols * size} B "
                 f"exceed the {p['smem_limit']} B one block may use on this GPU")
@@ -161,9 +161,10 @@ def _backward_refusal(x: torch.Tensor, variant: str, p: dict) -> str:
         return _needs_sm90(x, variant, f"{variant}'s backward")
     if status == "row_exceeds_smem" and variant == "block_hybrid":
         in_registers = p["threads"] * p["cols_per_thread"]
-        return (f"block_hybrid's backward keeps {in_registers} columns of y and of dy in registers and the rest "
-                f"of both in shared memory: the other 2 x {cols - in_registers} x {size} B need {p['smem_bytes']} B, "
-                f"more than the {p['smem_limit']} B one block may use on this GPU")
+        return (f"block_hybrid's backward splits the rows of y and dy over at most {p['cluster_size']} CTAs, each "
+                f"keeping {in_registers} columns of its slice of both in registers and the rest in shared memory: "
+                f"{cols} columns of {size} B need {p['smem_bytes']} B per CTA, more than the {p['smem_limit']} B "
+                f"one CTA may use on this GPU")
     if status == "row_exceeds_smem":
         return (f"block_smem's backward caches the rows of y and dy in shared memory: 2 x {cols} x {size} B "
                 f"need {p['smem_bytes']} B, more than the {p['smem_limit']} B one block may use on this GPU")

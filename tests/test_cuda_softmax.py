@@ -297,7 +297,8 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
     if regs["status"] == "ok" and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
-    if hopper and cuda_softmax.plan(x, "softmax", "block_hybrid")["status"] == "ok":
+    hybrid = cuda_softmax.plan(x, "softmax", "block_hybrid") if hopper else None
+    if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
     if (x.shape[0] >= sms and x.shape[1] * x.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
@@ -443,18 +444,19 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
         return "split_smem", "split_smem_rows"
     if _is_hopper(y.device):
         hybrid = cuda_softmax.plan(y, op, "block_hybrid")
-        if hybrid["status"] == "ok" and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):
+        one_cta = hybrid["status"] == "ok" and hybrid["cluster_size"] == 1  # auto asks for one CTA
+        if one_cta and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):
             return "block_hybrid", "one_cta_hybrid"
         props = cuda_softmax.gpu_properties(y.device.index)
         sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
         sm_threads = regs["resident_per_sm"] * regs["threads"]
-        widest_cluster = (regs["cluster_size"] >= limit("MAX_CLUSTER_SIZE") and hybrid["status"] == "ok"
+        widest_cluster = (regs["cluster_size"] >= limit("MAX_CLUSTER_SIZE") and one_cta
                           and sm_bandwidth >= limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH"))
         if regs_ok and not widest_cluster and (
                 regs["resident_per_sm"] >= 2 or (sm_bandwidth < limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH")
                                                  and sm_threads >= limit("GRAD_CLUSTER_MIN_SM_THREADS"))):
             return "cluster_regs", "cluster_registers"
-        if hybrid["status"] == "ok":
+        if one_cta:
             return "block_hybrid", "one_cta_hybrid"
     if cuda_softmax.plan(y, op, "block_smem")["status"] == "ok":
         return "block_smem", "block_smem"

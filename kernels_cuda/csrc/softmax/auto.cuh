@@ -136,9 +136,9 @@ Plan plan_auto(const Problem& p) {
                   "row in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   if (hopper) {
-    const Plan hybrid = plan_block_hybrid<T>(aligned);
+    const Plan hybrid = plan_block_hybrid<T>(aligned, 1);
     if (hybrid.status == PlanStatus::ok) {
-      return auto_choice(plan_block_hybrid<T>(p), AutoReason::one_cta_hybrid,
+      return auto_choice(plan_block_hybrid<T>(p, 1), AutoReason::one_cta_hybrid,
                     "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
     }
   }
@@ -246,9 +246,9 @@ Plan plan_auto_backward(const Problem& p) {
   }
   const DeviceProperties device = device_properties(p.device);
   if (device.major >= kClusterMinMajor) {
-    const Plan hybrid = plan_block_hybrid_backward<T>(aligned);
+    const Plan hybrid = plan_block_hybrid_backward<T>(aligned, 1);
     const auto hybrid_choice = [&] {
-      return auto_choice(plan_block_hybrid_backward<T>(p), AutoReason::one_cta_hybrid,
+      return auto_choice(plan_block_hybrid_backward<T>(p, 1), AutoReason::one_cta_hybrid,
                          "rows of y and dy in the registers (" + n(hybrid.cols_per_thread * sizeof(T)) +
                              " B of each per thread) and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
     };

@@ -21,6 +21,7 @@
 
 #include "common/async_copy.cuh"
 #include "common/block_reduce.cuh"
+#include "common/cluster.cuh"
 #include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/packs.cuh"
@@ -44,7 +45,10 @@ constexpr int kHybridThreads = 1024;
 // that the CTA reduces each piece as it lands instead of after the last one (with one
 // CTA per SM, compute after the last byte is time with nothing in flight).
 constexpr int kHybridPieces = 4;
-constexpr int hybrid_bytes(int pack_bytes) { return std::min(64, kRegsMaxLoads * pack_bytes); }
+// 4-byte packs (misaligned views) keep 32 bytes, 8 loads: at 16 loads (16 addresses)
+// the cluster exchange (HybridCluster) pushed the fp32 kernel past 64 registers (12
+// bytes spilled, ptxas sm_90).
+constexpr int hybrid_bytes(int pack_bytes) { return pack_bytes == 4 ? 32 : std::min(64, kRegsMaxLoads * pack_bytes); }
 
 // The shared-memory part of a row (smem_packs packs) as kHybridPieces bulk copies of
 // `size` packs each (the last shorter, maybe empty); without bulk copies (narrower
@@ -70,6 +74,65 @@ __device__ __forceinline__ void init_piece_barriers(uint64_t (&full)[kHybridPiec
 }
 #endif
 
+// A row past one CTA goes to a cluster of K CTAs (plan_hybrid_block): the smallest power
+// of two whose slices hold at most this many bytes of the row (forward; of y, backward)
+// and fit one CTA each.
+constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+// The cluster of a block_hybrid CTA (K = 1 without a cluster launch): its slice of
+// every row (packs [first, first + packs)), its rows (every CTA of a cluster takes the
+// same ones), and the exchange of the K CTAs' pairs (forward) or sums (backward)
+// through slots double-buffered by row parity: a peer rewrites slot p two rows later,
+// after the next cluster barrier, which no CTA passes before it has read slot p.
+// It holds no state: the rank and K are read from their special registers at each use
+// (volatile reads, not kept in registers across the row), since the scalar-pack
+// kernels' registers are full (fp32 packs of 1 spilled 12 bytes with them held).
+struct HybridCluster {
+  int64_t row_packs;
+  int slice_packs;
+
+  static __device__ __forceinline__ int k_ctas() {
+    unsigned k;
+    asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(k));
+    return static_cast<int>(k);
+  }
+  static __device__ __forceinline__ int rank() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return static_cast<int>(r);
+  }
+  __device__ __forceinline__ HybridCluster(int64_t packs_in_row, int packs_per_slice, int64_t rows)
+      : row_packs(packs_in_row), slice_packs(packs_per_slice) {
+    // Peers store into this CTA's slots only after the wait that pairs with this arrive
+    // (merge at the first row), i.e. once it has started.
+    if (k_ctas() > 1 && first_row() < rows) cluster_arrive_release();
+  }
+  __device__ __forceinline__ int64_t first() const {
+    const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
+    return want < row_packs ? want : row_packs;
+  }
+  // Packs in this CTA's slice (0 for a CTA past the row's end).
+  __device__ __forceinline__ int packs() const {
+    const int64_t start = first();
+    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
+  }
+  __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
+  static __device__ __forceinline__ int64_t first_row() { return blockIdx.x / k_ctas(); }
+  static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
+  __device__ __forceinline__ OnlinePair merge(OnlinePair (&slots)[2][kMaxClusterSize], OnlinePair acc, int it) const {
+    if (it == 0) cluster_wait();
+    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    return cluster_merge_pairs(cluster, slots[it & 1], acc);
+  }
+  __device__ __forceinline__ float sum(float (&slots)[2][kMaxClusterSize], float v, int it) const {
+    if (it == 0) cluster_wait();
+    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    return cluster_sum(cluster, slots[it & 1], v);
+  }
+};
+#endif
+
 // ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
@@ -85,16 +148,17 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
   T* cache = reinterpret_cast<T*>(smem_raw);
   __shared__ __align__(8) uint64_t full[kHybridPieces];
   __shared__ OnlinePair warp_pairs[kHybridThreads / 32];
+  __shared__ OnlinePair exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
+  const HybridCluster cl(a.cols / N, a.slice_packs, a.rows);
   const int G = blockDim.x;
   const int t = threadIdx.x;
-  const int packs = static_cast<int>(a.cols / N);
-  const int reg_packs = min(packs, G * (B / kPackBytes));
-  const int smem_packs = packs - reg_packs;
+  const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
+  const int smem_packs = cl.packs() - reg_packs;
   const HybridPieces pieces(smem_packs, kBulk);
   if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
-  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
-    const T* xr = a.x + row * a.x_stride;
+  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
+    const T* xr = a.x + row * a.x_stride + cl.first_col(N);
     const T* xs = xr + static_cast<int64_t>(reg_packs) * N;
     if constexpr (kBulk) {
       if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
@@ -131,8 +195,9 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
       acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache, static_cast<T*>(nullptr), smem_packs));
     }
     acc = slice_merge_pairs(acc, warp_pairs, 0, G);
+    if (cl.k_ctas() > 1) acc = cl.merge(exchange, acc, it);
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-    T* yr = a.y + row * a.cols;
+    T* yr = a.y + row * a.cols + cl.first_col(N);
     s.write(yr, t, G, reg_packs, n, a.log);
     write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, yr + static_cast<int64_t>(reg_packs) * N,
                                                       smem_packs, n, a.log);
@@ -150,29 +215,49 @@ struct BlockHybridFamily {
   }
 };
 
-// One CTA of kHybridThreads per row (sm_90), each thread keeping `bytes` of each row it
-// holds in registers; the packs past the registers' share go to shared memory,
-// smem_bytes(packs left) in all, or the plan is row_exceeds_smem past the opt-in limit.
+// One CTA of kHybridThreads per row (sm_90), or a cluster of K of them for a row past
+// one CTA (each CTA a slice of ceil(packs / K) packs), each thread keeping `bytes` of
+// each row it holds in registers; the packs past the registers' share go to shared
+// memory, smem_bytes(packs left) in all. K: 1 where the row fits one CTA, else the
+// smallest power of two (at most max_cluster) whose slices hold at most
+// kHybridClusterSliceBytes of the row and fit; row_exceeds_smem past max_cluster CTAs'
+// opt-in limit, cluster_not_resident where no such cluster can be co-scheduled.
 // The forward and backward plans differ only in the kernel, the bytes per thread and
 // what the packs left cost in shared memory.
 template <typename T, typename SmemBytes>
-Plan plan_hybrid_block(const Problem& p, const void* fn, int pack, int bytes, SmemBytes smem_bytes) {
+Plan plan_hybrid_block(const Problem& p, const void* fn, int pack, int bytes, SmemBytes smem_bytes, int max_cluster) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::block_hybrid);
   const int64_t limit = opt_in_smem(fn, p.device, false);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int64_t reg_packs = std::min<int64_t>(packs, kHybridThreads * (bytes / (pack * kElem)));
-  const int64_t smem = smem_bytes(packs - reg_packs);
+  const int64_t reg_cap = kHybridThreads * (bytes / (pack * kElem));
+  const auto slice_smem = [&](int k) { return smem_bytes(std::max<int64_t>(ceil_div(packs, k) - reg_cap, 0)); };
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
-  plan.smem_bytes = smem;
   plan.smem_limit = limit;
   plan.threads = kHybridThreads;
-  if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) {
-    plan.status = PlanStatus::row_exceeds_smem;
+  int k = 1;
+  if (slice_smem(1) > limit) {
+    k = 2;
+    while (k < max_cluster && ceil_div(packs, k) * pack * kElem > kHybridClusterSliceBytes) k *= 2;
+  }
+  bool fits = false;
+  for (; k <= max_cluster; k *= 2) {
+    const int64_t smem = slice_smem(k);
+    plan.cluster_size = k;
+    plan.smem_bytes = smem;
+    if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) continue;
+    fits = true;
+    if (k > 1) {
+      allow_large_clusters(fn, p.device);
+      plan.active_clusters = clusters_resident(fn, p.device, kHybridThreads, smem, k);
+      if (plan.active_clusters == 0) continue;
+    }
+    // One CTA (cluster) per row; a grid-stride loop only past kMaxGridBlocks CTAs.
+    one_shot_grid(plan, p.device, fn, kHybridThreads, k * std::min(plan_rows(p), kMaxGridBlocks / k), smem);
     return plan;
   }
-  one_shot_grid(plan, p.device, fn, kHybridThreads, plan_rows(p), smem);
+  plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_smem;
   return plan;
 }
 
@@ -183,13 +268,14 @@ inline Plan hybrid_needs_sm90() {
   return plan;
 }
 
+// max_cluster 1: one CTA per row (auto's one-CTA rule asks this).
 template <typename T>
-Plan plan_block_hybrid(const Problem& p) {
+Plan plan_block_hybrid(const Problem& p, int max_cluster = kMaxClusterSize) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
   return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridFamily, T>(pack), pack, hybrid_bytes(pack * kElem),
-                              [&](int64_t left) { return round_up(left * pack * kElem, 16); });
+                              [&](int64_t left) { return round_up(left * pack * kElem, 16); }, max_cluster);
 }
 
 // ---------------------------------------------------------------------------------
@@ -237,19 +323,20 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
   constexpr bool kAsync = !kBulk && kPackBytes >= 4;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
   __shared__ __align__(8) uint64_t full[kHybridPieces];
+  __shared__ float exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
+  const HybridCluster cl(a.cols / N, a.slice_packs, a.rows);
   const int G = blockDim.x;
   const int t = threadIdx.x;
-  const int packs = static_cast<int>(a.cols / N);
-  const int reg_packs = min(packs, G * (B / kPackBytes));
-  const int smem_packs = packs - reg_packs;
+  const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
+  const int smem_packs = cl.packs() - reg_packs;
   T* ys = reinterpret_cast<T*>(smem_raw);
   T* gs = reinterpret_cast<T*>(smem_raw + hybrid_grad_dy_offset(smem_packs, kPackBytes));
   const HybridPieces pieces(smem_packs, kBulk);
   if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
-  for (int64_t row = blockIdx.x; row < a.rows; row += gridDim.x, ++it) {
-    const T* yr = a.y + row * a.y_stride;
-    const T* gr = a.dy + row * a.dy_stride;
+  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
+    const T* yr = a.y + row * a.y_stride + cl.first_col(N);
+    const T* gr = a.dy + row * a.dy_stride + cl.first_col(N);
     const int64_t first_smem = static_cast<int64_t>(reg_packs) * N;
     if constexpr (kBulk) {
       if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
@@ -288,7 +375,8 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
                                                         smem_packs, a.log);
     }
     sum = block_allreduce(sum, SumOp());
-    T* xr = a.dx + row * a.cols;
+    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, it);
+    T* xr = a.dx + row * a.cols + cl.first_col(N);
     s.write(xr, t, G, reg_packs, sum, a.log);
     grad_write_packs<Cache::kNormal, T, N>(ys, gs, xr + first_smem, smem_packs, sum, a.log);
   }
@@ -306,13 +394,14 @@ struct BlockHybridBackwardFamily {
 };
 
 template <typename T>
-Plan plan_block_hybrid_backward(const Problem& p) {
+Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterSize) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
   return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridBackwardFamily, T>(pack), pack,
                               hybrid_grad_bytes(kElem, pack * kElem),
-                              [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); });
+                              [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); },
+                              max_cluster);
 }
 
 }  // namespace softmax

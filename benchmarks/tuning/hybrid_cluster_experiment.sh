@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Whether block_hybrid over a cluster (each CTA a slice of the row: 64 KB of registers
+# plus up to 227 KB of shared memory filled by TMA bulk copies) serves the CUDA
+# backend's widest rows better than what `auto` runs there now (cluster_regs' clusters
+# of 512-thread CTAs, split_smem past 1 MB). One device call of about six minutes, from
+# the repository root on a GPU machine (results in $OUT, named by GPU and commit):
+#
+#   bash benchmarks/tuning/hybrid_cluster_experiment.sh
+#
+# Why ask: Quack reaches 99-100% of copy at fp32 131072 / 262144 on an H100 where CUDA
+# `auto` holds 91 (benchmarks/h100/forward-fp32-bf16-cols128-262144.md). Its kernel
+# (quack/softmax.py, read 2026-11-25) splits such a row over a cluster of 4 / 8 CTAs of
+# 256 threads, 128 KB of the row each, all of it requested at once (cp.async into
+# shared memory, then registers), one CTA per SM: few CTAs per cluster, each with its
+# whole slice in flight. block_hybrid is that shape with our pieces (one 1024-thread CTA
+# per SM, the whole slice in flight); cluster_regs' CTAs hold 64 KB each in registers,
+# so a row needs twice as many of them.
+# Three copies of the package, differing in kHybridClusterSliceBytes (the most bytes of
+# the row a CTA of the cluster takes): the checkout (as few CTAs as fit: ~256 KB
+# slices), $ALT/s128 (128 KB, Quack's) and $ALT/s64 (64 KB). Every result is checked
+# against float64, as always.
+set -uo pipefail
+export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
+out=$(realpath -m "${OUT:-benchmarks/out}")
+mkdir -p "$out"
+root=$PWD
+alt=${ALT:-/tmp/hybrid_cluster_alt}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
+rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
+echo "hybrid_cluster_experiment at $rev on $gpu $(date -u +%FT%TZ)"
+rm -rf "$alt"
+line="constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;"
+for v in s128 s64; do
+  mkdir -p "$alt/$v" && cp -r comparison kernels_cuda kernels_triton "$alt/$v"/
+  kb=${v#s}
+  python3 - "$alt/$v/kernels_cuda/csrc/softmax/block_hybrid.cuh" "$line" "$kb" <<'PY' || exit 1
+import sys
+path, line, kb = sys.argv[1:]
+s = open(path).read()
+assert line in s, "block_hybrid.cuh changed: update this experiment's patch"
+open(path, "w").write(s.replace(line, f"constexpr int64_t kHybridClusterSliceBytes = int64_t{{{kb}}} * 1024;"))
+PY
+done
+for tree in "$root" "$alt/s128" "$alt/s64"; do
+  (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+done
+wait
+# Each copy runs from its own directory: `python -m` and `python -` put the working
+# directory first on sys.path, ahead of PYTHONPATH.
+for tree in "$root" "$alt/s128" "$alt/s64"; do
+  cd "$tree" && PYTHONPATH=$tree python3 - <<'PY'
+import torch, kernels_cuda.softmax as s
+for dt, widths in ((torch.float32, (131072, 262144, 524288)), (torch.bfloat16, (262144, 524288, 1048576))):
+    for cols in widths:
+        x = torch.randn(2, cols, device="cuda").to(dt)
+        for op in ("softmax", "softmax_backward"):
+            p = s.plan(x, op, "block_hybrid", x if op.endswith("backward") else None)
+            a = s.plan(x, op, "auto", x if op.endswith("backward") else None)
+            print(f"{s.__file__.split('/kernels_cuda')[0][-22:]:22} {op:16} {str(dt)[6:]:8} {cols:7} auto {a['variant']:12}"
+                  f" | block_hybrid {p['status']} k={p['cluster_size']} smem={p['smem_bytes']} "
+                  f"clusters={p['active_clusters']}")
+PY
+done
+cd "$root"
+B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax,log_softmax --pass fwd,bwd"
+for D in "--dtype fp32 --cols 131072,262144,524288" "--dtype bf16 --cols 262144,524288,1048576"; do
+  dt=$(echo "$D" | awk '{print $2}')
+  PYTHONPATH=$root timeout 170 python3 -m comparison $D $B --backends cuda --variants auto,block_hybrid \
+    --output "$out/hybrid_cluster_${dt}_${tag}_$rev.md" | tail -1
+  for v in s128 s64; do
+    cd "$alt/$v" && PYTHONPATH=$alt/$v timeout 120 python3 -m comparison $D $B --backends cuda \
+      --variants block_hybrid --output "$out/hybrid_cluster_${dt}_${v}_${tag}_$rev.md" | tail -1
+    cd "$root"
+  done
+done
+for f in "$out"/hybrid_cluster_*.md; do
+  echo "== $(basename "$f")"
+  grep -E "^(###|\| cuda/)" "$f" | awk -F'|' '/^###/ {print; next} {printf "%s %s %s %s %s %s\n", $2, $3, $4, $5, $7, $10}'
+done
