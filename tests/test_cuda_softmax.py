@@ -301,6 +301,9 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
+    if (hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] <= limit("AUTO_HYBRID_MAX_CLUSTER")
+            and x.shape[0] * hybrid["cluster_size"] >= sms):
+        return "block_hybrid", "cluster_hybrid"
     if (x.shape[0] >= sms and x.shape[1] * x.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
             and cuda_softmax.plan(x, "softmax", "split_smem")["status"] == "ok"):
         return "split_smem", "split_smem_rows"
