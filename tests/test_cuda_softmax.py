@@ -301,8 +301,7 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
-    if (hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] <= limit("AUTO_HYBRID_MAX_CLUSTER")
-            and x.shape[0] * hybrid["cluster_size"] >= sms):
+    if hybrid and hybrid["status"] == "ok" and x.shape[0] >= sms:
         return "block_hybrid", "cluster_hybrid"
     if (x.shape[0] >= sms and x.shape[1] * x.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
             and cuda_softmax.plan(x, "softmax", "split_smem")["status"] == "ok"):
@@ -334,7 +333,7 @@ def _few_rows_cluster(x: torch.Tensor) -> int:
 
 # What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block):
 # rows up to 1 MB for twice as many rows as SMs (fewer: rule 0b, HOPPER_FEW_ROWS), wider
-# rows for 4 rows (rows past 1 MB for twice as many rows as SMs: split_smem, below).
+# rows for 4 rows (rows past 1 MB for as many rows as SMs or more: below).
 HOPPER_AUTO = {
     (torch.float32, 1024): "warp_per_row",
     (torch.float32, 1025): "cluster_regs",    # two rows per CTA
@@ -342,16 +341,17 @@ HOPPER_AUTO = {
     (torch.float32, 16384): "cluster_regs",   # 64 KB rows: one CTA of 512 threads x 128 B
     (torch.float32, 32768): "cluster_regs",   # 128 KB rows: one CTA of 1024 threads x 128 B
     (torch.float32, 65536): "block_hybrid",   # 256 KB rows: 64 KB in registers, 192 KB in shared memory
-    (torch.float32, 262144): "split_smem",    # 1 MB rows: 16 parts of 64 KB in shared memory (rule 3a)
+    (torch.float32, 131072): "block_hybrid",  # 512 KB rows: a 2-CTA cluster (rule 2b)
+    (torch.float32, 262144): "block_hybrid",  # 1 MB rows: a 4-CTA cluster, 256 KB of the row per CTA
     (torch.float32, 524288): "split",         # 2 MB rows: past a cluster's registers; 128 chunks of 16 KB
     (torch.float32, 1048576): "split",        # 4 MB rows, 256 chunks: 4 rows are fewer than the SMs
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
     (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads
-    (torch.bfloat16, 262144): "cluster_regs",  # 512 KB rows: 8-CTA clusters
+    (torch.bfloat16, 262144): "block_hybrid",  # 512 KB rows: a 2-CTA cluster
 }
 
 
-@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 4096, 16384, 32768, 65536, 262144, 524288, 1048576])
+@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 4096, 16384, 32768, 65536, 131072, 262144, 524288, 1048576])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_auto_plan_follows_the_thresholds(dtype, cols):
     x = make_rows(4, cols, dtype, "cuda", seed=cols)
@@ -404,30 +404,35 @@ def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
         run_and_check(Target("cuda", op, "auto"), x)
 
 
-def test_auto_takes_split_for_rows_fewer_than_the_sms_and_split_smem_for_more():
-    # Rows past 1 MB: `split` when the rows are fewer than the SMs (fp32 1048576: 256
-    # chunks spread over every SM), `split_smem` (parts staged in shared memory) for as
-    # many rows as the SMs or more; a misaligned row whose parts no longer fit the GPU
-    # at once: online (a CTA per row).
+def test_auto_rules_for_rows_past_1_mb():
+    # `split` when the rows are fewer than the SMs (fp32 1048576: 256 chunks spread over
+    # every SM); for as many rows as the SMs or more, block_hybrid over a cluster while 16
+    # CTAs hold the row (fp32 to ~4.6 MB), split_smem (parts staged in shared memory)
+    # past that; a misaligned row whose parts no longer fit the GPU at once: online.
     sms = cuda_softmax.gpu_properties(0)["sm_count"]
     if not _is_hopper(0):
-        pytest.skip("rules 3a and 5 follow the cluster rules of sm_90")
-    wide = 1048576
-    for rows, dtype, expected in [(1, torch.float32, "split"), (sms - 1, torch.float32, "split"),
-                                  (sms, torch.float32, "split_smem"), (sms, torch.bfloat16, "split_smem"),
-                                  (2 * sms, torch.float32, "split_smem")]:
-        x = torch.empty(rows, wide, dtype=dtype, device="cuda")
+        pytest.skip("rules 2b, 3a and 5 follow the cluster rules of sm_90")
+    wide, wider = 1048576, 2097152
+    for rows, dtype, cols, expected in [(1, torch.float32, wide, "split"), (sms - 1, torch.float32, wide, "split"),
+                                        (sms, torch.float32, wide, "block_hybrid"),
+                                        (sms, torch.bfloat16, wide, "block_hybrid"),
+                                        (2 * sms, torch.float32, wide, "block_hybrid"),
+                                        (sms, torch.float32, wider, "split_smem")]:
+        x = torch.empty(1, cols, dtype=dtype, device="cuda").expand(rows, cols)  # plans read shape and strides
         p = cuda_softmax.plan(x, "softmax", "auto")
         assert p["variant"] == expected, (rows, dtype, p)
-        if expected == "split":
-            assert p["reason_code"] == "split_rows" and "chunks" in p["reason"], p
-        else:
-            assert p["reason_code"] == "split_smem_rows" and "parts" in p["reason"], p
+        reason = {"split": ("split_rows", "chunks"), "block_hybrid": ("cluster_hybrid", "over a cluster of"),
+                  "split_smem": ("split_smem_rows", "parts")}[expected]
+        assert p["reason_code"] == reason[0] and reason[1] in p["reason"], p
+        if expected == "block_hybrid":
+            slice_bytes = -(-cols // p["cluster_size"]) * x.element_size()
+            assert p["cluster_size"] in (2, 4, 8, 16) and slice_bytes <= 300 * 1024, p
     x = make_rows(3, wide, torch.float32, "cuda", seed=41)
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
-    x = make_rows(sms, 262145, torch.float32, "cuda", seed=44)  # odd width: scalar packs, 17 parts
-    assert cuda_softmax.plan(x, "softmax", "auto")["variant"] == "split_smem"
+    x = make_rows(sms, 262145, torch.float32, "cuda", seed=44)  # odd width: scalar packs
+    p = cuda_softmax.plan(x, "softmax", "auto")
+    assert p["variant"] == "block_hybrid" and p["pack"] == 1, p
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 

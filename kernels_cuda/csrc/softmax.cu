@@ -292,7 +292,6 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_MAX_BYTES", kRegsMaxBytes},
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
       {"HYBRID_THREADS", kHybridThreads},
-      {"AUTO_HYBRID_MAX_CLUSTER", kAutoHybridMaxCluster},
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},

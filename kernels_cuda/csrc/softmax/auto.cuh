@@ -22,20 +22,24 @@
 //    bf16 65536 95.2 (the same rows in 2-CTA clusters: 90.5 and 88.4).
 // 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
-// 2b. (sm_90) block_hybrid over a cluster of 2 to kAutoHybridMaxCluster CTAs, each its
-//    slice of the row in 64 KB of registers and up to the opt-in shared memory (227 KB
-//    on H100/H200: the smallest cluster whose slices fit, one 1024-thread CTA per SM),
-//    when rows x K CTAs are as many as the SMs or more: the whole slice in flight at
-//    once (TMA bulk copies), as Quack's clusters of 128 KB slices do. It moves rules 3a
-//    and 3 behind it. H100, 1 GiB, % of copy, auto before (cluster_regs to 512 KB rows,
-//    split_smem from 1 MB) -> block_hybrid over K CTAs (benchmarks/tuning/
-//    hybrid_cluster_experiment.sh, benchmarks/h100_2026-11-25/hybrid_cluster_*_853b3f7.md):
-//    fp32 131072 (K 2) 91.4 -> 96.6, 262144 (K 4) 90.8 -> 95.5, 524288 (K 8) 85.7 ->
-//    92.3 (log-softmax the same); bf16 262144 (K 2) 91.3 -> 92.1 (log 89.9 -> 93.1),
-//    524288 (K 4) 88.7 -> 88.4 (log 89.1 -> 90.2), 1048576 (K 8) 83.7 -> 87.1 (log 84.3 ->
-//    88.2). Smaller slices lost at every width (128 KB: fp32 131072 80.3, 64 KB: 66.4):
-//    a CTA per SM needs its whole large slice in flight. The backward's clusters lost
-//    (fp32 131072 96.5 -> 92.4, bf16 262144 96.4 -> 86.8): its rule is unchanged.
+// 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64
+//    KB of registers and up to the opt-in shared memory (227 KB on H100/H200: the
+//    smallest cluster whose slices fit, one 1024-thread CTA per SM; rows up to ~4.6 MB),
+//    for as many rows as the SMs or more (as rule 3a: fewer rows leave resident clusters
+//    idle in the last wave, e.g. 9 rows of 16-CTA clusters where 7 fit an H100 at once;
+//    rules 0b and 5 spread few rows wider): the whole slice in flight at once (TMA bulk
+//    copies), as Quack's clusters of 128 KB slices do. H100, 1 GiB, % of copy, auto
+//    before (cluster_regs to 512 KB rows, split_smem from 1 MB) -> block_hybrid over K
+//    CTAs (benchmarks/tuning/hybrid_cluster_experiment.sh; benchmarks/h100_2026-11-25/
+//    hybrid_cluster_*_853b3f7.md, hybrid_auto_fwd_h100_4fcf69a.md): fp32 131072 (K 2)
+//    91.4 -> 96.6, 262144 (K 4) 90.8 -> 95.5, 524288 (K 8) 85.7 -> 92.3, 1048576 (K 16)
+//    81.3 -> 84.2 (log-softmax the same); bf16 262144 (K 2) 91.3 -> 92.1 (log 89.9 ->
+//    93.1), 524288 (K 4) 88.7 -> 88.4 (log 89.1 -> 90.2), 1048576 (K 8) 83.7 -> 87.1 (log
+//    84.3 -> 88.2). Smaller slices lost at every width (128 KB: fp32 131072 80.3, 64 KB:
+//    66.4): a CTA alone on its SM needs its whole large slice in flight. From 67 to 132
+//    rows (CUDA-graph us per call, hybrid_rows_latency_h100_4fcf69a.md) block_hybrid,
+//    cluster_regs and split_smem are within 8% of each other. The backward's clusters
+//    lost (fp32 131072 96.5 -> 92.4, bf16 262144 96.4 -> 86.8): its rules are unchanged.
 // 3a. split_smem for as many rows as the SMs or more, of kSplitSmemMinRowBytes (1 MB) or
 //    more: 64 KB parts staged in shared memory, three CTAs per SM, each of another row
 //    group. 1 GiB, % of copy, the variant auto chose before -> split_smem, one run per
@@ -111,10 +115,6 @@ constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
 constexpr int64_t kFewRowsMinRowBytes = 32 * 1024;
 constexpr int64_t kFewRowsCtaBytes = 16 * 1024;
 
-// Rule 2b: block_hybrid over a cluster of at most this many CTAs (K = 16, fp32 rows of
-// 4 MB, is not measured), for rows enough that rows x K CTAs fill the SMs once.
-constexpr int kAutoHybridMaxCluster = 8;
-
 // `plan`, marked as auto's choice: the rule that chose it and the rule in words.
 inline Plan auto_choice(Plan plan, int64_t rule, std::string why) {
   plan.reason_code = rule;
@@ -159,8 +159,7 @@ Plan plan_auto(const Problem& p) {
       return auto_choice(plan_block_hybrid<T>(p, 1), AutoReason::one_cta_hybrid,
                     "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
     }
-    const Plan spread = plan_block_hybrid<T>(aligned, kAutoHybridMaxCluster);
-    if (spread.status == PlanStatus::ok && p.rows * spread.cluster_size >= sms) {
+    if (p.rows >= sms && plan_block_hybrid<T>(aligned).status == PlanStatus::ok) {
       // A misaligned row keeps fewer bytes per thread in registers: its own plan may
       // take more CTAs.
       Plan chosen = plan_block_hybrid<T>(p);

@@ -9,8 +9,14 @@
 // same effect). block_smem, by contrast, stages its row through registers a few packs
 // at a time. 4- and 8-byte packs (misaligned views) use cp.async per pack, 2-byte packs
 // a synchronous copy; every thread then reads back only the packs it copied itself.
+// A row past one CTA goes to a cluster of K CTAs (2-16, the fewest whose slices fit;
+// rows up to ~4.6 MB), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
+// way: each CTA's pair (sum, backward) is pushed into every peer's shared memory and one
+// cluster barrier publishes them (HybridCluster). Each CTA still has its whole slice in
+// flight at once, and there are few CTAs to wait for: unlike cluster_regs' clusters of
+// 64 KB CTAs, this is Quack's shape (a few CTAs of 128 KB each per row).
 // One read and one write of global memory.
-// Grid: one CTA per row (one-shot; the loop only runs past kMaxGridBlocks).
+// Grid: one CTA (cluster) per row (one-shot; the loop only runs past kMaxGridBlocks).
 #pragma once
 
 #include <cuda_runtime.h>
