@@ -202,3 +202,39 @@ C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader
 G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
 timeout 230 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
 echo "all done at $(el)s"
+
+# ---- session 33 ----
+# session 33, call 1 (853b3f7): block_hybrid over a cluster against auto, with copies capping the slices at 128 KB and 64 KB
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; nvidia-smi --query-gpu=name --format=csv,noheader; bash benchmarks/tuning/hybrid_cluster_experiment.sh 2>&1 | grep -v Warning | tee $OUT/hybrid_cluster_experiment.log | tail -150
+
+# session 33, call 2 (4fcf69a): the CUDA GPU tests (test_cuda_softmax, and the matrix's cuda block_hybrid/auto targets) with block_hybrid's clusters and auto's rule 2b; the CLI record of cuda auto and block_hybrid (fp32/bf16/fp16, 131072-1048576, softmax and log-softmax forward, 1 GiB; block_hybrid at fp32 1048576 is a 16-CTA cluster, beyond the rule); compute-sanitizer's four tools over block_hybrid on cluster shapes; latency at 67-132 rows
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_cuda_softmax or (cuda and (block_hybrid or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cuda_hybrid_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "tests at $(el)s"
+timeout 150 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,block_hybrid --output $OUT/hybrid_auto_fwd_${G}_$C.md 2>&1 | tail -1
+grep -E "^\| cuda|^###" $OUT/hybrid_auto_fwd_${G}_$C.md | awk -F'|' '/###/ {printf "\n%s:", $0; next} {printf " %s %s %s;", $2, $4,$7} END {print ""}'
+echo "record at $(el)s"
+timeout $(( 520 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --variants block_hybrid --dtypes fp32,bf16,fp16 --shapes 1x262144,3x70000,4x131075 --out $OUT/sanitize_cuda_hybrid_${G}_$C.log 2>&1 | tail -6
+echo "sanitize at $(el)s"
+timeout $(( 585 - $(el) )) python3 -m comparison --latency --rows 67,100,132 --cols 131072,262144 --dtype fp32 --op softmax --backends cuda --variants auto,cluster_regs,split_smem,block_hybrid --quiet --format markdown --output $OUT/hybrid_rows_latency_${G}_$C.md 2>&1 | tail -1
+echo "all done at $(el)s"
+# session 33, call 3 (asked for nvidia-h200, got an H100; carry .device, .whl/part1): the peers' wheels, first part
+bash benchmarks/install_peers.sh part1 2>&1 | tail -3; nvidia-smi --query-gpu=name --format=csv,noheader
+
+# session 33, call 4 (daa4354; warm after call 3, which staged .whl/part1): the peers installed, the CUDA GPU tests at this commit (test_cuda_softmax; the matrix's cuda auto and block_hybrid targets), the forward variants at the widest rows against each other (auto = block_hybrid's clusters now, cluster_regs and split_smem = auto's choices before), then the record of this GPU's forward sweep, fp32 and bf16, 128-262144 columns, `auto` of every backend and peer, 1 GiB inputs
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+bash benchmarks/install_peers.sh part2 2>&1 | tail -2 && source /tmp/site/peers.env
+echo "peers at $(el)s"
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "cuda build at $(el)s"
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_cuda_softmax or (cuda and (block_hybrid or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cuda_hybrid_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "tests at $(el)s"
+timeout 110 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,cluster_regs,split_smem --output $OUT/hybrid_rule_fwd_${G}_$C.md 2>&1 | tail -1
+grep -E "^\| cuda|^###" $OUT/hybrid_rule_fwd_${G}_$C.md | awk -F'|' '/###/ {printf "\n%s:", $0; next} {printf " %s %s %s;", $2, $4,$7} END {print ""}'
+echo "variants at $(el)s"
+timeout $(( 585 - $(el) )) bash benchmarks/record.sh forward --dtype fp32,bf16 --cols 128,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -4
+ls $OUT/*/ | head; echo "all done at $(el)s"
