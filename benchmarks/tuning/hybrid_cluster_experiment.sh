@@ -8,17 +8,20 @@
 #   bash benchmarks/tuning/hybrid_cluster_experiment.sh
 #
 # Why ask: Quack reaches 99-100% of copy at fp32 131072 / 262144 on an H100 where CUDA
-# `auto` holds 91 (benchmarks/h100/forward-fp32-bf16-cols128-262144.md). Its kernel
+# `auto` held 91 before this experiment (the H100 forward record at 778ead4). Its kernel
 # (quack/softmax.py, read 2026-11-25) splits such a row over a cluster of 4 / 8 CTAs of
 # 256 threads, 128 KB of the row each, all of it requested at once (cp.async into
 # shared memory, then registers), one CTA per SM: few CTAs per cluster, each with its
 # whole slice in flight. block_hybrid is that shape with our pieces (one 1024-thread CTA
 # per SM, the whole slice in flight); cluster_regs' CTAs hold 64 KB each in registers,
 # so a row needs twice as many of them.
-# Three copies of the package, differing in kHybridClusterSliceBytes (the most bytes of
-# the row a CTA of the cluster takes): the checkout (as few CTAs as fit: ~256 KB
-# slices), $ALT/s128 (128 KB, Quack's) and $ALT/s64 (64 KB). Every result is checked
-# against float64, as always.
+# Copies of the package, differing from the checkout (as few CTAs as fit: ~256 KB
+# slices) as ALTS names them (default "s128 s64"): s<KB> caps kHybridClusterSliceBytes
+# (the most bytes of the row a CTA of the cluster takes) at that many KB (s128: Quack's
+# 128 KB); t512 makes the CTAs 512 threads (32 KB in registers) held to 64 registers so
+# that two fit an SM, with slices of at most 144 KB (two CTAs' shared memory per SM):
+# whether a second CTA per SM hides each CTA's start and end, when nothing of its own is
+# in flight. Every result is checked against float64, as always.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -30,25 +33,34 @@ tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
 rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "hybrid_cluster_experiment at $rev on $gpu $(date -u +%FT%TZ)"
 rm -rf "$alt"
-line="constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;"
-for v in s128 s64; do
+alts=${ALTS:-s128 s64}
+for v in $alts; do
   mkdir -p "$alt/$v" && cp -r comparison kernels_cuda kernels_triton "$alt/$v"/
-  kb=${v#s}
-  python3 - "$alt/$v/kernels_cuda/csrc/softmax/block_hybrid.cuh" "$line" "$kb" <<'PY' || exit 1
+  python3 - "$alt/$v/kernels_cuda/csrc/softmax/block_hybrid.cuh" "$v" <<'PY' || exit 1
 import sys
-path, line, kb = sys.argv[1:]
+path, variant = sys.argv[1:]
 s = open(path).read()
-assert line in s, "block_hybrid.cuh changed: update this experiment's patch"
-open(path, "w").write(s.replace(line, f"constexpr int64_t kHybridClusterSliceBytes = int64_t{{{kb}}} * 1024;"))
+slice_line = "constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;"
+threads_line = "constexpr int kHybridThreads = 1024;"
+bounds = "__launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel"
+assert slice_line in s and threads_line in s and bounds in s, "block_hybrid.cuh changed: update this experiment's patch"
+kb = 144 if variant == "t512" else int(variant.lstrip("s"))
+s = s.replace(slice_line, f"constexpr int64_t kHybridClusterSliceBytes = int64_t{{{kb}}} * 1024;")
+if variant == "t512":
+    s = s.replace(threads_line, "constexpr int kHybridThreads = 512;")
+    s = s.replace(bounds, "__launch_bounds__(kHybridThreads, 2) softmax_block_hybrid_kernel")
+open(path, "w").write(s)
 PY
 done
-for tree in "$root" "$alt/s128" "$alt/s64"; do
+trees="$root"
+for v in $alts; do trees="$trees $alt/$v"; done
+for tree in $trees; do
   (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
 done
 wait
 # Each copy runs from its own directory: `python -m` and `python -` put the working
 # directory first on sys.path, ahead of PYTHONPATH.
-for tree in "$root" "$alt/s128" "$alt/s64"; do
+for tree in $trees; do
   cd "$tree" && PYTHONPATH=$tree python3 - <<'PY'
 import torch, kernels_cuda.softmax as s
 for dt, widths in ((torch.float32, (131072, 262144, 524288)), (torch.bfloat16, (262144, 524288, 1048576))):
@@ -59,7 +71,7 @@ for dt, widths in ((torch.float32, (131072, 262144, 524288)), (torch.bfloat16, (
             a = s.plan(x, op, "auto", x if op.endswith("backward") else None)
             print(f"{s.__file__.split('/kernels_cuda')[0][-22:]:22} {op:16} {str(dt)[6:]:8} {cols:7} auto {a['variant']:12}"
                   f" | block_hybrid {p['status']} k={p['cluster_size']} smem={p['smem_bytes']} "
-                  f"clusters={p['active_clusters']}")
+                  f"clusters={p['active_clusters']} threads={p['threads']} resident/SM={p['resident_per_sm']}")
 PY
 done
 cd "$root"
@@ -68,7 +80,7 @@ for D in "--dtype fp32 --cols 131072,262144,524288" "--dtype bf16 --cols 262144,
   dt=$(echo "$D" | awk '{print $2}')
   PYTHONPATH=$root timeout 170 python3 -m comparison $D $B --backends cuda --variants auto,block_hybrid \
     --output "$out/hybrid_cluster_${dt}_${tag}_$rev.md" | tail -1
-  for v in s128 s64; do
+  for v in $alts; do
     cd "$alt/$v" && PYTHONPATH=$alt/$v timeout 120 python3 -m comparison $D $B --backends cuda \
       --variants block_hybrid --output "$out/hybrid_cluster_${dt}_${v}_${tag}_$rev.md" | tail -1
     cd "$root"
