@@ -437,6 +437,30 @@ def test_auto_rules_for_rows_past_1_mb():
         run_and_check(Target("cuda", op, "auto"), x)
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 131072), (torch.float32, 524288), (torch.bfloat16, 262144),
+                                         (torch.float16, 1048576)], ids=str)
+def test_block_hybrid_clusters_by_element_size(dtype, cols):
+    """Rows past one CTA: fp32 over the fewest 1024-thread CTAs that hold the row (one per
+    SM), 16-bit over 512-thread CTAs of at most HYBRID_SMALL_SLICE_BYTES each, two per SM."""
+    if not _is_hopper(0):
+        pytest.skip("block_hybrid needs sm_90")
+    x = make_rows(2, cols, dtype, "cuda", seed=cols)
+    p = cuda_softmax.plan(x, "softmax", "block_hybrid")
+    k, size = p["cluster_size"], x.element_size()
+    assert p["status"] == "ok" and k in (2, 4, 8, 16), p
+    fewer = -(-cols // (k // 2)) * size  # the slice of a cluster half as large
+    if dtype == torch.float32:
+        held = limit("HYBRID_THREADS") * p["cols_per_thread"] * size + p["smem_limit"]
+        assert p["threads"] == limit("HYBRID_THREADS") and (k == 2 or fewer > held), p
+    else:
+        cap = limit("HYBRID_SMALL_SLICE_BYTES")
+        assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
+        assert -(-cols // k) * size <= cap and (k == 2 or fewer > cap), p
+    assert p["kernel"].endswith(f"threads={p['threads']}>"), p
+    for op in OPS:
+        run_and_check(Target("cuda", op, "block_hybrid"), x)
+
+
 def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     """softmax/auto.cuh's backward rule, restated from the plans of the variants it tries
     and the GPU's DRAM bandwidth per SM (an aligned, contiguous y)."""

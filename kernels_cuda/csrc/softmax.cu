@@ -163,6 +163,8 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
       return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" + n(bytes) +
              ", max_threads=" + n(threads) + ">";
     }
+    case Variant::block_hybrid:
+      return "softmax_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + ", threads=" + n(plan.threads) + ">";
     default: return "softmax_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
   }
 }
@@ -292,6 +294,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_MAX_BYTES", kRegsMaxBytes},
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
       {"HYBRID_THREADS", kHybridThreads},
+      {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
+      {"HYBRID_SMALL_SLICE_BYTES", kHybridSmallSliceBytes},
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},

@@ -24,7 +24,8 @@
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
 // 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64
 //    KB of registers and up to the opt-in shared memory (227 KB on H100/H200: the
-//    smallest cluster whose slices fit, one 1024-thread CTA per SM; rows up to ~4.6 MB),
+//    smallest cluster whose slices fit, one 1024-thread CTA per SM; rows up to ~4.6 MB;
+//    16-bit rows in 512-thread CTAs of at most 144 KB, two per SM: block_hybrid.cuh),
 //    for as many rows as the SMs or more (as rule 3a: fewer rows leave resident clusters
 //    idle in the last wave, e.g. 9 rows of 16-CTA clusters where 7 fit an H100 at once;
 //    rules 0b and 5 spread few rows wider): the whole slice in flight at once (TMA bulk
@@ -35,7 +36,8 @@
 //    91.4 -> 96.6, 262144 (K 4) 90.8 -> 95.5, 524288 (K 8) 85.7 -> 92.3, 1048576 (K 16)
 //    81.3 -> 84.2 (log-softmax the same); bf16 262144 (K 2) 91.3 -> 92.1 (log 89.9 ->
 //    93.1), 524288 (K 4) 88.7 -> 88.4 (log 89.1 -> 90.2), 1048576 (K 8) 83.7 -> 87.1 (log
-//    84.3 -> 88.2). Smaller slices lost at every width (128 KB: fp32 131072 80.3, 64 KB:
+//    84.3 -> 88.2), and with the 16-bit shape 94.5 / 92.4 / 88.6 (log 94.8 / 92.9 / 89.0).
+//    Smaller slices of one CTA per SM lost at every width (128 KB: fp32 131072 80.3, 64 KB:
 //    66.4): a CTA alone on its SM needs its whole large slice in flight. From 67 to 132
 //    rows (CUDA-graph us per call, hybrid_rows_latency_h100_4fcf69a.md) block_hybrid,
 //    cluster_regs and split_smem are within 8% of each other. The backward's clusters

@@ -9,8 +9,9 @@
 // same effect). block_smem, by contrast, stages its row through registers a few packs
 // at a time. 4- and 8-byte packs (misaligned views) use cp.async per pack, 2-byte packs
 // a synchronous copy; every thread then reads back only the packs it copied itself.
-// A row past one CTA goes to a cluster of K CTAs (2-16, the fewest whose slices fit;
-// rows up to ~4.6 MB), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
+// A row past one CTA goes to a cluster of K CTAs (2-16; fp32: the fewest whose slices
+// fit, rows up to ~4.6 MB; 16-bit forward: 512-thread CTAs, two per SM, slices of at most
+// kHybridSmallSliceBytes), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
 // way: each CTA's pair (sum, backward) is pushed into every peer's shared memory and one
 // cluster barrier publishes them (HybridCluster). Each CTA still has its whole slice in
 // flight at once, and there are few CTAs to wait for: unlike cluster_regs' clusters of
@@ -84,6 +85,18 @@ __device__ __forceinline__ void init_piece_barriers(uint64_t (&full)[kHybridPiec
 // of two whose slices hold at most this many bytes of the row (forward; of y, backward)
 // and fit one CTA each.
 constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
+// The forward's clusters for 16-bit rows: CTAs of kHybridSmallThreads threads (held to 64
+// registers, 32 KB of the row in them), two per SM, slices of at most
+// kHybridSmallSliceBytes (what two CTAs' shared memory per SM leaves: 32 KB of registers
+// + up to ~112 KB). A 16-bit slice has twice the values of an fp32 one of the same bytes,
+// so its CTA computes twice as long after its last byte lands; a second CTA per SM keeps
+// the SM's loads going meanwhile. H100, 1 GiB, % of copy, one 1024-thread CTA per SM ->
+// two 512-thread ones (benchmarks/h100_2026-11-25/hybrid_cluster_*_t512_h100_3993eb3.md):
+// bf16 262144 / 524288 / 1048576 92.0 / 88.4 / 87.1 -> 94.5 / 92.4 / 88.6 (log-softmax
+// 93.1 / 90.1 / 88.1 -> 94.8 / 92.9 / 89.0); fp32 lost (262144 95.4 -> 94.6, 524288 92.2
+// -> 87.5: twice the CTAs per row, 16 at 524288), and so did the backward.
+constexpr int kHybridSmallThreads = 512;
+constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 // The cluster of a block_hybrid CTA (K = 1 without a cluster launch): its slice of
@@ -143,8 +156,8 @@ struct HybridCluster {
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N>
-__global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel(RowsArgs<T> a) {
+template <typename T, int N, int kThreads>
+__global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_block_hybrid_kernel(RowsArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
   constexpr int B = hybrid_bytes(kPackBytes);
@@ -153,7 +166,7 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
   T* cache = reinterpret_cast<T*>(smem_raw);
   __shared__ __align__(8) uint64_t full[kHybridPieces];
-  __shared__ OnlinePair warp_pairs[kHybridThreads / 32];
+  __shared__ OnlinePair warp_pairs[kThreads / 32];
   __shared__ OnlinePair exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
   const HybridCluster cl(a.cols / N, a.slice_packs, a.rows);
   const int G = blockDim.x;
@@ -215,52 +228,71 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel
 // Forward plan
 // ---------------------------------------------------------------------------------
 
+// kHybridSmallThreads is instantiated for 16-bit values only (the shape fp32 does not use).
 struct BlockHybridFamily {
-  template <typename T, int N> static const void* get() {
-    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N>);
+  template <typename T, int N> static const void* get(int threads) {
+    if constexpr (sizeof(T) == 2) {
+      if (threads == kHybridSmallThreads) {
+        return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads>);
+      }
+    }
+    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads>);
   }
 };
 
-// One CTA of kHybridThreads per row (sm_90), or a cluster of K of them for a row past
-// one CTA (each CTA a slice of ceil(packs / K) packs), each thread keeping `bytes` of
-// each row it holds in registers; the packs past the registers' share go to shared
-// memory, smem_bytes(packs left) in all. K: 1 where the row fits one CTA, else the
-// smallest power of two (at most max_cluster) whose slices hold at most
-// kHybridClusterSliceBytes of the row and fit; row_exceeds_smem past max_cluster CTAs'
-// opt-in limit, cluster_not_resident where no such cluster can be co-scheduled.
-// The forward and backward plans differ only in the kernel, the bytes per thread and
-// what the packs left cost in shared memory.
+// The CTA shape of a block_hybrid plan: its kernel, its threads, and the most bytes of the
+// row one CTA of a cluster takes.
+struct HybridShape {
+  const void* fn;
+  int threads;
+  int64_t slice_bytes;
+};
+
+// One CTA of kHybridThreads per row (sm_90) where it holds the row, else a cluster of K
+// CTAs of the `cluster` shape (each a slice of ceil(packs / K) packs), each thread
+// keeping `bytes` of each row it holds in registers; the packs past the registers'
+// share go to shared memory, smem_bytes(packs left) in all. K: the smallest power of
+// two (at most max_cluster) whose slices hold at most cluster.slice_bytes of the row
+// and fit; row_exceeds_smem past max_cluster CTAs' opt-in limit, cluster_not_resident
+// where no such cluster can be co-scheduled. The forward and backward plans differ
+// only in the kernels, the bytes per thread and what the packs left cost in shared
+// memory.
 template <typename T, typename SmemBytes>
-Plan plan_hybrid_block(const Problem& p, const void* fn, int pack, int bytes, SmemBytes smem_bytes, int max_cluster) {
+Plan plan_hybrid_block(const Problem& p, const void* one_fn, HybridShape cluster, int pack, int bytes,
+                       SmemBytes smem_bytes, int max_cluster) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::block_hybrid);
-  const int64_t limit = opt_in_smem(fn, p.device, false);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int64_t reg_cap = kHybridThreads * (bytes / (pack * kElem));
-  const auto slice_smem = [&](int k) { return smem_bytes(std::max<int64_t>(ceil_div(packs, k) - reg_cap, 0)); };
+  const int64_t per_thread = bytes / (pack * kElem);
+  const auto slice_smem = [&](int k, int threads) {
+    return smem_bytes(std::max<int64_t>(ceil_div(packs, k) - threads * per_thread, 0));
+  };
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
-  plan.smem_limit = limit;
   plan.threads = kHybridThreads;
-  int k = 1;
-  if (slice_smem(1) > limit) {
-    k = 2;
-    while (k < max_cluster && ceil_div(packs, k) * pack * kElem > kHybridClusterSliceBytes) k *= 2;
+  plan.smem_limit = opt_in_smem(one_fn, p.device, false);
+  plan.smem_bytes = slice_smem(1, kHybridThreads);
+  if (plan.smem_bytes <= plan.smem_limit && resident_blocks(one_fn, p.device, kHybridThreads, plan.smem_bytes) > 0) {
+    // One CTA per row; a grid-stride loop only past kMaxGridBlocks CTAs.
+    one_shot_grid(plan, p.device, one_fn, kHybridThreads, std::min(plan_rows(p), kMaxGridBlocks), plan.smem_bytes);
+    return plan;
   }
+  const int64_t limit = opt_in_smem(cluster.fn, p.device, false);
+  plan.threads = cluster.threads;
+  plan.smem_limit = limit;
+  int k = 2;
+  while (k < max_cluster && ceil_div(packs, k) * pack * kElem > cluster.slice_bytes) k *= 2;
   bool fits = false;
   for (; k <= max_cluster; k *= 2) {
-    const int64_t smem = slice_smem(k);
+    const int64_t smem = slice_smem(k, cluster.threads);
     plan.cluster_size = k;
     plan.smem_bytes = smem;
-    if (smem > limit || resident_blocks(fn, p.device, kHybridThreads, smem) == 0) continue;
+    if (smem > limit || resident_blocks(cluster.fn, p.device, cluster.threads, smem) == 0) continue;
     fits = true;
-    if (k > 1) {
-      allow_large_clusters(fn, p.device);
-      plan.active_clusters = clusters_resident(fn, p.device, kHybridThreads, smem, k);
-      if (plan.active_clusters == 0) continue;
-    }
-    // One CTA (cluster) per row; a grid-stride loop only past kMaxGridBlocks CTAs.
-    one_shot_grid(plan, p.device, fn, kHybridThreads, k * std::min(plan_rows(p), kMaxGridBlocks / k), smem);
+    allow_large_clusters(cluster.fn, p.device);
+    plan.active_clusters = clusters_resident(cluster.fn, p.device, cluster.threads, smem, k);
+    if (plan.active_clusters == 0) continue;
+    one_shot_grid(plan, p.device, cluster.fn, cluster.threads, k * std::min(plan_rows(p), kMaxGridBlocks / k), smem);
     return plan;
   }
   plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_smem;
@@ -280,7 +312,12 @@ Plan plan_block_hybrid(const Problem& p, int max_cluster = kMaxClusterSize) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
-  return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridFamily, T>(pack), pack, hybrid_bytes(pack * kElem),
+  const HybridShape cluster = kElem == 2 ? HybridShape{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads),
+                                                       kHybridSmallThreads, kHybridSmallSliceBytes}
+                                         : HybridShape{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads),
+                                                       kHybridThreads, kHybridClusterSliceBytes};
+  return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads), cluster, pack,
+                              hybrid_bytes(pack * kElem),
                               [&](int64_t left) { return round_up(left * pack * kElem, 16); }, max_cluster);
 }
 
@@ -404,7 +441,8 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
-  return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridBackwardFamily, T>(pack), pack,
+  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack);
+  return plan_hybrid_block<T>(p, fn, HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes}, pack,
                               hybrid_grad_bytes(kElem, pack * kElem),
                               [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); },
                               max_cluster);
