@@ -238,3 +238,25 @@ grep -E "^\| cuda|^###" $OUT/hybrid_rule_fwd_${G}_$C.md | awk -F'|' '/###/ {prin
 echo "variants at $(el)s"
 timeout $(( 585 - $(el) )) bash benchmarks/record.sh forward --dtype fp32,bf16 --cols 128,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -4
 ls $OUT/*/ | head; echo "all done at $(el)s"
+# session 33, call 5 (3993eb3): the experiment again with a copy of 512-thread CTAs, two per SM, slices of at most 144 KB
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; ALTS=t512 bash benchmarks/tuning/hybrid_cluster_experiment.sh 2>&1 | grep -v Warning | tee $OUT/hybrid_cluster_t512_experiment.log | tail -75
+
+# session 33, call 6 (da95bc0; ran on an H200, results in ../h200_2026-11-25/): block_hybrid's 16-bit cluster shape (512-thread CTAs, two per SM) in the package: the CUDA GPU tests (test_cuda_softmax; the matrix's cuda auto and block_hybrid targets), compute-sanitizer's four tools over block_hybrid, the CLI of cuda auto (softmax and log-softmax forward, 1 GiB, 131072-1048576, three dtypes)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_cuda_softmax or (cuda and (block_hybrid or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cuda_hybrid_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "tests at $(el)s"
+timeout 120 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto --output $OUT/hybrid_auto_fwd_${G}_$C.md 2>&1 | tail -1
+grep -E "^\| cuda|^###" $OUT/hybrid_auto_fwd_${G}_$C.md | awk -F'|' '/###/ {printf "\n%s:", $0; next} {printf " %s %s;", $4,$7} END {print ""}'
+echo "record at $(el)s"
+timeout $(( 500 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --variants block_hybrid --dtypes fp32,bf16,fp16 --shapes 1x262144,3x70000,4x131075 --out $OUT/sanitize_cuda_hybrid_${G}_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"
+
+# session 33, call 7 (da95bc0, the H200 of call 6, warm): auto against the forward variants it chose before
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; C=$(cat .device/commit); nvidia-smi --query-gpu=name --format=csv,noheader; timeout 200 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,cluster_regs,split_smem,split,online --output $OUT/hybrid_rule_fwd_h200_$C.md 2>&1 | tail -1
+# session 33, call 8 (the same H200): the forward record, no peers
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; timeout 290 bash benchmarks/record.sh forward --dtype fp32,bf16 --cols 128,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -3
+# session 33, call 9 (the same H200): the README's default command
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; timeout 200 bash benchmarks/record.sh default --out $OUT --quiet 2>&1 | tail -2
