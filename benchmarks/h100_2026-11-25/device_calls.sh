@@ -260,3 +260,5 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; C
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; timeout 290 bash benchmarks/record.sh forward --dtype fp32,bf16 --cols 128,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -3
 # session 33, call 9 (the same H200): the README's default command
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; timeout 200 bash benchmarks/record.sh default --out $OUT --quiet 2>&1 | tail -2
+# session 33, call 10 (da95bc0, asked for nvidia-h100-x1): the 16-bit cluster shape in the package, cuda auto forward
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; C=$(cat .device/commit); nvidia-smi --query-gpu=name --format=csv,noheader; python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; timeout 60 python3 -m comparison --cols 262144,524288,1048576 --dtype bf16,fp16 --op softmax,log_softmax --pass fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto --output $OUT/hybrid_auto_fwd16_h100_$C.md 2>&1 | tail -1
