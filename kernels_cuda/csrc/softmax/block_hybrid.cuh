@@ -277,6 +277,10 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, HybridShape cluster
     one_shot_grid(plan, p.device, one_fn, kHybridThreads, std::min(plan_rows(p), kMaxGridBlocks), plan.smem_bytes);
     return plan;
   }
+  if (max_cluster < 2) {
+    plan.status = PlanStatus::row_exceeds_smem;
+    return plan;
+  }
   const int64_t limit = opt_in_smem(cluster.fn, p.device, false);
   plan.threads = cluster.threads;
   plan.smem_limit = limit;
