@@ -15,13 +15,16 @@
 # whole slice in flight. block_hybrid is that shape with our pieces (one 1024-thread CTA
 # per SM, the whole slice in flight); cluster_regs' CTAs hold 64 KB each in registers,
 # so a row needs twice as many of them.
-# Copies of the package, differing from the checkout (as few CTAs as fit: ~256 KB
-# slices) as ALTS names them (default "s128 s64"): s<KB> caps kHybridClusterSliceBytes
-# (the most bytes of the row a CTA of the cluster takes) at that many KB (s128: Quack's
-# 128 KB); t512 makes the CTAs 512 threads (32 KB in registers) held to 64 registers so
-# that two fit an SM, with slices of at most 144 KB (two CTAs' shared memory per SM):
-# whether a second CTA per SM hides each CTA's start and end, when nothing of its own is
-# in flight. Every result is checked against float64, as always.
+# Copies of the package, differing from the checkout as ALTS names them (default
+# "s128 s64"): s<KB> caps kHybridClusterSliceBytes (the most bytes of the row a CTA of
+# an fp32 forward or any backward cluster takes; the checkout takes as few CTAs as fit,
+# ~256 KB slices) at that many KB (s128: Quack's 128 KB); t1024 gives 16-bit forward rows
+# the fp32 shape (one 1024-thread CTA per SM, the fewest CTAs) instead of 512-thread CTAs,
+# two per SM, of at most 144 KB. Every result is checked against float64, as always.
+# Runs so far (benchmarks/README.md, session 33): s128 and s64 at 853b3f7 (both lost);
+# at 3993eb3 a copy named t512 (512-thread CTAs, two per SM, slices of at most 144 KB,
+# for every dtype: a patch of that commit) won for 16-bit rows and lost for fp32, which
+# da95bc0 adopted for 16-bit rows; t1024 is that choice's check on another GPU.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -41,14 +44,14 @@ import sys
 path, variant = sys.argv[1:]
 s = open(path).read()
 slice_line = "constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;"
-threads_line = "constexpr int kHybridThreads = 1024;"
-bounds = "__launch_bounds__(kHybridThreads, 1) softmax_block_hybrid_kernel"
-assert slice_line in s and threads_line in s and bounds in s, "block_hybrid.cuh changed: update this experiment's patch"
-kb = 144 if variant == "t512" else int(variant.lstrip("s"))
-s = s.replace(slice_line, f"constexpr int64_t kHybridClusterSliceBytes = int64_t{{{kb}}} * 1024;")
-if variant == "t512":
-    s = s.replace(threads_line, "constexpr int kHybridThreads = 512;")
-    s = s.replace(bounds, "__launch_bounds__(kHybridThreads, 2) softmax_block_hybrid_kernel")
+small_lines = ("constexpr int kHybridSmallThreads = 512;", "constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;")
+assert slice_line in s and all(line in s for line in small_lines), "block_hybrid.cuh changed: update this experiment's patch"
+if variant == "t1024":
+    s = s.replace(small_lines[0], "constexpr int kHybridSmallThreads = 1024;")
+    s = s.replace(small_lines[1], "constexpr int64_t kHybridSmallSliceBytes = int64_t{1} << 30;")
+else:
+    kb = int(variant.lstrip("s"))
+    s = s.replace(slice_line, f"constexpr int64_t kHybridClusterSliceBytes = int64_t{{{kb}}} * 1024;")
 open(path, "w").write(s)
 PY
 done
