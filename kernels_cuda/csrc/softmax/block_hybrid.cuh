@@ -179,8 +179,10 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
     const T* xr = a.x + row * a.x_stride + cl.first_col(N);
     const T* xs = xr + static_cast<int64_t>(reg_packs) * N;
+    // Every thread is done with the previous row's cache and warp_pairs (read after
+    // slice_merge_pairs' barrier; rewritten below).
+    if (it > 0) __syncthreads();
     if constexpr (kBulk) {
-      if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
       if (t == 0) {
         // Order this CTA's earlier reads of the cache (generic proxy) before the copies.
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
