@@ -347,7 +347,7 @@ HOPPER_AUTO = {
     (torch.float32, 1048576): "split",        # 4 MB rows, 256 chunks: 4 rows are fewer than the SMs
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
     (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads
-    (torch.bfloat16, 262144): "block_hybrid",  # 512 KB rows: a 2-CTA cluster
+    (torch.bfloat16, 262144): "block_hybrid",  # 512 KB rows: 4 CTAs of 512 threads, two per SM
 }
 
 
@@ -438,10 +438,11 @@ def test_auto_rules_for_rows_past_1_mb():
 
 
 @pytest.mark.parametrize("dtype, cols", [(torch.float32, 131072), (torch.float32, 524288), (torch.bfloat16, 262144),
-                                         (torch.float16, 1048576)], ids=str)
+                                         (torch.float16, 1048576), (torch.bfloat16, 1572864)], ids=str)
 def test_block_hybrid_clusters_by_element_size(dtype, cols):
     """Rows past one CTA: fp32 over the fewest 1024-thread CTAs that hold the row (one per
-    SM), 16-bit over 512-thread CTAs of at most HYBRID_SMALL_SLICE_BYTES each, two per SM."""
+    SM), 16-bit over 512-thread CTAs of at most HYBRID_SMALL_SLICE_BYTES each, two per SM,
+    while 16 of them hold the row (bf16 1572864, 3 MB: fp32's shape)."""
     if not _is_hopper(0):
         pytest.skip("block_hybrid needs sm_90")
     x = make_rows(2, cols, dtype, "cuda", seed=cols)
@@ -449,7 +450,7 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
     k, size = p["cluster_size"], x.element_size()
     assert p["status"] == "ok" and k in (2, 4, 8, 16), p
     fewer = -(-cols // (k // 2)) * size  # the slice of a cluster half as large
-    if dtype == torch.float32:
+    if dtype == torch.float32 or cols * size > limit("MAX_CLUSTER_SIZE") * limit("HYBRID_SMALL_SLICE_BYTES"):
         held = limit("HYBRID_THREADS") * p["cols_per_thread"] * size + p["smem_limit"]
         assert p["threads"] == limit("HYBRID_THREADS") and (k == 2 or fewer > held), p
     else:
@@ -459,6 +460,26 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
     assert p["kernel"].endswith(f"threads={p['threads']}>"), p
     for op in OPS:
         run_and_check(Target("cuda", op, "block_hybrid"), x)
+
+
+def test_auto_serves_misaligned_views_of_rows_past_one_cta():
+    """A view one element in keeps fewer bytes per thread in block_hybrid's registers: where
+    the aligned row fits one CTA and the view's does not, auto's choice (and its words)
+    stay the aligned row's and the view's plan takes a cluster."""
+    if not _is_hopper(0):
+        pytest.skip("block_hybrid needs sm_90")
+    sms = cuda_softmax.gpu_properties(0)["sm_count"]
+    for dtype, cols in ((torch.float32, 70000), (torch.bfloat16, 139264)):
+        base = make_rows(sms, cols + 8, dtype, "cuda", seed=cols)
+        aligned = cuda_softmax.plan(base[:, :cols], "softmax", "auto")
+        view = base[:, 1:cols + 1]
+        p = cuda_softmax.plan(view, "softmax", "auto")
+        assert p["status"] == "ok" and (p["variant"], p["reason_code"], p["reason"]) == (
+            aligned["variant"], aligned["reason_code"], aligned["reason"]), (aligned, p)
+        if aligned["variant"] == "block_hybrid":
+            assert p["cluster_size"] >= aligned["cluster_size"], (aligned, p)
+        for op in OPS:
+            run_and_check(Target("cuda", op, "auto"), view)
 
 
 def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
@@ -588,7 +609,7 @@ def test_plan_fields(variant, cols):
     if p["variant"] == "block_smem":
         assert cols * 4 <= p["smem_bytes"] <= p["smem_limit"], p
     if p["variant"] == "block_hybrid":
-        # One CTA of 1024 threads: 16 values each in registers (4 for scalar packs of
+        # One CTA of 1024 threads: 16 values each in registers (8 for scalar packs of
         # width 1 rows), the rest of the row in shared memory.
         assert p["threads"] == 1024 and p["cluster_size"] == 1, p
         in_registers = min(cols, 1024 * p["cols_per_thread"])

@@ -25,7 +25,8 @@
 // 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64
 //    KB of registers and up to the opt-in shared memory (227 KB on H100/H200: the
 //    smallest cluster whose slices fit, one 1024-thread CTA per SM; rows up to ~4.6 MB;
-//    16-bit rows in 512-thread CTAs of at most 144 KB, two per SM: block_hybrid.cuh),
+//    16-bit rows in 512-thread CTAs of at most 144 KB, two per SM, while 16 hold the
+//    row: block_hybrid.cuh),
 //    for as many rows as the SMs or more (as rule 3a: fewer rows leave resident clusters
 //    idle in the last wave, e.g. 9 rows of 16-CTA clusters where 7 fit an H100 at once;
 //    rules 0b and 5 spread few rows wider): the whole slice in flight at once (TMA bulk
@@ -156,20 +157,24 @@ Plan plan_auto(const Problem& p) {
                   "row in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   if (hopper) {
+    // A misaligned row keeps fewer bytes per thread in registers (narrower packs): its
+    // own plan may need a cluster (or a larger one) where the aligned row's does not;
+    // the rule and its words are the aligned row's.
     const Plan hybrid = plan_block_hybrid<T>(aligned, 1);
     if (hybrid.status == PlanStatus::ok) {
-      return auto_choice(plan_block_hybrid<T>(p, 1), AutoReason::one_cta_hybrid,
-                    "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
-    }
-    if (p.rows >= sms && plan_block_hybrid<T>(aligned).status == PlanStatus::ok) {
-      // A misaligned row keeps fewer bytes per thread in registers: its own plan may
-      // take more CTAs.
       Plan chosen = plan_block_hybrid<T>(p);
       if (chosen.status == PlanStatus::ok) {
-        const int64_t k = chosen.cluster_size, smem = chosen.smem_bytes;
+        return auto_choice(std::move(chosen), AutoReason::one_cta_hybrid,
+                           "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
+      }
+    }
+    const Plan spread = plan_block_hybrid<T>(aligned);
+    if (p.rows >= sms && spread.status == PlanStatus::ok) {
+      Plan chosen = plan_block_hybrid<T>(p);
+      if (chosen.status == PlanStatus::ok) {
         return auto_choice(std::move(chosen), AutoReason::cluster_hybrid,
-                           "row over a cluster of " + n(k) + " CTAs, each its slice in registers and " + n(smem) +
-                               " B of shared memory");
+                           "row over a cluster of " + n(spread.cluster_size) + " CTAs, each its slice in registers and " +
+                               n(spread.smem_bytes) + " B of shared memory");
       }
     }
   }

@@ -11,7 +11,7 @@
 // a synchronous copy; every thread then reads back only the packs it copied itself.
 // A row past one CTA goes to a cluster of K CTAs (2-16; fp32: the fewest whose slices
 // fit, rows up to ~4.6 MB; 16-bit forward: 512-thread CTAs, two per SM, slices of at most
-// kHybridSmallSliceBytes), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
+// kHybridSmallSliceBytes, while 16 of them hold the row, else fp32's shape), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
 // way: each CTA's pair (sum, backward) is pushed into every peer's shared memory and one
 // cluster barrier publishes them (HybridCluster). Each CTA still has its whole slice in
 // flight at once, and there are few CTAs to wait for: unlike cluster_regs' clusters of
@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 #include "common/async_copy.cuh"
 #include "common/block_reduce.cuh"
@@ -45,8 +46,9 @@ namespace softmax {
 
 // block_hybrid: CTAs of kHybridThreads threads, each keeping hybrid_bytes() of the row
 // in registers (64 bytes in at most kRegsMaxLoads packs: 64 KB per CTA for 16-byte
-// packs); the rest of the row, up to the opt-in shared memory (227 KB on H100/H200),
-// in shared memory. Rows up to ~290 KB: fp32 65536 (256 KB), bf16 131072.
+// packs; 32 bytes for 4-byte packs); the rest of the row, up to the opt-in shared memory
+// (227 KB on H100/H200), in shared memory. Rows up to ~290 KB in one CTA: fp32 65536
+// (256 KB), bf16 131072.
 constexpr int kHybridThreads = 1024;
 // The shared-memory part arrives as this many bulk copies, each on its own mbarrier, so
 // that the CTA reduces each piece as it lands instead of after the last one (with one
@@ -242,26 +244,27 @@ struct BlockHybridFamily {
   }
 };
 
-// The CTA shape of a block_hybrid plan: its kernel, its threads, and the most bytes of the
-// row one CTA of a cluster takes.
+// A cluster shape of block_hybrid: its kernel, its threads, the most bytes of the row one
+// of its CTAs takes, and the CTAs it needs resident per SM.
 struct HybridShape {
   const void* fn;
   int threads;
   int64_t slice_bytes;
+  int min_resident;
 };
 
 // One CTA of kHybridThreads per row (sm_90) where it holds the row, else a cluster of K
-// CTAs of the `cluster` shape (each a slice of ceil(packs / K) packs), each thread
-// keeping `bytes` of each row it holds in registers; the packs past the registers'
-// share go to shared memory, smem_bytes(packs left) in all. K: the smallest power of
-// two (at most max_cluster) whose slices hold at most cluster.slice_bytes of the row
-// and fit; row_exceeds_smem past max_cluster CTAs' opt-in limit, cluster_not_resident
-// where no such cluster can be co-scheduled. The forward and backward plans differ
-// only in the kernels, the bytes per thread and what the packs left cost in shared
-// memory.
+// CTAs of the first of `shapes` that serves it (each CTA a slice of ceil(packs / K)
+// packs), each thread keeping `bytes` of each row it holds in registers; the packs past
+// the registers' share go to shared memory, smem_bytes(packs left) in all. K: the
+// smallest power of two (at most max_cluster) whose slices hold at most the shape's
+// slice_bytes of the row and fit with the shape's min_resident CTAs per SM;
+// row_exceeds_smem where no shape's max_cluster CTAs hold the row, cluster_not_resident
+// where no such cluster can be co-scheduled. The forward and backward plans differ only
+// in the kernels, the bytes per thread and what the packs left cost in shared memory.
 template <typename T, typename SmemBytes>
-Plan plan_hybrid_block(const Problem& p, const void* one_fn, HybridShape cluster, int pack, int bytes,
-                       SmemBytes smem_bytes, int max_cluster) {
+Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_list<HybridShape> shapes, int pack,
+                       int bytes, SmemBytes smem_bytes, int max_cluster) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::block_hybrid);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
@@ -279,27 +282,28 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, HybridShape cluster
     one_shot_grid(plan, p.device, one_fn, kHybridThreads, std::min(plan_rows(p), kMaxGridBlocks), plan.smem_bytes);
     return plan;
   }
-  if (max_cluster < 2) {
-    plan.status = PlanStatus::row_exceeds_smem;
-    return plan;
-  }
-  const int64_t limit = opt_in_smem(cluster.fn, p.device, false);
-  plan.threads = cluster.threads;
-  plan.smem_limit = limit;
-  int k = 2;
-  while (k < max_cluster && ceil_div(packs, k) * pack * kElem > cluster.slice_bytes) k *= 2;
+  plan.status = PlanStatus::row_exceeds_smem;
+  if (max_cluster < 2) return plan;
   bool fits = false;
-  for (; k <= max_cluster; k *= 2) {
-    const int64_t smem = slice_smem(k, cluster.threads);
-    plan.cluster_size = k;
-    plan.smem_bytes = smem;
-    if (smem > limit || resident_blocks(cluster.fn, p.device, cluster.threads, smem) == 0) continue;
-    fits = true;
-    allow_large_clusters(cluster.fn, p.device);
-    plan.active_clusters = clusters_resident(cluster.fn, p.device, cluster.threads, smem, k);
-    if (plan.active_clusters == 0) continue;
-    one_shot_grid(plan, p.device, cluster.fn, cluster.threads, k * std::min(plan_rows(p), kMaxGridBlocks / k), smem);
-    return plan;
+  for (const HybridShape& shape : shapes) {
+    const int64_t limit = opt_in_smem(shape.fn, p.device, false);
+    int k = 2;
+    while (k < max_cluster && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) k *= 2;
+    for (; k <= max_cluster && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; k *= 2) {
+      const int64_t smem = slice_smem(k, shape.threads);
+      plan.threads = shape.threads;
+      plan.smem_limit = limit;
+      plan.cluster_size = k;
+      plan.smem_bytes = smem;
+      if (smem > limit || resident_blocks(shape.fn, p.device, shape.threads, smem) < shape.min_resident) continue;
+      fits = true;
+      allow_large_clusters(shape.fn, p.device);
+      plan.active_clusters = clusters_resident(shape.fn, p.device, shape.threads, smem, k);
+      if (plan.active_clusters == 0) continue;
+      plan.status = PlanStatus::ok;
+      one_shot_grid(plan, p.device, shape.fn, shape.threads, k * std::min(plan_rows(p), kMaxGridBlocks / k), smem);
+      return plan;
+    }
   }
   plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_smem;
   return plan;
@@ -318,13 +322,18 @@ Plan plan_block_hybrid(const Problem& p, int max_cluster = kMaxClusterSize) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
-  const HybridShape cluster = kElem == 2 ? HybridShape{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads),
-                                                       kHybridSmallThreads, kHybridSmallSliceBytes}
-                                         : HybridShape{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads),
-                                                       kHybridThreads, kHybridClusterSliceBytes};
-  return plan_hybrid_block<T>(p, kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads), cluster, pack,
-                              hybrid_bytes(pack * kElem),
-                              [&](int64_t left) { return round_up(left * pack * kElem, 16); }, max_cluster);
+  const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads);
+  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
+  // 16-bit rows: two 512-thread CTAs per SM while 16 of them hold the row (to ~2.3 MB),
+  // one 1024-thread CTA per SM past that.
+  const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads), kHybridSmallThreads,
+                               kHybridSmallSliceBytes, 2};
+  const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
+  if (kElem == 2) {
+    return plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
+                                max_cluster);
+  }
+  return plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes, max_cluster);
 }
 
 // ---------------------------------------------------------------------------------
@@ -448,7 +457,7 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
   const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack);
-  return plan_hybrid_block<T>(p, fn, HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes}, pack,
+  return plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
                               hybrid_grad_bytes(kElem, pack * kElem),
                               [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); },
                               max_cluster);
