@@ -157,24 +157,22 @@ Plan plan_auto(const Problem& p) {
                   "row in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   if (hopper) {
-    // A misaligned row keeps fewer bytes per thread in registers (narrower packs): its
-    // own plan may need a cluster (or a larger one) where the aligned row's does not;
-    // the rule and its words are the aligned row's.
-    const Plan hybrid = plan_block_hybrid<T>(aligned, 1);
-    if (hybrid.status == PlanStatus::ok) {
+    // Rules 2 and 2b from the aligned row's plan (one CTA where it holds the row, else
+    // the smallest cluster). A misaligned row keeps fewer bytes per thread in registers
+    // (narrower packs): its own plan may need a cluster (or a larger one) where the
+    // aligned row's does not; the rule and its words are the aligned row's.
+    const Plan hybrid = plan_block_hybrid<T>(aligned);
+    const bool one_cta = hybrid.status == PlanStatus::ok && hybrid.cluster_size == 1;
+    if (one_cta || (hybrid.status == PlanStatus::ok && p.rows >= sms)) {
       Plan chosen = plan_block_hybrid<T>(p);
-      if (chosen.status == PlanStatus::ok) {
+      if (chosen.status == PlanStatus::ok && one_cta) {
         return auto_choice(std::move(chosen), AutoReason::one_cta_hybrid,
                            "row in the registers and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
       }
-    }
-    const Plan spread = plan_block_hybrid<T>(aligned);
-    if (p.rows >= sms && spread.status == PlanStatus::ok) {
-      Plan chosen = plan_block_hybrid<T>(p);
       if (chosen.status == PlanStatus::ok) {
         return auto_choice(std::move(chosen), AutoReason::cluster_hybrid,
-                           "row over a cluster of " + n(spread.cluster_size) + " CTAs, each its slice in registers and " +
-                               n(spread.smem_bytes) + " B of shared memory");
+                           "row over a cluster of " + n(hybrid.cluster_size) + " CTAs, each its slice in registers and " +
+                               n(hybrid.smem_bytes) + " B of shared memory");
       }
     }
   }

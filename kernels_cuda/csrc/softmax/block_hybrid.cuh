@@ -316,9 +316,8 @@ inline Plan hybrid_needs_sm90() {
   return plan;
 }
 
-// max_cluster 1: one CTA per row (auto's one-CTA rule asks this).
 template <typename T>
-Plan plan_block_hybrid(const Problem& p, int max_cluster = kMaxClusterSize) {
+Plan plan_block_hybrid(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   const int pack = widest_pack<T>(p);
@@ -331,9 +330,9 @@ Plan plan_block_hybrid(const Problem& p, int max_cluster = kMaxClusterSize) {
   const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
   if (kElem == 2) {
     return plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
-                                max_cluster);
+                                kMaxClusterSize);
   }
-  return plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes, max_cluster);
+  return plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes, kMaxClusterSize);
 }
 
 // ---------------------------------------------------------------------------------
@@ -451,6 +450,7 @@ struct BlockHybridBackwardFamily {
   }
 };
 
+// max_cluster 1: one CTA per row (the backward's auto asks this).
 template <typename T>
 Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterSize) {
   constexpr int kElem = static_cast<int>(sizeof(T));
