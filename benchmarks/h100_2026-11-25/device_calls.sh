@@ -262,3 +262,15 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; t
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; timeout 200 bash benchmarks/record.sh default --out $OUT --quiet 2>&1 | tail -2
 # session 33, call 10 (da95bc0, asked for nvidia-h100-x1): the 16-bit cluster shape in the package, cuda auto forward
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext; C=$(cat .device/commit); nvidia-smi --query-gpu=name --format=csv,noheader; python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; timeout 60 python3 -m comparison --cols 262144,524288,1048576 --dtype bf16,fp16 --op softmax,log_softmax --pass fwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto --output $OUT/hybrid_auto_fwd16_h100_$C.md 2>&1 | tail -1
+
+# ---- session 34 ----
+# session 34, call 1 (6eda16a, nvidia-h100-x1): the commits not GPU-run in session 33 (9708f29, f3dc378, 6eda16a: auto's misaligned-view plans, the 16-bit shape's cap, the loop barrier, rules 2/2b from one aligned plan): the CUDA GPU tests (test_cuda_softmax; the matrix's cuda auto and block_hybrid targets), compute-sanitizer's four tools over block_hybrid
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_cuda_softmax or (cuda and (block_hybrid or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cuda_hybrid_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+echo "tests at $(el)s"
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --variants block_hybrid,auto --dtypes fp32,bf16,fp16 --shapes 1x262144,3x70000,4x131075 --out $OUT/sanitize_cuda_hybrid_${G}_$C.log 2>&1 | tail -6
+echo "all done at $(el)s"
