@@ -20,8 +20,8 @@ copy-bandwidth floor).
 
 Backward ops (softmax_backward, log_softmax_backward: x is the forward output y, `dy` its
 gradient, a new contiguous dx): the variants of csrc/softmax/backward_variants.def, each
-beside its forward; warp_per_row, block_smem, cluster_regs, block_hybrid and split_smem
-read y and dy once and write dx once (2 R + W), block_uncached reads them twice (the
+beside its forward; warp_per_row, block_smem, cluster_regs, block_hybrid, split and
+split_smem read y and dy once and write dx once (2 R + W), block_uncached reads them twice (the
 second from L2 where the rows fit).
 """
 from __future__ import annotations

@@ -286,7 +286,7 @@ def test_parsed_tables():
                                    "block_hybrid", "split", "split_smem")
     assert [cuda_softmax.VARIANT_CODES[v] for v in cuda_softmax.LADDER] == list(range(len(cuda_softmax.LADDER)))
     assert cuda_softmax.VARIANT_CODES["auto"] not in range(len(cuda_softmax.LADDER))
-    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs", "block_hybrid", "split_smem")
+    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs", "block_hybrid", "split", "split_smem")
     assert cuda_softmax.BACKWARD == backward and set(backward) <= set(cuda_softmax.LADDER)
     assert cuda_softmax.VARIANTS == {"softmax": cuda_softmax.LADDER, "log_softmax": cuda_softmax.LADDER,
                                      "softmax_backward": backward, "log_softmax_backward": backward}

@@ -536,6 +536,36 @@ def test_backward_split_smem_pipelines_rows_up_to_its_limit(dtype, cols):
         run_and_check(Target("cuda", op, "split_smem"), y, dy=torch.randn_like(y))
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 131072), (torch.float32, 262144), (torch.bfloat16, 262144),
+                                         (torch.float16, 524288), (torch.float32, 70001), (torch.float32, 4000)],
+                         ids=str)
+def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
+    """split's backward: chunks of SPLIT_GRAD_CHUNK_VALUES values of y and of dy per CTA
+    (fewer with narrow packs: 70001 columns load scalars), the next row's requested before
+    (rows of fewer than SPLIT_GRAD_LATE_MIN_SPLIT chunks) or after the row's part of the
+    sum is published; rows past the grid's row groups (the loop, both slices) and one-chunk
+    rows (no exchange) agree with float64, y given as an offset view."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    probe = torch.empty(1, cols, dtype=dtype, device="cuda")
+    p = cuda_softmax.plan(probe, "softmax_backward", "split", dy=probe)
+    if p["status"] != "ok":
+        pytest.skip(f"split's backward declines {cols} columns here: {p['status']}")
+    groups = p["blocks"] // p["split"]
+    rows = 2 * min(groups, sms) + 1  # every CTA past its first row; an odd count ends on either slice
+    base = torch.softmax(make_rows(rows, cols + 8, torch.float32, "cuda", seed=cols), -1).to(dtype)
+    for y in (base[:, :cols], base[:, 1:cols + 1]):
+        dy = torch.randn_like(y)
+        for op in BACKWARD_OPS:
+            p = cuda_softmax.plan(y, op, "split", dy=dy)
+            assert p["status"] == "ok", p
+            chunk = p["threads"] * p["cols_per_thread"]
+            assert chunk <= limit("SPLIT_GRAD_CHUNK_VALUES") and p["split"] == -(-cols // chunk), p
+            assert p["next_late"] == (p["split"] >= limit("SPLIT_GRAD_LATE_MIN_SPLIT")), p
+            assert p["workspace_bytes"] == (rows * p["split"] * 8 if p["split"] > 1 else 0), p
+            assert f"late={p['next_late']}" in p["kernel"], p
+            run_and_check(Target("cuda", op, "split"), y, dy=dy)
+
+
 @pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_backward_auto_plan_follows_the_rule(dtype, cols):

@@ -18,12 +18,13 @@
 //   auto             softmax/auto.cuh           (one of the above)              plan_auto
 //
 // The backward (softmax_backward, log_softmax_backward: read y and dy, write dx) has a
-// kernel beside the forward in six of these files, chosen by softmax/backward_variants.def:
+// kernel beside the forward in seven of these files, chosen by softmax/backward_variants.def:
 //   warp_per_row     softmax_backward_warp_per_row_kernel     plan_warp_per_row_backward
 //   block_smem       softmax_backward_block_smem_kernel       plan_block_smem_backward
 //   block_uncached   softmax_backward_block_uncached_kernel   plan_block_uncached_backward
 //   cluster_regs     softmax_backward_cluster_regs_kernel     plan_cluster_regs_backward
 //   block_hybrid     softmax_backward_block_hybrid_kernel     plan_block_hybrid_backward
+//   split            softmax_backward_split_kernel            plan_split_backward
 //   split_smem       softmax_backward_split_smem_kernel       plan_split_smem_backward
 //   auto             (one of the above)                       plan_auto_backward
 //
@@ -129,6 +130,7 @@ Plan plan_backward_variant(const Problem& p, int64_t variant) {
     case Variant::block_uncached: return plan_block_uncached_backward<T>(p);
     case Variant::cluster_regs: return plan_cluster_regs_backward<T>(p);
     case Variant::block_hybrid: return plan_block_hybrid_backward<T>(p);
+    case Variant::split: return plan_split_backward<T>(p);
     case Variant::split_smem: return plan_split_smem_backward<T>(p);
     case Variant::kAuto: return plan_auto_backward<T>(p);
     default:
@@ -181,6 +183,9 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
              n(plan.cols_per_thread * dtype_size(dtype)) + ", max_threads=" +
              n(plan.threads > kGradRegsThreads ? kGradRegsWideThreads : kGradRegsThreads) +
              ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
+    case Variant::split:
+      return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
+             n(plan.cols_per_thread * dtype_size(dtype)) + ", late=" + n(plan.next_late) + ">";
     case Variant::split_smem:
       return std::string("softmax_backward_split_smem") + (plan.stages > 1 ? "_pipelined" : "") + "_kernel<" + t +
              ", pack=" + n(plan.pack) + ">";
@@ -299,6 +304,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
+      {"SPLIT_GRAD_CHUNK_VALUES", kSplitGradChunkValues},
+      {"SPLIT_GRAD_LATE_MIN_SPLIT", kSplitGradLateMinSplit},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},
       {"SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES", kSplitSmemPipelinedMaxRowBytes},

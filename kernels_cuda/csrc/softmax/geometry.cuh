@@ -61,10 +61,10 @@ struct GradArgs {
   int64_t y_stride;  // elements between consecutive rows of y
   int64_t dy_stride; // ... of dy
   int group_width;   // warp_per_row: lanes per row; cluster_regs: threads per row slice
-  int slice_packs;   // cluster_regs, split_smem: packs of the row each CTA handles
+  int slice_packs;   // cluster_regs, split, split_smem: packs of the row each CTA handles
   bool log;          // log-softmax's backward instead of softmax's
-  int split;                   // split_smem: CTAs per row
-  unsigned long long* slots;   // split_smem: rows x split words, all ones at launch
+  int split;                   // split, split_smem: CTAs per row
+  unsigned long long* slots;   // split, split_smem: rows x split words, all ones at launch
 };
 
 // ---------------------------------------------------------------------------------

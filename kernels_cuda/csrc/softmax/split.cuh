@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "common/block_reduce.cuh"
+#include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/reg_slice.cuh"
 #include "softmax/geometry.cuh"
@@ -114,6 +115,77 @@ __device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* 
     acc = online_merge(acc, word_pair(w));
   }
   return warp_merge_pairs(acc);
+}
+
+// Warp 0's walk over a row's `split` slots: lane l takes slots l, l + 32, ..., reading
+// kGatherBatch of them before it polls (64 parts are one round trip to L2 per lane, not
+// two in turn), re-reading the unpublished ones until none is left, then hands each
+// word to use(word) in slot order (split_smem, split's backward). (gather_row_pair polls
+// one slot at a time: the forward split kernels run at their register cap, where four
+// more words spill.)
+constexpr int kGatherBatch = 4;
+template <typename Use>
+__device__ __forceinline__ void gather_slots(const unsigned long long* slots, int split, Use&& use) {
+  const int lane = threadIdx.x & 31;
+  for (int base = lane; base < split; base += 32 * kGatherBatch) {
+    unsigned long long w[kGatherBatch];
+#pragma unroll
+    for (int u = 0; u < kGatherBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
+    bool pending = true;
+    while (pending) {
+      pending = false;
+#pragma unroll
+      for (int u = 0; u < kGatherBatch; ++u) {
+        if (static_cast<long long>(w[u]) < 0) {
+          w[u] = read_word(slots + base + 32 * u);
+          pending = true;
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kGatherBatch; ++u) {
+      if (base + 32 * u < split) use(w[u]);
+    }
+  }
+}
+
+__device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long* slots, int split) {
+  OnlinePair acc = online_empty();
+  gather_slots(slots, split, [&](unsigned long long w) { acc = online_merge(acc, word_pair(w)); });
+  return warp_merge_pairs(acc);
+}
+
+
+// The backward's sums: one fp32 per chunk in the low half of its word (the high half
+// 0: never the "not yet" word), added in slot order, so every CTA of a row gets the
+// same sum.
+__device__ __forceinline__ unsigned long long sum_word(float s) {
+  return static_cast<unsigned long long>(__float_as_uint(s));
+}
+__device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
+  float s = 0.0f;
+  gather_slots(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
+  return warp_allreduce_static<32>(s, SumOp());
+}
+
+// The part of every row of its group that CTA blockIdx.x handles, split CTAs per row
+// (split_smem's parts, the backward's chunks here): part `index`, packs [first, first +
+// local) of rows blockIdx.x / split, + groups, ... (local is 0 for parts past the row's
+// end; rows of at most 2^31 - 1 packs).
+struct RowPart {
+  int index;
+  int first;
+  int local;
+  int64_t groups;
+  __device__ __forceinline__ int64_t offset(int n) const { return static_cast<int64_t>(first) * n; }
+};
+__device__ __forceinline__ RowPart row_part(int split, int64_t packs, int slice_packs) {
+  RowPart r;
+  r.index = static_cast<int>(blockIdx.x % split);
+  r.groups = gridDim.x / split;
+  r.first = static_cast<int>(min(packs, static_cast<int64_t>(r.index) * slice_packs));
+  r.local = min(static_cast<int>(packs) - r.first, slice_packs);
+  return r;
 }
 
 // ---------------------------------------------------------------------------------
@@ -243,6 +315,151 @@ Plan plan_split(const Problem& p) {
     return plan;
   }
   plan.status = PlanStatus::too_many_chunks;
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------
+// Backward kernel: the forward's design with y and dy (Triton's split backward,
+// kernels_triton/softmax_split.py): each CTA holds its chunk of y and of dy in registers
+// (GradSlice), publishes its part of the row's sum (sum_word) and waits for the row's
+// other parts, with its chunks of the next row requested before that wait. Each of y and
+// dy read once, dx written once.
+// ---------------------------------------------------------------------------------
+
+// Chunks of kSplitGradValues values of each tensor per thread and kSplitGradThreads
+// threads (4096 values: fp32 16 KB of y and 16 KB of dy, 16-bit 8 KB of each), as
+// Triton's backward, whose fp32 split measured 99.4 / 99.5 % of copy at 131072 / 262144
+// columns on the H100 (benchmarks/h100/backward-fp32-bf16-cols128-262144.md) where the
+// CUDA backward's clusters and split_smem reached 96.1 / 92.3. Narrow packs hold fewer
+// bytes per thread (kRegsMaxLoads loads of each tensor) in up to kSplitWideThreads
+// threads.
+constexpr int kSplitGradValues = 32;
+constexpr int kSplitGradThreads = 128;
+constexpr int kSplitGradChunkValues = kSplitGradValues * kSplitGradThreads;
+// Where a row has this many chunks or more, each CTA requests the next row's chunks
+// after it publishes its part of the row's sum (the late form), not before it computes
+// it: Triton's softmax backward measured the late form ahead from 64 chunks (fp32
+// 1048576 72.6 -> 84.2, bf16 51.9 -> 82.8; benchmarks/h100_2026-11-25/triton_bwd_*).
+constexpr int64_t kSplitGradLateMinSplit = 64;
+
+// CTAs resident per SM that __launch_bounds__ asks for, so that ptxas keeps both rows'
+// chunks in registers: a thread holds 4 x its GradSlice words (y and dy of two rows:
+// one register per 4 bytes, or per pack where packs are narrower) and about 40 more,
+// 48 with more than 8 loads of each tensor (an address each; at 40, fp32 8-byte packs
+// spill 12 bytes and 16-bit scalar ones 232, sm_90 ptxas).
+template <typename T, int N, int B>
+constexpr int split_grad_min_blocks(int threads) {
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  constexpr int kLoads = B / kPackBytes;
+  constexpr int kWords = 4 * (kPackBytes >= 4 ? B / 4 : kLoads);
+  return std::max(1, 65536 / (threads * (kWords + (kLoads > 8 ? 48 : 40))));
+}
+constexpr int split_grad_threads(int bytes, int elem) {
+  return std::min(kSplitWideThreads, kSplitGradChunkValues * elem / bytes);
+}
+
+// One row of the loop: `cur` holds this CTA's chunks of y and dy of `row`, loaded the row
+// before; `next` receives those of row + groups. parity buffers as the forward's.
+template <typename T, int N, int B>
+__device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPart& my, GradSlice<T, N, B>& cur,
+                                               GradSlice<T, N, B>& next, int64_t row, bool late, float* warp_sums,
+                                               float& row_sum) {
+  const int t = threadIdx.x;
+  const int G = blockDim.x;
+  const int64_t next_row = row + my.groups;
+  const int64_t offset = my.offset(N);
+  const auto request_next = [&] {
+    next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
+              next_row < a.rows ? my.local : 0);
+  };
+  if (!late) request_next();
+  float s = slice_sum(cur.sum(a.log), warp_sums, 0, G);
+  if (a.split > 1) {
+    unsigned long long* slots = a.slots + row * a.split;
+    if (t == 0) publish_word(slots + my.index, sum_word(s));
+    if (late) request_next();
+    if (t < 32) {
+      const float total = gather_parts_sum(slots, a.split);
+      if (t == 0) row_sum = total;
+    }
+    __syncthreads();
+    s = row_sum;
+  } else if (late) {
+    request_next();
+  }
+  if (my.local > 0) cur.write(a.dx + row * a.cols + offset, t, G, my.local, s, a.log);
+}
+
+template <typename T, int N, int B, int kThreads>
+__global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThreads))
+    softmax_backward_split_kernel(GradArgs<T> a) {
+  __shared__ float warp_sums[2][kThreads / 32];
+  __shared__ float row_sum[2];
+  const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
+  const bool late = a.split >= kSplitGradLateMinSplit;
+  int64_t row = blockIdx.x / a.split;
+  GradSlice<T, N, B> s0, s1;
+  s0.load(a.y + row * a.y_stride + my.offset(N), a.dy + row * a.dy_stride + my.offset(N), threadIdx.x, blockDim.x,
+          row < a.rows ? my.local : 0);
+  // Unrolled by two as the forward's: the slices swap roles without a register copy.
+  while (row < a.rows) {
+    split_grad_row(a, my, s0, s1, row, late, warp_sums[0], row_sum[0]);
+    row += my.groups;
+    if (row >= a.rows) break;
+    split_grad_row(a, my, s1, s0, row, late, warp_sums[1], row_sum[1]);
+    row += my.groups;
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Backward plan
+// ---------------------------------------------------------------------------------
+
+// Bytes of each tensor per thread for packs of N: kSplitGradValues values, fewer where
+// that takes more than kRegsMaxLoads loads of a tensor.
+template <typename T, int N>
+constexpr int split_grad_bytes() {
+  return std::min(kSplitGradValues, kRegsMaxLoads * N) * static_cast<int>(sizeof(T));
+}
+
+struct SplitBackwardFamily {
+  template <typename T, int N> static const void* get() {
+    constexpr int kBytes = split_grad_bytes<T, N>();
+    constexpr int kThreads = split_grad_threads(kBytes, static_cast<int>(sizeof(T)));
+    return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, kThreads>);
+  }
+};
+
+template <typename T>
+Plan plan_split_backward(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::split);
+  const int pack = widest_pack<T>(p);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int bytes = std::min(kSplitGradValues, kRegsMaxLoads * pack) * kElem;
+  const int max_threads = split_grad_threads(bytes, kElem);
+  const int64_t chunk_packs = static_cast<int64_t>(max_threads) * (bytes / (pack * kElem));
+  const int64_t split = ceil_div(packs, chunk_packs);
+  const int64_t slice = ceil_div(packs, split);
+  const int group = static_cast<int>(round_up(ceil_div(slice, bytes / (pack * kElem)), 32));
+  const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack);
+  const int resident = resident_blocks(fn, p.device, group, 0);
+  const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
+  plan.pack = pack;
+  plan.cols_per_thread = bytes / kElem;
+  plan.split = split;
+  plan.threads = group;
+  plan.resident_per_sm = resident;
+  plan.next_late = split >= kSplitGradLateMinSplit ? 1 : 0;
+  if (split > capacity || split > INT32_MAX) {
+    plan.status = PlanStatus::too_many_chunks;
+    return plan;
+  }
+  plan.kernel = fn;
+  plan.group_width = group;
+  plan.blocks = std::min(rows, capacity / split) * split;
+  plan.workspace_bytes = split > 1 ? rows * split * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
   return plan;
 }
 

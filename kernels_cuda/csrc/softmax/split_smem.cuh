@@ -74,66 +74,6 @@ constexpr int64_t kSplitSmemPipelinedMaxRowBytes = int64_t{2} << 20;
 constexpr int64_t kSplitSmemPipelinedPartBytes = 32 * 1024;
 
 // ---------------------------------------------------------------------------------
-// The exchange: split.cuh's slots and words, read kGatherBatch slots per lane at a time
-// ---------------------------------------------------------------------------------
-
-// Warp 0's walk over a row's `split` slots: lane l takes slots l, l + 32, ..., reading
-// kGatherBatch of them before it polls (64 parts are one round trip to L2 per lane, not
-// two in turn), re-reading the unpublished ones until none is left, then hands each
-// word to use(word) in slot order. (split.cuh's gather polls one slot at a time: its
-// kernels run at their register cap, where four more words spill.)
-constexpr int kGatherBatch = 4;
-template <typename Use>
-__device__ __forceinline__ void gather_slots(const unsigned long long* slots, int split, Use&& use) {
-  const int lane = threadIdx.x & 31;
-  for (int base = lane; base < split; base += 32 * kGatherBatch) {
-    unsigned long long w[kGatherBatch];
-#pragma unroll
-    for (int u = 0; u < kGatherBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
-    bool pending = true;
-    while (pending) {
-      pending = false;
-#pragma unroll
-      for (int u = 0; u < kGatherBatch; ++u) {
-        if (static_cast<long long>(w[u]) < 0) {
-          w[u] = read_word(slots + base + 32 * u);
-          pending = true;
-        }
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < kGatherBatch; ++u) {
-      if (base + 32 * u < split) use(w[u]);
-    }
-  }
-}
-
-__device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long* slots, int split) {
-  OnlinePair acc = online_empty();
-  gather_slots(slots, split, [&](unsigned long long w) { acc = online_merge(acc, word_pair(w)); });
-  return warp_merge_pairs(acc);
-}
-
-// The part of every row of its group that CTA blockIdx.x handles (split CTAs per row):
-// part `index`, packs [first, first + local) of rows blockIdx.x / split, + groups, ...
-// (local is 0 for parts past the row's end; rows of at most 2^31 - 1 packs).
-struct RowPart {
-  int index;
-  int first;
-  int local;
-  int64_t groups;
-  __device__ __forceinline__ int64_t offset(int n) const { return static_cast<int64_t>(first) * n; }
-};
-__device__ __forceinline__ RowPart row_part(int split, int64_t packs, int slice_packs) {
-  RowPart r;
-  r.index = static_cast<int>(blockIdx.x % split);
-  r.groups = gridDim.x / split;
-  r.first = static_cast<int>(min(packs, static_cast<int64_t>(r.index) * slice_packs));
-  r.local = min(static_cast<int>(packs) - r.first, slice_packs);
-  return r;
-}
-
-// ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
@@ -177,12 +117,6 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_split_smem_kernel(R
 // one float per part (a word below 2^32: never the "not yet" word).
 // ---------------------------------------------------------------------------------
 
-__device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
-  float s = 0.0f;
-  gather_slots(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
-  return warp_allreduce_static<32>(s, SumOp());
-}
-
 template <typename T, int N>
 __global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem_kernel(GradArgs<T> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -206,7 +140,7 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem
       t = warp_allreduce_static<32>(t, SumOp());
       if (split > 1) {
         unsigned long long* slots = a.slots + row * split;
-        if (lane == 0) publish_word(slots + my.index, static_cast<unsigned long long>(__float_as_uint(t)));
+        if (lane == 0) publish_word(slots + my.index, sum_word(t));
         t = gather_parts_sum(slots, split);
       }
       if (lane == 0) row_sum = t;
@@ -251,7 +185,7 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_backward_split_smem
   const auto block_sum = [&](int64_t row, int s) {
     const float t = warp_allreduce_static<32>(lane < warps ? warp_sums[s][lane] : 0.0f, SumOp());
     if (split > 1 && lane == 0) {
-      publish_word(a.slots + row * split + my.index, static_cast<unsigned long long>(__float_as_uint(t)));
+      publish_word(a.slots + row * split + my.index, sum_word(t));
     }
     return t;
   };
