@@ -540,11 +540,10 @@ def test_backward_split_smem_pipelines_rows_up_to_its_limit(dtype, cols):
                                          (torch.float16, 524288), (torch.float32, 70001), (torch.float32, 4000)],
                          ids=str)
 def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
-    """split's backward: chunks of SPLIT_GRAD_CHUNK_VALUES values of y and of dy per CTA
-    (fewer with narrow packs: 70001 columns load scalars), the next row's requested before
-    (rows of fewer than SPLIT_GRAD_LATE_MIN_SPLIT chunks) or after the row's part of the
-    sum is published; rows past the grid's row groups (the loop, both slices) and one-chunk
-    rows (no exchange) agree with float64, y given as an offset view."""
+    """split's backward: chunks of up to SPLIT_GRAD_THREADS x SPLIT_GRAD_BYTES bytes of y
+    and of dy per CTA (narrow packs: 70001 columns load scalars), the next row's requested
+    while the row's sum is gathered; rows past the grid's row groups (the loop, both
+    slices) and one-chunk rows (no exchange) agree with float64, y also as an offset view."""
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     probe = torch.empty(1, cols, dtype=dtype, device="cuda")
     p = cuda_softmax.plan(probe, "softmax_backward", "split", dy=probe)
@@ -559,10 +558,9 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
             p = cuda_softmax.plan(y, op, "split", dy=dy)
             assert p["status"] == "ok", p
             chunk = p["threads"] * p["cols_per_thread"]
-            assert chunk <= limit("SPLIT_GRAD_CHUNK_VALUES") and p["split"] == -(-cols // chunk), p
-            assert p["next_late"] == (p["split"] >= limit("SPLIT_GRAD_LATE_MIN_SPLIT")), p
+            assert chunk * y.element_size() <= limit("SPLIT_GRAD_THREADS") * limit("SPLIT_GRAD_BYTES"), p
+            assert p["split"] == -(-cols // chunk), p
             assert p["workspace_bytes"] == (rows * p["split"] * 8 if p["split"] > 1 else 0), p
-            assert f"late={p['next_late']}" in p["kernel"], p
             run_and_check(Target("cuda", op, "split"), y, dy=dy)
 
 

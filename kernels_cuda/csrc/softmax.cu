@@ -185,7 +185,7 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
              ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
     case Variant::split:
       return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
-             n(plan.cols_per_thread * dtype_size(dtype)) + ", late=" + n(plan.next_late) + ">";
+             n(plan.cols_per_thread * dtype_size(dtype)) + ">";
     case Variant::split_smem:
       return std::string("softmax_backward_split_smem") + (plan.stages > 1 ? "_pipelined" : "") + "_kernel<" + t +
              ", pack=" + n(plan.pack) + ">";
@@ -304,8 +304,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
-      {"SPLIT_GRAD_CHUNK_VALUES", kSplitGradChunkValues},
-      {"SPLIT_GRAD_LATE_MIN_SPLIT", kSplitGradLateMinSplit},
+      {"SPLIT_GRAD_BYTES", kSplitGradBytes},
+      {"SPLIT_GRAD_THREADS", kSplitGradThreads},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},
       {"SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES", kSplitSmemPipelinedMaxRowBytes},

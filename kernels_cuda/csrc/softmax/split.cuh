@@ -162,6 +162,19 @@ __device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long
 __device__ __forceinline__ unsigned long long sum_word(float s) {
   return static_cast<unsigned long long>(__float_as_uint(s));
 }
+// Warp 0: the row's sum from its `split` slots, one slot per lane at a time (split's
+// backward runs at its register cap, as the forward's; gather_parts_sum's four words
+// spilled 16 bytes there).
+__device__ __forceinline__ float gather_row_sum(const unsigned long long* slots, int split) {
+  const int lane = threadIdx.x & 31;
+  float s = 0.0f;
+  for (int j = lane; j < split; j += 32) {
+    unsigned long long w = read_word(slots + j);
+    while (static_cast<long long>(w) < 0) w = read_word(slots + j);
+    s += __uint_as_float(static_cast<unsigned>(w));
+  }
+  return warp_allreduce_static<32>(s, SumOp());
+}
 __device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
   float s = 0.0f;
   gather_slots(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
@@ -321,26 +334,25 @@ Plan plan_split(const Problem& p) {
 // ---------------------------------------------------------------------------------
 // Backward kernel: the forward's design with y and dy (Triton's split backward,
 // kernels_triton/softmax_split.py): each CTA holds its chunk of y and of dy in registers
-// (GradSlice), publishes its part of the row's sum (sum_word) and waits for the row's
-// other parts, with its chunks of the next row requested before that wait. Each of y and
-// dy read once, dx written once.
+// (GradSlice), publishes its part of the row's sum (sum_word), requests its chunks of the
+// next row, and only then waits for the row's other parts. Each of y and dy read once,
+// dx written once.
+//
+// The next row's chunks are requested after the part is published: requested before the
+// sum is computed (the forward's order), the H100 measured every width lower (1 GiB, %
+// of copy, fp32 131072 / 262144 / 524288 / 1048576 98.3 / 97.5 / 92.0 / 75.7 after,
+// 90.6 / 84.9 / 75.8 / 58.6 before; bf16 95.8 / 93.7 / 89.5 / 74.3 and 81.3 / 76.4 / 71.5
+// / 60.8; benchmarks/h100_2026-11-25/split_backward_{late,early}_h100_689e5c9.md).
 // ---------------------------------------------------------------------------------
 
-// Chunks of kSplitGradValues values of each tensor per thread and kSplitGradThreads
-// threads (4096 values: fp32 16 KB of y and 16 KB of dy, 16-bit 8 KB of each), as
-// Triton's backward, whose fp32 split measured 99.4 / 99.5 % of copy at 131072 / 262144
-// columns on the H100 (benchmarks/h100/backward-fp32-bf16-cols128-262144.md) where the
-// CUDA backward's clusters and split_smem reached 96.1 / 92.3. Narrow packs hold fewer
-// bytes per thread (kRegsMaxLoads loads of each tensor) in up to kSplitWideThreads
-// threads.
-constexpr int kSplitGradValues = 32;
+// Chunks of kSplitGradBytes bytes of each tensor per thread and kSplitGradThreads
+// threads: 16 KB of y and 16 KB of dy per CTA, three CTAs per SM (about 170 registers:
+// two rows of both in flight), as Triton's fp32 backward, which measured 99.4 / 99.5 % of
+// copy at 131072 / 262144 columns on the H100 (benchmarks/h100/backward-fp32-bf16-cols128-
+// 262144.md). Narrow packs hold fewer bytes per thread (kRegsMaxLoads loads of each
+// tensor) in up to kSplitWideThreads threads, chunks of as many values.
+constexpr int kSplitGradBytes = 128;
 constexpr int kSplitGradThreads = 128;
-constexpr int kSplitGradChunkValues = kSplitGradValues * kSplitGradThreads;
-// Where a row has this many chunks or more, each CTA requests the next row's chunks
-// after it publishes its part of the row's sum (the late form), not before it computes
-// it: Triton's softmax backward measured the late form ahead from 64 chunks (fp32
-// 1048576 72.6 -> 84.2, bf16 51.9 -> 82.8; benchmarks/h100_2026-11-25/triton_bwd_*).
-constexpr int64_t kSplitGradLateMinSplit = 64;
 
 // CTAs resident per SM that __launch_bounds__ asks for, so that ptxas keeps both rows'
 // chunks in registers: a thread holds 4 x its GradSlice words (y and dy of two rows:
@@ -354,38 +366,36 @@ constexpr int split_grad_min_blocks(int threads) {
   constexpr int kWords = 4 * (kPackBytes >= 4 ? B / 4 : kLoads);
   return std::max(1, 65536 / (threads * (kWords + (kLoads > 8 ? 48 : 40))));
 }
-constexpr int split_grad_threads(int bytes, int elem) {
-  return std::min(kSplitWideThreads, kSplitGradChunkValues * elem / bytes);
+// Bytes of each tensor per thread for packs of pack_bytes, and the threads of a chunk.
+constexpr int split_grad_bytes(int pack_bytes) { return std::min(kSplitGradBytes, kRegsMaxLoads * pack_bytes); }
+constexpr int split_grad_threads(int bytes) {
+  return std::min(kSplitWideThreads, kSplitGradThreads * kSplitGradBytes / bytes);
 }
 
 // One row of the loop: `cur` holds this CTA's chunks of y and dy of `row`, loaded the row
-// before; `next` receives those of row + groups. parity buffers as the forward's.
+// before; `next` receives those of row + groups. warp_sums and row_sum: this row
+// parity's (as the forward's pairs: a warp may reach the next row while another still
+// reads this row's; the row after rewrites them only past the next row's barriers).
 template <typename T, int N, int B>
 __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPart& my, GradSlice<T, N, B>& cur,
-                                               GradSlice<T, N, B>& next, int64_t row, bool late, float* warp_sums,
+                                               GradSlice<T, N, B>& next, int64_t row, float* warp_sums,
                                                float& row_sum) {
   const int t = threadIdx.x;
   const int G = blockDim.x;
   const int64_t next_row = row + my.groups;
   const int64_t offset = my.offset(N);
-  const auto request_next = [&] {
-    next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
-              next_row < a.rows ? my.local : 0);
-  };
-  if (!late) request_next();
   float s = slice_sum(cur.sum(a.log), warp_sums, 0, G);
+  unsigned long long* slots = a.slots + row * a.split;
+  if (a.split > 1 && t == 0) publish_word(slots + my.index, sum_word(s));
+  next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
+            next_row < a.rows ? my.local : 0);
   if (a.split > 1) {
-    unsigned long long* slots = a.slots + row * a.split;
-    if (t == 0) publish_word(slots + my.index, sum_word(s));
-    if (late) request_next();
     if (t < 32) {
-      const float total = gather_parts_sum(slots, a.split);
+      const float total = gather_row_sum(slots, a.split);
       if (t == 0) row_sum = total;
     }
     __syncthreads();
     s = row_sum;
-  } else if (late) {
-    request_next();
   }
   if (my.local > 0) cur.write(a.dx + row * a.cols + offset, t, G, my.local, s, a.log);
 }
@@ -396,17 +406,16 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
   __shared__ float warp_sums[2][kThreads / 32];
   __shared__ float row_sum[2];
   const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
-  const bool late = a.split >= kSplitGradLateMinSplit;
   int64_t row = blockIdx.x / a.split;
   GradSlice<T, N, B> s0, s1;
   s0.load(a.y + row * a.y_stride + my.offset(N), a.dy + row * a.dy_stride + my.offset(N), threadIdx.x, blockDim.x,
           row < a.rows ? my.local : 0);
   // Unrolled by two as the forward's: the slices swap roles without a register copy.
   while (row < a.rows) {
-    split_grad_row(a, my, s0, s1, row, late, warp_sums[0], row_sum[0]);
+    split_grad_row(a, my, s0, s1, row, warp_sums[0], row_sum[0]);
     row += my.groups;
     if (row >= a.rows) break;
-    split_grad_row(a, my, s1, s0, row, late, warp_sums[1], row_sum[1]);
+    split_grad_row(a, my, s1, s0, row, warp_sums[1], row_sum[1]);
     row += my.groups;
   }
 }
@@ -415,18 +424,10 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
 // Backward plan
 // ---------------------------------------------------------------------------------
 
-// Bytes of each tensor per thread for packs of N: kSplitGradValues values, fewer where
-// that takes more than kRegsMaxLoads loads of a tensor.
-template <typename T, int N>
-constexpr int split_grad_bytes() {
-  return std::min(kSplitGradValues, kRegsMaxLoads * N) * static_cast<int>(sizeof(T));
-}
-
 struct SplitBackwardFamily {
   template <typename T, int N> static const void* get() {
-    constexpr int kBytes = split_grad_bytes<T, N>();
-    constexpr int kThreads = split_grad_threads(kBytes, static_cast<int>(sizeof(T)));
-    return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, kThreads>);
+    constexpr int kBytes = split_grad_bytes(N * static_cast<int>(sizeof(T)));
+    return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, split_grad_threads(kBytes)>);
   }
 };
 
@@ -437,9 +438,8 @@ Plan plan_split_backward(const Problem& p) {
   const int pack = widest_pack<T>(p);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int bytes = std::min(kSplitGradValues, kRegsMaxLoads * pack) * kElem;
-  const int max_threads = split_grad_threads(bytes, kElem);
-  const int64_t chunk_packs = static_cast<int64_t>(max_threads) * (bytes / (pack * kElem));
+  const int bytes = split_grad_bytes(pack * kElem);
+  const int64_t chunk_packs = static_cast<int64_t>(split_grad_threads(bytes)) * (bytes / (pack * kElem));
   const int64_t split = ceil_div(packs, chunk_packs);
   const int64_t slice = ceil_div(packs, split);
   const int group = static_cast<int>(round_up(ceil_div(slice, bytes / (pack * kElem)), 32));
@@ -451,7 +451,6 @@ Plan plan_split_backward(const Problem& p) {
   plan.split = split;
   plan.threads = group;
   plan.resident_per_sm = resident;
-  plan.next_late = split >= kSplitGradLateMinSplit ? 1 : 0;
   if (split > capacity || split > INT32_MAX) {
     plan.status = PlanStatus::too_many_chunks;
     return plan;
