@@ -492,6 +492,14 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
+    props = cuda_softmax.gpu_properties(y.device.index)
+    sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
+    row_bytes = y.shape[1] * y.element_size()
+    if (y.shape[0] >= props["sm_count"] and row_bytes >= limit("SPLIT_GRAD_MIN_ROW_BYTES")
+            and (sm_bandwidth < limit("SPLIT_GRAD_MAX_SM_BANDWIDTH")
+                 or row_bytes <= limit("SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES"))
+            and cuda_softmax.plan(y, op, "split")["status"] == "ok"):
+        return "split", "split_grad_rows"
     if (y.shape[1] * y.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
             and cuda_softmax.plan(y, op, "split_smem")["status"] == "ok"):
         return "split_smem", "split_smem_rows"
@@ -500,8 +508,6 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
         one_cta = hybrid["status"] == "ok" and hybrid["cluster_size"] == 1  # auto asks for one CTA
         if one_cta and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):
             return "block_hybrid", "one_cta_hybrid"
-        props = cuda_softmax.gpu_properties(y.device.index)
-        sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
         sm_threads = regs["resident_per_sm"] * regs["threads"]
         widest_cluster = (regs["cluster_size"] >= limit("MAX_CLUSTER_SIZE") and one_cta
                           and sm_bandwidth >= limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH"))
@@ -562,6 +568,30 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
             assert p["split"] == -(-cols // chunk), p
             assert p["workspace_bytes"] == (rows * p["split"] * 8 if p["split"] > 1 else 0), p
             run_and_check(Target("cuda", op, "split"), y, dy=dy)
+
+
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 65536), (torch.float32, 131072), (torch.float32, 262144),
+                                         (torch.float32, 1 << 20), (torch.bfloat16, 131072), (torch.bfloat16, 262144),
+                                         (torch.float16, 524288)], ids=str)
+def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype, cols):
+    """As many rows as the SMs: split from SPLIT_GRAD_MIN_ROW_BYTES rows of y, past
+    SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES only where an SM has less than
+    SPLIT_GRAD_MAX_SM_BANDWIDTH of DRAM bandwidth (the H100 yes, the H200 no); the rule
+    restated, and the choice run on a misaligned view."""
+    props = cuda_softmax.gpu_properties(0)
+    y = torch.softmax(make_rows(props["sm_count"], cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
+    row_bytes = cols * y.element_size()
+    fast_sm = props["dram_bytes_per_s"] // props["sm_count"] >= limit("SPLIT_GRAD_MAX_SM_BANDWIDTH")
+    takes_split = row_bytes >= limit("SPLIT_GRAD_MIN_ROW_BYTES") and (
+        not fast_sm or row_bytes <= limit("SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES"))
+    for op in BACKWARD_OPS:
+        p = cuda_softmax.plan(y, op, "auto")
+        assert (p["variant"], p["reason_code"]) == _expected_auto_backward(y), p["reason"]
+        assert (p["variant"] == "split") == takes_split, p
+    if takes_split:
+        assert "MB/s of DRAM bandwidth per SM" in p["reason"], p
+        wide = torch.softmax(make_rows(props["sm_count"], cols + 1, torch.float32, "cuda", seed=3), -1).to(dtype)
+        run_and_check(Target("cuda", "softmax_backward", "auto"), wide[:, 1:], dy=torch.randn_like(y))
 
 
 @pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])

@@ -4,7 +4,7 @@
 # through the wait: kernels_cuda/csrc/softmax/split.cuh) serves the widest rows better
 # than what `auto` runs there (cluster_regs' clusters, split_smem from 1 MB rows of y).
 # One device call of about five minutes, from the repository root on a GPU machine
-# (results in $OUT, named by GPU and commit; COLS and DTYPES choose the sweep):
+# (results in $OUT, named by GPU and commit; COLS, DTYPES and VARIANTS choose the sweep):
 #
 #   bash benchmarks/tuning/split_backward_experiment.sh
 #
@@ -41,7 +41,7 @@ for dt in (torch.float32, torch.bfloat16, torch.float16):
               f"blocks={p['blocks']}")
 PY
 timeout 400 python3 -m comparison --cols "$cols" --dtype "${DTYPES:-fp32,bf16,fp16}" --op softmax,log_softmax \
-  --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants auto,split \
+  --pass bwd --min-bytes 1GiB --quiet --format markdown --layout long --backends cuda --variants "${VARIANTS:-auto,split}" \
   --output "$out/split_backward_${tag}_$rev.md" 2>&1 | tail -1
 for f in "$out/split_backward_${tag}_$rev.md"; do
   echo "== $(basename "$f")"

@@ -109,6 +109,24 @@ constexpr int kGradHybridFirstBytes = 64;
 constexpr int64_t kGradClusterMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kGradClusterMinSmThreads = 384;
 
+// The backward's rule 1b: split for as many rows as the SMs or more, rows of y of
+// kSplitGradMinRowBytes or more, and on GPUs of kSplitGradMaxSmBandwidth or more of
+// DRAM bandwidth per SM only up to kSplitGradFastSmMaxRowBytes. 1 GiB, % of copy,
+// split against the choice before (cluster_regs below 1 MB rows, split_smem from it),
+// softmax backward (log-softmax alike; benchmarks/h100_2026-11-25/split_backward_*,
+// benchmarks/h200_2026-11-25/split_backward_*):
+//   H100 (25 GB/s per SM): fp32 131072 / 262144 / 524288 / 1048576 98.3 / 97.5 / 92.0 /
+//     75.7 against 96.1 / 92.2 / 77.4 / 73.4;
+//   H200 (37 GB/s per SM): fp32 65536 / 131072 / 262144 / 524288 / 1048576 90.9 / 87.5 /
+//     81.4 / 68.2 / 37.8 against 91.3 / 81.5 / 83.8 / 71.0 / 67.4; bf16 131072 / 262144 /
+//     524288 88.2 / 83.6 / 77.5 against 90.0 / 81.3 / 79.7 (fp16 alike): ahead at 512 KB
+//     rows of y (32 chunks of 16 KB), behind from 1 MB, where each row's CTAs wait on
+//     the slowest of 64 or more and an SM's three CTAs do not keep its share of the
+//     faster DRAM busy through that wait.
+constexpr int64_t kSplitGradMinRowBytes = 512 * 1024;
+constexpr int64_t kSplitGradFastSmMaxRowBytes = 512 * 1024;
+constexpr int64_t kSplitGradMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+
 // The forward's rule 3a and the backward's rule 2b: rows (of y, backward) of this many
 // bytes or more go to split_smem (forward: when the rows are as many as the SMs).
 constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
@@ -269,6 +287,19 @@ Plan plan_auto_backward(const Problem& p) {
                   "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
   }
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
+  const DeviceProperties device = device_properties(p.device);
+  const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
+  if (p.rows >= device.sm_count && row_bytes >= kSplitGradMinRowBytes &&
+      (sm_bandwidth < kSplitGradMaxSmBandwidth || row_bytes <= kSplitGradFastSmMaxRowBytes)) {
+    Plan chunks = plan_split_backward<T>(p);
+    if (chunks.status == PlanStatus::ok) {
+      const int64_t split = chunks.split;
+      return auto_choice(std::move(chunks), AutoReason::split_grad_rows,
+                         "rows of y and dy of " + n(row_bytes) + " B each in " + n(split) +
+                             " chunks in the registers of persistent CTAs exchanging their sums through global "
+                             "memory, " + n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
+    }
+  }
   if (row_bytes >= kSplitSmemMinRowBytes) {
     Plan parts = plan_split_smem_backward<T>(p);
     if (parts.status == PlanStatus::ok) {
@@ -278,7 +309,6 @@ Plan plan_auto_backward(const Problem& p) {
                              " parts staged in shared memory over CTAs exchanging through global memory");
     }
   }
-  const DeviceProperties device = device_properties(p.device);
   if (device.major >= kClusterMinMajor) {
     const Plan hybrid = plan_block_hybrid_backward<T>(aligned, 1);
     const auto hybrid_choice = [&] {
@@ -291,7 +321,6 @@ Plan plan_auto_backward(const Problem& p) {
       return hybrid_choice();
     }
     const int64_t sm_threads = regs.resident_per_sm * regs.threads;
-    const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
     // A cluster of kMaxClusterSize CTAs (every CTA of the row waits on the slowest of up
     // to 16 SMs) on a GPU with kGradClusterMaxSmBandwidth or more of DRAM bandwidth per
     // SM only where block_hybrid cannot hold the rows.
