@@ -162,18 +162,21 @@ __device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long
 __device__ __forceinline__ unsigned long long sum_word(float s) {
   return static_cast<unsigned long long>(__float_as_uint(s));
 }
-// Warp 0: the row's sum from its `split` slots, one slot per lane at a time (split's
-// backward runs at its register cap, as the forward's; gather_parts_sum's four words
-// spilled 16 bytes there).
-__device__ __forceinline__ float gather_row_sum(const unsigned long long* slots, int split) {
-  const int lane = threadIdx.x & 31;
+// Every thread of the CTA: its slots j = t, t + G, ... of the row's `split`, each polled
+// until published, added (the CTA then adds the threads' sums: the same tree in every
+// CTA of the row, so the same sum). split's backward polls with all its threads: with
+// warp 0 alone, one slot per lane at a time, 64-256 chunks are 2-8 round trips to L2
+// one after the other (H100, fp32 1048576: 48% of copy against 76 with four slots per
+// lane, which spill 16 bytes at this kernel's register cap; benchmarks/h100_2026-11-25/
+// split_backward_h100_d5383d0.md).
+__device__ __forceinline__ float poll_slot_sums(const unsigned long long* slots, int split) {
   float s = 0.0f;
-  for (int j = lane; j < split; j += 32) {
+  for (int j = threadIdx.x; j < split; j += blockDim.x) {
     unsigned long long w = read_word(slots + j);
     while (static_cast<long long>(w) < 0) w = read_word(slots + j);
     s += __uint_as_float(static_cast<unsigned>(w));
   }
-  return warp_allreduce_static<32>(s, SumOp());
+  return s;
 }
 __device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
   float s = 0.0f;
@@ -373,30 +376,24 @@ constexpr int split_grad_threads(int bytes) {
 }
 
 // One row of the loop: `cur` holds this CTA's chunks of y and dy of `row`, loaded the row
-// before; `next` receives those of row + groups. warp_sums and row_sum: this row
-// parity's (as the forward's pairs: a warp may reach the next row while another still
-// reads this row's; the row after rewrites them only past the next row's barriers).
+// before; `next` receives those of row + groups. warp_sums (the CTA's part) and
+// row_sums (the row's sum): this row parity's warp slots (as the forward's pairs: a warp
+// may reach the next row while another still reads this row's; the row after rewrites
+// them only past the next row's barriers).
 template <typename T, int N, int B>
 __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPart& my, GradSlice<T, N, B>& cur,
                                                GradSlice<T, N, B>& next, int64_t row, float* warp_sums,
-                                               float& row_sum) {
+                                               float* row_sums) {
   const int t = threadIdx.x;
   const int G = blockDim.x;
   const int64_t next_row = row + my.groups;
   const int64_t offset = my.offset(N);
   float s = slice_sum(cur.sum(a.log), warp_sums, 0, G);
-  unsigned long long* slots = a.slots + row * a.split;
-  if (a.split > 1 && t == 0) publish_word(slots + my.index, sum_word(s));
+  const unsigned long long* slots = a.slots + row * a.split;
+  if (a.split > 1 && t == 0) publish_word(a.slots + row * a.split + my.index, sum_word(s));
   next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
             next_row < a.rows ? my.local : 0);
-  if (a.split > 1) {
-    if (t < 32) {
-      const float total = gather_row_sum(slots, a.split);
-      if (t == 0) row_sum = total;
-    }
-    __syncthreads();
-    s = row_sum;
-  }
+  if (a.split > 1) s = slice_sum(poll_slot_sums(slots, a.split), row_sums, 0, G);
   if (my.local > 0) cur.write(a.dx + row * a.cols + offset, t, G, my.local, s, a.log);
 }
 
@@ -404,7 +401,7 @@ template <typename T, int N, int B, int kThreads>
 __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThreads))
     softmax_backward_split_kernel(GradArgs<T> a) {
   __shared__ float warp_sums[2][kThreads / 32];
-  __shared__ float row_sum[2];
+  __shared__ float row_sums[2][kThreads / 32];
   const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
   int64_t row = blockIdx.x / a.split;
   GradSlice<T, N, B> s0, s1;
@@ -412,10 +409,10 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
           row < a.rows ? my.local : 0);
   // Unrolled by two as the forward's: the slices swap roles without a register copy.
   while (row < a.rows) {
-    split_grad_row(a, my, s0, s1, row, warp_sums[0], row_sum[0]);
+    split_grad_row(a, my, s0, s1, row, warp_sums[0], row_sums[0]);
     row += my.groups;
     if (row >= a.rows) break;
-    split_grad_row(a, my, s1, s0, row, warp_sums[1], row_sum[1]);
+    split_grad_row(a, my, s1, s0, row, warp_sums[1], row_sums[1]);
     row += my.groups;
   }
 }
