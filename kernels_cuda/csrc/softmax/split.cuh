@@ -124,18 +124,18 @@ __device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* 
 // one slot at a time: the forward split kernels run at their register cap, where four
 // more words spill.)
 constexpr int kGatherBatch = 4;
-template <typename Use>
+template <int kBatch = kGatherBatch, typename Use>
 __device__ __forceinline__ void gather_slots(const unsigned long long* slots, int split, Use&& use) {
   const int lane = threadIdx.x & 31;
-  for (int base = lane; base < split; base += 32 * kGatherBatch) {
-    unsigned long long w[kGatherBatch];
+  for (int base = lane; base < split; base += 32 * kBatch) {
+    unsigned long long w[kBatch];
 #pragma unroll
-    for (int u = 0; u < kGatherBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
+    for (int u = 0; u < kBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
     bool pending = true;
     while (pending) {
       pending = false;
 #pragma unroll
-      for (int u = 0; u < kGatherBatch; ++u) {
+      for (int u = 0; u < kBatch; ++u) {
         if (static_cast<long long>(w[u]) < 0) {
           w[u] = read_word(slots + base + 32 * u);
           pending = true;
@@ -143,7 +143,7 @@ __device__ __forceinline__ void gather_slots(const unsigned long long* slots, in
       }
     }
 #pragma unroll
-    for (int u = 0; u < kGatherBatch; ++u) {
+    for (int u = 0; u < kBatch; ++u) {
       if (base + 32 * u < split) use(w[u]);
     }
   }
@@ -162,25 +162,10 @@ __device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long
 __device__ __forceinline__ unsigned long long sum_word(float s) {
   return static_cast<unsigned long long>(__float_as_uint(s));
 }
-// Every thread of the CTA: its slots j = t, t + G, ... of the row's `split`, each polled
-// until published, added (the CTA then adds the threads' sums: the same tree in every
-// CTA of the row, so the same sum). split's backward polls with all its threads: with
-// warp 0 alone, one slot per lane at a time, 64-256 chunks are 2-8 round trips to L2
-// one after the other (H100, fp32 1048576: 48% of copy against 76 with four slots per
-// lane, which spill 16 bytes at this kernel's register cap; benchmarks/h100_2026-11-25/
-// split_backward_h100_d5383d0.md).
-__device__ __forceinline__ float poll_slot_sums(const unsigned long long* slots, int split) {
-  float s = 0.0f;
-  for (int j = threadIdx.x; j < split; j += blockDim.x) {
-    unsigned long long w = read_word(slots + j);
-    while (static_cast<long long>(w) < 0) w = read_word(slots + j);
-    s += __uint_as_float(static_cast<unsigned>(w));
-  }
-  return s;
-}
+template <int kBatch = kGatherBatch>
 __device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
   float s = 0.0f;
-  gather_slots(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
+  gather_slots<kBatch>(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
   return warp_allreduce_static<32>(s, SumOp());
 }
 
@@ -356,6 +341,8 @@ Plan plan_split(const Problem& p) {
 // tensor) in up to kSplitWideThreads threads, chunks of as many values.
 constexpr int kSplitGradBytes = 128;
 constexpr int kSplitGradThreads = 128;
+// Slots each lane of warp 0 reads at a time in the gather (gather_slots): under test.
+constexpr int kSplitGradGatherBatch = 2;
 
 // CTAs resident per SM that __launch_bounds__ asks for, so that ptxas keeps both rows'
 // chunks in registers: a thread holds 4 x its GradSlice words (y and dy of two rows:
@@ -393,7 +380,14 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
   if (a.split > 1 && t == 0) publish_word(a.slots + row * a.split + my.index, sum_word(s));
   next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
             next_row < a.rows ? my.local : 0);
-  if (a.split > 1) s = slice_sum(poll_slot_sums(slots, a.split), row_sums, 0, G);
+  if (a.split > 1) {
+    if (t < 32) {
+      const float total = gather_parts_sum<kSplitGradGatherBatch>(slots, a.split);
+      if (t == 0) row_sums[0] = total;
+    }
+    __syncthreads();
+    s = row_sums[0];
+  }
   if (my.local > 0) cur.write(a.dx + row * a.cols + offset, t, G, my.local, s, a.log);
 }
 
