@@ -124,18 +124,18 @@ __device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* 
 // one slot at a time: the forward split kernels run at their register cap, where four
 // more words spill.)
 constexpr int kGatherBatch = 4;
-template <int kBatch = kGatherBatch, typename Use>
+template <typename Use>
 __device__ __forceinline__ void gather_slots(const unsigned long long* slots, int split, Use&& use) {
   const int lane = threadIdx.x & 31;
-  for (int base = lane; base < split; base += 32 * kBatch) {
-    unsigned long long w[kBatch];
+  for (int base = lane; base < split; base += 32 * kGatherBatch) {
+    unsigned long long w[kGatherBatch];
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
+    for (int u = 0; u < kGatherBatch; ++u) w[u] = base + 32 * u < split ? read_word(slots + base + 32 * u) : 0ull;
     bool pending = true;
     while (pending) {
       pending = false;
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
+      for (int u = 0; u < kGatherBatch; ++u) {
         if (static_cast<long long>(w[u]) < 0) {
           w[u] = read_word(slots + base + 32 * u);
           pending = true;
@@ -143,7 +143,7 @@ __device__ __forceinline__ void gather_slots(const unsigned long long* slots, in
       }
     }
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
+    for (int u = 0; u < kGatherBatch; ++u) {
       if (base + 32 * u < split) use(w[u]);
     }
   }
@@ -162,10 +162,54 @@ __device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long
 __device__ __forceinline__ unsigned long long sum_word(float s) {
   return static_cast<unsigned long long>(__float_as_uint(s));
 }
-template <int kBatch = kGatherBatch>
+// split's backward publishes its sum into the low half of its slot as 32 bits (a NaN
+// as the canonical 0x7fffffff), so the all-ones half left by the launch's fill still
+// means "not yet", and warp 0 gathers kGatherBatch 32-bit halves per lane at a time:
+// four 64-bit words per lane spilled 16 bytes at the kernel's register cap, and fewer
+// slots at a time cost the widest rows their speed (H100, 1 GiB, softmax backward, %
+// of copy, fp32 / bf16 1048576, four slots 76.3 / 90.5, two 68.7 / 86.5, one 63.3 /
+// 86.0; benchmarks/h100_2026-11-25/split_backward_gather_b*_h100_ef48e62.md). Polling
+// with every thread of the CTA, one slot each, measured lower still (fp32 131072 /
+// 262144 94.5 / 87.6 against 98.9 / 97.6; split_backward_forms_*_h100_5449b8d.md).
+constexpr unsigned kSumNotYet = 0xffffffffu;
+__device__ __forceinline__ void publish_sum(unsigned long long* slot, float s) {
+  const unsigned bits = isnan(s) ? 0x7fffffffu : __float_as_uint(s);
+  asm volatile("st.relaxed.gpu.global.b32 [%0], %1;\n" ::"l"(slot), "r"(bits) : "memory");
+}
+__device__ __forceinline__ unsigned read_sum_bits(const unsigned long long* slot) {
+  unsigned w;
+  asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];\n" : "=r"(w) : "l"(slot) : "memory");
+  return w;
+}
+// Warp 0: the row's sum from its `split` slots, in slot order within each lane.
+__device__ __forceinline__ float gather_row_sum(const unsigned long long* slots, int split) {
+  const int lane = threadIdx.x & 31;
+  float s = 0.0f;
+  for (int base = lane; base < split; base += 32 * kGatherBatch) {
+    unsigned w[kGatherBatch];
+#pragma unroll
+    for (int u = 0; u < kGatherBatch; ++u) w[u] = base + 32 * u < split ? read_sum_bits(slots + base + 32 * u) : 0u;
+    bool pending = true;
+    while (pending) {
+      pending = false;
+#pragma unroll
+      for (int u = 0; u < kGatherBatch; ++u) {
+        if (w[u] == kSumNotYet) {
+          w[u] = read_sum_bits(slots + base + 32 * u);
+          pending = true;
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kGatherBatch; ++u) {
+      if (base + 32 * u < split) s += __uint_as_float(w[u]);
+    }
+  }
+  return warp_allreduce_static<32>(s, SumOp());
+}
 __device__ __forceinline__ float gather_parts_sum(const unsigned long long* slots, int split) {
   float s = 0.0f;
-  gather_slots<kBatch>(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
+  gather_slots(slots, split, [&](unsigned long long w) { s += __uint_as_float(static_cast<unsigned>(w)); });
   return warp_allreduce_static<32>(s, SumOp());
 }
 
@@ -322,7 +366,7 @@ Plan plan_split(const Problem& p) {
 // ---------------------------------------------------------------------------------
 // Backward kernel: the forward's design with y and dy (Triton's split backward,
 // kernels_triton/softmax_split.py): each CTA holds its chunk of y and of dy in registers
-// (GradSlice), publishes its part of the row's sum (sum_word), requests its chunks of the
+// (GradSlice), publishes its part of the row's sum (publish_sum), requests its chunks of the
 // next row, and only then waits for the row's other parts. Each of y and dy read once,
 // dx written once.
 //
@@ -341,8 +385,6 @@ Plan plan_split(const Problem& p) {
 // tensor) in up to kSplitWideThreads threads, chunks of as many values.
 constexpr int kSplitGradBytes = 128;
 constexpr int kSplitGradThreads = 128;
-// Slots each lane of warp 0 reads at a time in the gather (gather_slots): under test.
-constexpr int kSplitGradGatherBatch = 2;
 
 // CTAs resident per SM that __launch_bounds__ asks for, so that ptxas keeps both rows'
 // chunks in registers: a thread holds 4 x its GradSlice words (y and dy of two rows:
@@ -377,12 +419,12 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
   const int64_t offset = my.offset(N);
   float s = slice_sum(cur.sum(a.log), warp_sums, 0, G);
   const unsigned long long* slots = a.slots + row * a.split;
-  if (a.split > 1 && t == 0) publish_word(a.slots + row * a.split + my.index, sum_word(s));
+  if (a.split > 1 && t == 0) publish_sum(a.slots + row * a.split + my.index, s);
   next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
             next_row < a.rows ? my.local : 0);
   if (a.split > 1) {
     if (t < 32) {
-      const float total = gather_parts_sum<kSplitGradGatherBatch>(slots, a.split);
+      const float total = gather_row_sum(slots, a.split);
       if (t == 0) row_sums[0] = total;
     }
     __syncthreads();
