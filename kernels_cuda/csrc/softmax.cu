@@ -306,6 +306,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},
       {"SPLIT_GRAD_BYTES", kSplitGradBytes},
       {"SPLIT_GRAD_MIN_ROW_BYTES", kSplitGradMinRowBytes},
+      {"SPLIT_GRAD_MIN_GROUPS", kSplitGradMinGroups},
       {"SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES", kSplitGradFastSmMaxRowBytes},
       {"SPLIT_GRAD_MAX_SM_BANDWIDTH", kSplitGradMaxSmBandwidth},
       {"SPLIT_GRAD_THREADS", kSplitGradThreads},

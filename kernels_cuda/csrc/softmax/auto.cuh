@@ -115,15 +115,23 @@ constexpr int64_t kGradClusterMinSmThreads = 384;
 // split against the choice before (cluster_regs below 1 MB rows, split_smem from it),
 // softmax backward (log-softmax alike; benchmarks/h100_2026-11-25/split_backward_*,
 // benchmarks/h200_2026-11-25/split_backward_*):
-//   H100 (25 GB/s per SM): fp32 131072 / 262144 / 524288 / 1048576 98.3 / 97.5 / 92.0 /
-//     75.7 against 96.1 / 92.2 / 77.4 / 73.4;
+//   H100 (25 GB/s per SM; split_backward_h100_ed52e32.md): fp32 65536 / 131072 / 262144
+//     / 524288 98.0 / 98.7 / 98.0 / 93.0 against 99.3 / 95.5 / 92.4 / 77.3; bf16 131072 /
+//     262144 / 524288 / 1048576 97.8 / 98.0 / 96.0 / 90.6 against 98.3 / 95.7 / 89.8 /
+//     76.4 (fp16 and log-softmax alike);
 //   H200 (37 GB/s per SM): fp32 65536 / 131072 / 262144 / 524288 / 1048576 90.9 / 87.5 /
 //     81.4 / 68.2 / 37.8 against 91.3 / 81.5 / 83.8 / 71.0 / 67.4; bf16 131072 / 262144 /
 //     524288 88.2 / 83.6 / 77.5 against 90.0 / 81.3 / 79.7 (fp16 alike): ahead at 512 KB
 //     rows of y (32 chunks of 16 KB), behind from 1 MB, where each row's CTAs wait on
 //     the slowest of 64 or more and an SM's three CTAs do not keep its share of the
 //     faster DRAM busy through that wait.
+// And only where at least kSplitGradMinGroups row groups run at once, so that one
+// group's CTAs load while another's wait: fp32 1048576 on the H100 (256 chunks, one
+// group of the 396 CTAs resident) measured split 72.9 against split_smem's 74.1, where
+// bf16 1048576 (128 chunks, three groups) gave 90.7 against 76.5
+// (split_backward_h100_ed52e32.md).
 constexpr int64_t kSplitGradMinRowBytes = 512 * 1024;
+constexpr int64_t kSplitGradMinGroups = 2;
 constexpr int64_t kSplitGradFastSmMaxRowBytes = 512 * 1024;
 constexpr int64_t kSplitGradMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
@@ -292,7 +300,7 @@ Plan plan_auto_backward(const Problem& p) {
   if (p.rows >= device.sm_count && row_bytes >= kSplitGradMinRowBytes &&
       (sm_bandwidth < kSplitGradMaxSmBandwidth || row_bytes <= kSplitGradFastSmMaxRowBytes)) {
     Plan chunks = plan_split_backward<T>(p);
-    if (chunks.status == PlanStatus::ok) {
+    if (chunks.status == PlanStatus::ok && chunks.blocks >= kSplitGradMinGroups * chunks.split) {
       const int64_t split = chunks.split;
       return auto_choice(std::move(chunks), AutoReason::split_grad_rows,
                          "rows of y and dy of " + n(row_bytes) + " B each in " + n(split) +
