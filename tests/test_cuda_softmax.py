@@ -501,10 +501,9 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     props = cuda_softmax.gpu_properties(y.device.index)
     sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
     row_bytes = y.shape[1] * y.element_size()
-    if (y.shape[0] >= props["sm_count"] and row_bytes >= limit("SPLIT_GRAD_MIN_ROW_BYTES")
-            and (sm_bandwidth < limit("SPLIT_GRAD_MAX_SM_BANDWIDTH")
-                 or row_bytes <= limit("SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES"))
-            and _split_serves_groups(y, op)):
+    fast_sm = sm_bandwidth >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
+    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if fast_sm else "SPLIT_GRAD_MIN_ROW_BYTES")
+    if y.shape[0] >= props["sm_count"] and row_bytes >= min_row_bytes and _split_serves_groups(y, op):
         return "split", "split_grad_rows"
     if (y.shape[1] * y.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
             and cuda_softmax.plan(y, op, "split_smem")["status"] == "ok"):
@@ -580,20 +579,21 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
                                          (torch.float32, 1 << 20), (torch.bfloat16, 131072), (torch.bfloat16, 262144),
                                          (torch.float16, 524288)], ids=str)
 def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype, cols):
-    """As many rows as the SMs: split from SPLIT_GRAD_MIN_ROW_BYTES rows of y, past
-    SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES only where an SM has less than
-    SPLIT_GRAD_MAX_SM_BANDWIDTH of DRAM bandwidth (the H100 yes, the H200 no), and only
-    with SPLIT_GRAD_MIN_GROUPS row groups at once (not fp32 1048576's one group of 256
-    chunks); the rule restated, and the choice run on a misaligned view."""
+    """As many rows as the SMs: split from SPLIT_GRAD_MIN_ROW_BYTES rows of y, from
+    SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES where an SM has SPLIT_GRAD_FAST_SM_BANDWIDTH of DRAM
+    bandwidth or more (the H200, not the H100), and only with SPLIT_GRAD_MIN_GROUPS row
+    groups at once (not fp32 1048576's one group of 256 chunks); the rule restated, and
+    the choice run on a misaligned view."""
     props = cuda_softmax.gpu_properties(0)
     y = torch.softmax(make_rows(props["sm_count"], cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
     row_bytes = cols * y.element_size()
-    fast_sm = props["dram_bytes_per_s"] // props["sm_count"] >= limit("SPLIT_GRAD_MAX_SM_BANDWIDTH")
-    takes_split = row_bytes >= limit("SPLIT_GRAD_MIN_ROW_BYTES") and (
-        not fast_sm or row_bytes <= limit("SPLIT_GRAD_FAST_SM_MAX_ROW_BYTES")) and _split_serves_groups(
-        y, "softmax_backward")
+    fast_sm = props["dram_bytes_per_s"] // props["sm_count"] >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
+    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if fast_sm else "SPLIT_GRAD_MIN_ROW_BYTES")
+    takes_split = row_bytes >= min_row_bytes and _split_serves_groups(y, "softmax_backward")
     if (dtype, cols) == (torch.float32, 1 << 20) and props["sm_count"] <= 132:
         assert not takes_split, "one row group of 256 chunks: split_smem serves it"
+    if (dtype, cols) == (torch.float32, 65536):
+        assert takes_split == fast_sm, "256 KB rows: split only on GPUs of fast SMs"
     for op in BACKWARD_OPS:
         p = cuda_softmax.plan(y, op, "auto")
         assert (p["variant"], p["reason_code"]) == _expected_auto_backward(y), p["reason"]

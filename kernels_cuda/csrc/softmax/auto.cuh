@@ -109,31 +109,30 @@ constexpr int kGradHybridFirstBytes = 64;
 constexpr int64_t kGradClusterMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kGradClusterMinSmThreads = 384;
 
-// The backward's rule 1b: split for as many rows as the SMs or more, rows of y of
-// kSplitGradMinRowBytes or more, and on GPUs of kSplitGradMaxSmBandwidth or more of
-// DRAM bandwidth per SM only up to kSplitGradFastSmMaxRowBytes. 1 GiB, % of copy,
-// split against the choice before (cluster_regs below 1 MB rows, split_smem from it),
-// softmax backward (log-softmax alike; benchmarks/h100_2026-11-25/split_backward_*,
-// benchmarks/h200_2026-11-25/split_backward_*):
-//   H100 (25 GB/s per SM; split_backward_h100_ed52e32.md): fp32 65536 / 131072 / 262144
-//     / 524288 98.0 / 98.7 / 98.0 / 93.0 against 99.3 / 95.5 / 92.4 / 77.3; bf16 131072 /
-//     262144 / 524288 / 1048576 97.8 / 98.0 / 96.0 / 90.6 against 98.3 / 95.7 / 89.8 /
-//     76.4 (fp16 and log-softmax alike);
-//   H200 (37 GB/s per SM): fp32 65536 / 131072 / 262144 / 524288 / 1048576 90.9 / 87.5 /
-//     81.4 / 68.2 / 37.8 against 91.3 / 81.5 / 83.8 / 71.0 / 67.4; bf16 131072 / 262144 /
-//     524288 88.2 / 83.6 / 77.5 against 90.0 / 81.3 / 79.7 (fp16 alike): ahead at 512 KB
-//     rows of y (32 chunks of 16 KB), behind from 1 MB, where each row's CTAs wait on
-//     the slowest of 64 or more and an SM's three CTAs do not keep its share of the
-//     faster DRAM busy through that wait.
-// And only where at least kSplitGradMinGroups row groups run at once, so that one
-// group's CTAs load while another's wait: fp32 1048576 on the H100 (256 chunks, one
-// group of the 396 CTAs resident) measured split 72.9 against split_smem's 74.1, where
-// bf16 1048576 (128 chunks, three groups) gave 90.7 against 76.5
-// (split_backward_h100_ed52e32.md).
+// The backward's rule 1b: split for as many rows as the SMs or more, with at least
+// kSplitGradMinGroups row groups at once (one group's CTAs load while another's wait),
+// rows of y of kSplitGradMinRowBytes or more, kSplitGradFastSmMinRowBytes or more on
+// GPUs of kSplitGradFastSmBandwidth or more of DRAM bandwidth per SM. 1 GiB, % of copy,
+// split against cluster_regs / split_smem (auto's choices before), softmax backward
+// (log-softmax and fp16 alike):
+//   H100 (25 GB/s per SM; benchmarks/h100_2026-11-25/split_backward_h100_ed52e32.md):
+//     fp32 65536 / 131072 / 262144 / 524288 98.0 / 98.7 / 98.0 / 93.0 against 99.3 / 95.5
+//     / 92.4 (split_smem) / 77.3 (split_smem); bf16 131072 / 262144 / 524288 / 1048576
+//     97.8 / 98.0 / 96.0 / 90.6 against 98.3 / 95.7 / 89.8 / 76.4;
+//   H200 (37 GB/s per SM; benchmarks/h200_2026-11-25/split_backward_h200_ce8e994.md):
+//     fp32 65536 / 131072 / 262144 / 524288 97.0 / 96.1 / 90.0 / 83.7 against 91.2 /
+//     81.4 / 83.4 / 71.1; bf16 65536 / 131072 / 262144 / 524288 / 1048576 93.9 / 92.4 /
+//     90.7 / 85.2 / 80.1 against 93.4 / 89.8 / 81.3 / 79.4 / 70.2.
+// Rows of 256 KB (fp32 65536, 16-bit 131072) gain on the H200 and lose a point on the
+// H100, where one CTA's cluster of registers keeps its SM busy through the exchange; with
+// one row group (fp32 1048576: 256 chunks, 396 CTAs resident) split lost on both (H100
+// 72.9 against split_smem's 74.1, H200 65.0 against 67.3). (Its gather first polled one
+// slot per lane at a time, which put the H200 behind from 1 MB rows: split_backward_
+// h200_dba62a7.md.)
 constexpr int64_t kSplitGradMinRowBytes = 512 * 1024;
+constexpr int64_t kSplitGradFastSmMinRowBytes = 256 * 1024;
+constexpr int64_t kSplitGradFastSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kSplitGradMinGroups = 2;
-constexpr int64_t kSplitGradFastSmMaxRowBytes = 512 * 1024;
-constexpr int64_t kSplitGradMaxSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
 // The forward's rule 3a and the backward's rule 2b: rows (of y, backward) of this many
 // bytes or more go to split_smem (forward: when the rows are as many as the SMs).
@@ -297,8 +296,9 @@ Plan plan_auto_backward(const Problem& p) {
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
   const DeviceProperties device = device_properties(p.device);
   const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
-  if (p.rows >= device.sm_count && row_bytes >= kSplitGradMinRowBytes &&
-      (sm_bandwidth < kSplitGradMaxSmBandwidth || row_bytes <= kSplitGradFastSmMaxRowBytes)) {
+  const int64_t split_min_row_bytes =
+      sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
+  if (p.rows >= device.sm_count && row_bytes >= split_min_row_bytes) {
     Plan chunks = plan_split_backward<T>(p);
     if (chunks.status == PlanStatus::ok && chunks.blocks >= kSplitGradMinGroups * chunks.split) {
       const int64_t split = chunks.split;
