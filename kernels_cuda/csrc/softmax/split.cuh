@@ -26,6 +26,10 @@
 // every row (rows x split words), fresh per call so that nothing waits on a stale word.
 // split = 1 (rows up to one chunk) is a persistent one-CTA-per-row kernel with the next
 // row in flight, no workspace.
+//
+// The backward (below the forward's plan) holds chunks of y and dy alike, exchanges one
+// fp32 sum per chunk and requests the next row's chunks between publishing and gathering;
+// `auto` takes it for the backward's wide rows (softmax/auto.cuh, rule 1b).
 #pragma once
 
 #include <cuda_runtime.h>
