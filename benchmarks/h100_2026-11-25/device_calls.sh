@@ -274,3 +274,112 @@ timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests
 echo "tests at $(el)s"
 timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --backends cuda --variants block_hybrid,auto --dtypes fp32,bf16,fp16 --shapes 1x262144,3x70000,4x131075 --out $OUT/sanitize_cuda_hybrid_${G}_$C.log 2>&1 | tail -6
 echo "all done at $(el)s"
+# session 34, call 2 (689e5c9): the CUDA split backward (new): its GPU tests (its test, the matrix's cuda split backward cases, auto's backward rule, parsed tables), then tuning/split_backward_experiment.sh (split against auto and split_smem, both forms forced)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward_split or test_backward_auto or (cuda and split and backward)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -40
+echo "all done at $(el)s"
+# session 34, call 3 (dba62a7, asked for nvidia-h200, got the H200; files in ../h200_2026-11-25/): split backward, late form only, 128 B per thread for 16-bit too: its GPU tests, then tuning/split_backward_experiment.sh (cuda auto against split, 65536-1048576, three dtypes, softmax and log-softmax backward)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward_split or (cuda and split and backward)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -30
+echo "all done at $(el)s"
+# session 34, call 4 (dba62a7; files in ../h200_2026-11-25/) (the same H200, warm): block_hybrid's 16-bit cluster shape (512-thread CTAs, two per SM, session 33) against the fp32 shape for 16-bit rows (ALTS=t1024), the check on an H200 session 33 left open
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "$(cat .device/commit) on $GPU"
+ALTS=t1024 timeout 580 bash benchmarks/tuning/hybrid_cluster_experiment.sh 2>&1 | tee $OUT/hybrid_cluster_t1024_experiment.log | tail -50
+# session 34, call 5 (d5383d0): auto backward rule 1b (split): the CUDA backward GPU tests (split, auto's rules, the matrix's cuda split/auto backward cases), then tuning/split_backward_experiment.sh with auto, split and the old choices (cluster_regs, split_smem), 65536-1048576, three dtypes
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+VARIANTS=auto,split,cluster_regs,split_smem timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -30
+echo "all done at $(el)s"
+# session 34, call 6 (2661d51): split backward polling with every thread: the CUDA backward GPU tests (split, auto's rules, the matrix's cuda split/auto backward cases), then tuning/split_backward_experiment.sh with auto, split and the old choices (cluster_regs, split_smem), 65536-1048576, three dtypes
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+VARIANTS=auto,split timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -30
+echo "all done at $(el)s"
+# session 34, call 7 (the cubins of 689e5c9's and 2661d51's split backward, built here with nvcc -cubin, carried in .device/sass): their SASS
+cd .device/sass && for v in old new; do (cuobjdump -sass $v.cubin 2>/dev/null || nvdisasm -c $v.cubin) > $OUT/$v.sass; done
+# session 34, call 8 (5449b8d): tuning/split_backward_forms_experiment.sh (head / warp-0 four-slot gather / 689e5c9 late forced), fp32 and bf16 131072, 262144, 1048576, softmax backward
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+R689=$PWD/.device/r689 timeout 590 bash benchmarks/tuning/split_backward_forms_experiment.sh 2>&1 | tee $OUT/split_backward_forms_experiment.log | tail -8
+# session 34, call 9 (ef48e62): tuning/split_backward_forms_experiment.sh: the gather's slots per lane at a time, 1-4, fp32 and bf16 131072, 262144, 1048576
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+timeout 590 bash benchmarks/tuning/split_backward_forms_experiment.sh 2>&1 | tee $OUT/split_backward_gather_experiment.log | tail -8
+# session 34, call 10 (ed52e32): split backward with the 32-bit four-slot gather: CUDA backward GPU tests (split, auto rules, matrix's cuda split/auto backward), compute-sanitizer's four tools over split's backward, then tuning/split_backward_experiment.sh (auto, split, cluster_regs, split_smem; 65536-1048576; three dtypes)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout 200 python3 benchmarks/sanitize.py --backends cuda --variants split --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 14x131072,3x262145,400x1000 --out $OUT/sanitize_split_backward_${G}_$C.log 2>&1 | tail -6
+echo "sanitizer at $(el)s"
+VARIANTS=auto,split,cluster_regs,split_smem timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -8
+echo "all done at $(el)s"
+# session 34, call 11 (ed52e32, asked for nvidia-h200, ran on the warm H100: the _repeat files): split backward with the 32-bit four-slot gather: CUDA backward GPU tests (split, auto rules, matrix's cuda split/auto backward), compute-sanitizer's four tools over split's backward, then tuning/split_backward_experiment.sh (auto, split, cluster_regs, split_smem; 65536-1048576; three dtypes)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout 200 python3 benchmarks/sanitize.py --backends cuda --variants split --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 14x131072,3x262145,400x1000 --out $OUT/sanitize_split_backward_${G}_$C.log 2>&1 | tail -6
+echo "sanitizer at $(el)s"
+VARIANTS=auto,split,cluster_regs,split_smem timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -8
+echo "all done at $(el)s"
+# session 34, call 12 (ce8e994, asked for nvidia-h200, got the H200; its files are in ../h200_2026-11-25/): split backward with the 32-bit four-slot gather: CUDA backward GPU tests (split, auto rules, matrix's cuda split/auto backward), compute-sanitizer's four tools over split's backward, then tuning/split_backward_experiment.sh (auto, split, cluster_regs, split_smem; 65536-1048576; three dtypes)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built at $(el)s"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_backward_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout 200 python3 benchmarks/sanitize.py --backends cuda --variants split --ops softmax_backward,log_softmax_backward --dtypes fp32,bf16,fp16 --shapes 14x131072,3x262145,400x1000 --out $OUT/sanitize_split_backward_${G}_$C.log 2>&1 | tail -6
+echo "sanitizer at $(el)s"
+VARIANTS=auto,split,cluster_regs,split_smem timeout $(( 590 - $(el) )) bash benchmarks/tuning/split_backward_experiment.sh 2>&1 | tee $OUT/split_backward_experiment_${G}_$C.log | tail -8
+echo "all done at $(el)s"
+# session 34, call 13 (a085255, asked for nvidia-h200, got the H200; files in ../h200/ and ../h200_2026-11-25/): auto backward rule 1b as committed: the CUDA backward GPU tests; the backward record (no peers), fp32/bf16, 128-262144, 1 GiB
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_rule_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout $(( 590 - $(el) )) bash benchmarks/record.sh backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -3
+echo "all done at $(el)s"
+# session 34, call 14 (a085255) (nvidia-h100-x1): peers' wheels, part 1 (Quack's cutlass-dsl libs)
+bash benchmarks/install_peers.sh part1 2>&1 | tail -3
+# session 34, call 15 (a085255) (the same H100, warm): peers part 2; the CUDA backward GPU tests at the committed rule; the H100 backward record with peers, fp32/bf16, 128-262144, 1 GiB
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+bash benchmarks/install_peers.sh part2 2>&1 | tail -2 && source /tmp/site/peers.env
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "test_backward or (cuda and backward and (split or auto))" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_split_rule_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -12
+echo "tests at $(el)s"
+timeout $(( 590 - $(el) )) bash benchmarks/record.sh backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -3
+echo "all done at $(el)s"
