@@ -14,14 +14,17 @@
 // launch, which the driver refuses rather than leave a CTA waiting for one that cannot
 // start): CTA b is chunk b % split of rows g, g + groups, ... (g = b / split). Per row,
 // each CTA
-//   1. requests its chunk of the NEXT row (a second RegSlice: 2 x 64 bytes of registers),
-//      so that loads are in flight through the wait below;
-//   2. reduces its chunk to a pair (slice_merge_pairs: one barrier);
-//   3. thread 0 publishes the pair as one 64-bit word (|d| bits high, m bits low: never
+//   1. reduces its chunk (loaded the row before) to a pair (slice_merge_pairs: one
+//      barrier);
+//   2. thread 0 publishes the pair as one 64-bit word (|d| bits high, m bits low: never
 //      negative) into slot [row][part] of the workspace, which the launch set to all
-//      ones (-1: "not yet") just before; warp 0 polls the row's `split` slots until none
-//      is negative, merges them, and hands the row's pair to the CTA (a second barrier);
-//   4. writes its chunk of the output.
+//      ones (-1: "not yet") just before;
+//   3. requests its chunk of the NEXT row (a second RegSlice), so that loads are in
+//      flight through the wait below (requested before step 1, every width measured
+//      lower: kSplitGatherBatchedRegs says where);
+//   4. warp 0 polls the row's `split` slots until none is negative, merges them, and
+//      hands the row's pair to the CTA (a second barrier);
+//   5. writes its chunk of the output.
 // Each element is read once and written once; the workspace is 8 bytes per chunk of
 // every row (rows x split words), fresh per call so that nothing waits on a stale word.
 // split = 1 (rows up to one chunk) is a persistent one-CTA-per-row kernel with the next
@@ -85,6 +88,18 @@ constexpr int split_threads(int bytes) { return std::min(kSplitWideThreads, kSpl
 constexpr int split_min_blocks(int bytes, int threads, int pack_bytes) {
   return threads * bytes > kSplitChunkBytes ? 2 : bytes / pack_bytes > 8 ? 3 : 4;
 }
+// Warp 0 gathers the row's pairs four slots per lane at a time (gather_parts_pair) in
+// kernels of at least kSplitGatherBatchedRegs registers per thread or of fewer than
+// kSplitGatherBatchedMaxLoads loads per slice, one at a time (gather_row_pair) in the
+// others, where four more 64-bit words spill (16-bit 8-byte packs at 64 registers: 8
+// bytes; scalar fp32 at 80: 56; sm_90 ptxas). H100, 1 GiB, % of copy, softmax forward split, one slot -> four, and the next
+// row's chunk requested after the pair is published rather than before the chunk is
+// reduced (benchmarks/h100_2026-11-25/split_forward_gather_*_h100_97a4279.md): fp32
+// 131072 / 262144 / 524288 / 1048576 82.1 / 79.6 / 70.4 / 56.2 -> 92.6 / 88.0 / 81.7 /
+// 70.2, bf16 90.5 / 79.8 / 75.6 / 68.6 -> 90.3 / 89.4 / 85.6 / 80.7 (four slots before
+// the late request: 90.7 / 85.3 / 77.9 / 65.3 and 89.5 / 87.4 / 80.7 / 76.2).
+constexpr int kSplitGatherBatchedRegs = 96;
+constexpr int kSplitGatherBatchedMaxLoads = 8;
 
 // ---------------------------------------------------------------------------------
 // The exchange through global memory
@@ -246,22 +261,22 @@ __device__ __forceinline__ RowPart row_part(int split, int64_t packs, int slice_
 // parity: which of the double-buffered shared slots this row uses (a warp may reach row
 // + 1 while another still reads row's slots; row + 2 rewrites them only after the
 // barriers of row + 1).
-template <typename T, int N, int B>
+template <bool kGatherBatched, typename T, int N, int B>
 __device__ __forceinline__ void split_row(const RowsArgs<T>& a, RegSlice<T, N, B>& cur, RegSlice<T, N, B>& next,
                                           int64_t row, int64_t groups, int first, int local,
                                           OnlinePair* warp_pairs, OnlinePair& row_pair) {
   const int t = threadIdx.x;
   const int G = blockDim.x;
   const int64_t next_row = row + groups;
-  next.load(a.x + next_row * a.x_stride + static_cast<int64_t>(first) * N, t, G, next_row < a.rows ? local : 0);
   OnlinePair acc = slice_merge_pairs(cur.reduce(a.log), warp_pairs, 0, G);
+  // Chunk blockIdx.x % split, recomputed here: passed in from the kernel instead, it
+  // stays live through the loads in flight (ptxas: up to 5 more registers).
+  if (a.split > 1 && t == 0) publish_word(a.slots + row * a.split + blockIdx.x % a.split, pair_word(acc));
+  next.load(a.x + next_row * a.x_stride + static_cast<int64_t>(first) * N, t, G, next_row < a.rows ? local : 0);
   if (a.split > 1) {
-    unsigned long long* slots = a.slots + row * a.split;
+    const unsigned long long* slots = a.slots + row * a.split;
     if (t < 32) {
-      // Chunk blockIdx.x % split, recomputed here: passed in from the kernel instead, it
-      // stays live through the loads in flight (ptxas: up to 5 more registers).
-      if (t == 0) publish_word(slots + blockIdx.x % a.split, pair_word(acc));
-      const OnlinePair p = gather_row_pair(slots, a.split);
+      const OnlinePair p = kGatherBatched ? gather_parts_pair(slots, a.split) : gather_row_pair(slots, a.split);
       if (t == 0) row_pair = p;
     }
     __syncthreads();
@@ -276,6 +291,10 @@ __device__ __forceinline__ void split_row(const RowsArgs<T>& a, RegSlice<T, N, B
 template <typename T, int N, int B, int kThreads>
 __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * static_cast<int>(sizeof(T))))
     softmax_split_kernel(RowsArgs<T> a) {
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  constexpr bool kGatherBatched = 65536 / (kThreads * split_min_blocks(B, kThreads, kPackBytes)) >=
+                                      kSplitGatherBatchedRegs ||
+                                  B / kPackBytes < kSplitGatherBatchedMaxLoads;
   __shared__ OnlinePair warp_pairs[2][kThreads / 32];
   __shared__ OnlinePair row_pair[2];
   const int split = a.split;
@@ -291,10 +310,10 @@ __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * st
   // Unrolled by two so that the two slices swap roles without a register copy (a copy
   // would wait for the next row's loads before this row is written).
   while (row < a.rows) {
-    split_row(a, s0, s1, row, groups, first, local, warp_pairs[0], row_pair[0]);
+    split_row<kGatherBatched>(a, s0, s1, row, groups, first, local, warp_pairs[0], row_pair[0]);
     row += groups;
     if (row >= a.rows) break;
-    split_row(a, s1, s0, row, groups, first, local, warp_pairs[1], row_pair[1]);
+    split_row<kGatherBatched>(a, s1, s0, row, groups, first, local, warp_pairs[1], row_pair[1]);
     row += groups;
   }
 }
