@@ -383,3 +383,7 @@ timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests
 echo "tests at $(el)s"
 timeout $(( 590 - $(el) )) bash benchmarks/record.sh backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -3
 echo "all done at $(el)s"
+# session 34, call 16 (97a4279): tuning/split_forward_gather_experiment.sh (forward split: head / four-slot gather / and late loads), fp32 and bf16 131072-1048576
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+timeout 590 bash benchmarks/tuning/split_forward_gather_experiment.sh 2>&1 | tee $OUT/split_forward_gather_experiment.log | tail -6
+# session 34, call 17 (69b89e7's forward split tests, sanitizer and CLI; .device/call17.sh): refused, too little device time left to start a machine
