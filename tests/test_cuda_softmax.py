@@ -604,6 +604,22 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
         run_and_check(Target("cuda", "softmax_backward", "auto"), wide[:, 1:], dy=torch.randn_like(y))
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 36000), (torch.float32, 40000), (torch.float32, 44000),
+                                         (torch.bfloat16, 60000), (torch.bfloat16, 70000), (torch.bfloat16, 73000)],
+                         ids=str)
+def test_backward_auto_serves_misaligned_views_near_one_cta(dtype, cols):
+    """Rows that one block_hybrid CTA holds aligned, as an offset view (narrower packs,
+    fewer bytes per thread in registers): auto's backward plan is never refused, and the
+    result agrees with float64."""
+    base = torch.softmax(make_rows(3, cols + 8, torch.float32, "cuda", seed=cols), -1).to(dtype)
+    y = base[:, 1:cols + 1]
+    dy = torch.randn_like(y)
+    for op in BACKWARD_OPS:
+        p = cuda_softmax.plan(y, op, "auto", dy=dy)
+        assert p["status"] == "ok", p
+        run_and_check(Target("cuda", op, "auto"), y, dy=dy)
+
+
 @pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_backward_auto_plan_follows_the_rule(dtype, cols):

@@ -319,21 +319,25 @@ Plan plan_auto_backward(const Problem& p) {
   }
   if (device.major >= kClusterMinMajor) {
     const Plan hybrid = plan_block_hybrid_backward<T>(aligned, 1);
+    // The input's own one-CTA plan: a misaligned view keeps fewer bytes per thread in
+    // registers (narrower packs), so one CTA may not hold rows that it holds aligned;
+    // the rules below serve those.
+    Plan own = hybrid.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p, 1) : hybrid;
+    const bool one_cta = own.status == PlanStatus::ok;
     const auto hybrid_choice = [&] {
-      return auto_choice(plan_block_hybrid_backward<T>(p, 1), AutoReason::one_cta_hybrid,
+      return auto_choice(std::move(own), AutoReason::one_cta_hybrid,
                          "rows of y and dy in the registers (" + n(hybrid.cols_per_thread * sizeof(T)) +
                              " B of each per thread) and " + n(hybrid.smem_bytes) + " B of shared memory of one CTA");
     };
-    if (hybrid.status == PlanStatus::ok &&
-        hybrid.cols_per_thread * static_cast<int64_t>(sizeof(T)) >= kGradHybridFirstBytes) {
+    if (one_cta && hybrid.cols_per_thread * static_cast<int64_t>(sizeof(T)) >= kGradHybridFirstBytes) {
       return hybrid_choice();
     }
     const int64_t sm_threads = regs.resident_per_sm * regs.threads;
     // A cluster of kMaxClusterSize CTAs (every CTA of the row waits on the slowest of up
     // to 16 SMs) on a GPU with kGradClusterMaxSmBandwidth or more of DRAM bandwidth per
     // SM only where block_hybrid cannot hold the rows.
-    const bool widest_cluster = regs.cluster_size >= kMaxClusterSize && hybrid.status == PlanStatus::ok &&
-                                sm_bandwidth >= kGradClusterMaxSmBandwidth;
+    const bool widest_cluster =
+        regs.cluster_size >= kMaxClusterSize && one_cta && sm_bandwidth >= kGradClusterMaxSmBandwidth;
     if (regs.status == PlanStatus::ok && !widest_cluster &&
         (regs.resident_per_sm >= 2 ||
          (sm_bandwidth < kGradClusterMaxSmBandwidth && sm_threads >= kGradClusterMinSmThreads))) {
@@ -342,7 +346,7 @@ Plan plan_auto_backward(const Problem& p) {
                         n(regs.resident_per_sm) + " x " + n(regs.threads) + " threads resident per SM, " +
                         n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
     }
-    if (hybrid.status == PlanStatus::ok) return hybrid_choice();
+    if (one_cta) return hybrid_choice();
   }
   const Plan smem = plan_block_smem_backward<T>(aligned);
   if (smem.status == PlanStatus::ok) {
