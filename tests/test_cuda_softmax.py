@@ -560,8 +560,8 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
     p = cuda_softmax.plan(probe, "softmax_backward", "split", dy=probe)
     if p["status"] != "ok":
         pytest.skip(f"split's backward declines {cols} columns here: {p['status']}")
-    groups = p["blocks"] // p["split"]
-    rows = 2 * min(groups, sms) + 1  # every CTA past its first row; an odd count ends on either slice
+    groups = p["resident_per_sm"] * sms // p["split"]  # row groups resident at once
+    rows = 2 * groups + 1  # every CTA of the aligned rows takes a second row; an odd count ends on either slice
     base = torch.softmax(make_rows(rows, cols + 8, torch.float32, "cuda", seed=cols), -1).to(dtype)
     for y in (base[:, :cols], base[:, 1:cols + 1]):
         dy = torch.randn_like(y)

@@ -242,13 +242,16 @@ Plan plan_auto(const Problem& p) {
 // benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/):
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
+// 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
+//    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
+//    (kSplitGradMinRowBytes above says why and what was measured);
 // 2. (sm_90) block_hybrid while one CTA's registers and shared memory hold both rows
 //    and its threads keep kGradHybridFirstBytes of each in registers (fp32 to ~45 K
 //    columns): one CTA per SM, no peer to wait for. fp32 24576 / 32768: H100 101.0 /
 //    99.2, H200 97.8 / 97.5, against the clusters of small CTAs' 100.6 / 100.3 and
 //    98.3 / 95.1;
-// 2b. split_smem for rows of y of kSplitSmemMinRowBytes (1 MB) or more, whatever their
-//    count: parts of y and dy staged in shared memory, rows of up to 2 MB of both
+// 2b. split_smem for the other rows of y of kSplitSmemMinRowBytes (1 MB) or more (fewer
+//    rows than SMs, or one row group of split's chunks): parts of y and dy staged in shared memory, rows of up to 2 MB of both
 //    pipelined by one row (split_smem.cuh). 1 GiB, % of copy, before -> split_smem, one
 //    run per GPU: rows past 1 MB (benchmarks/h100_2026-11-24/wide_bwd_175c6d7.md,
 //    h200_2026-11-24/wide_bwd_175c6d7.md), H100 / H200: fp32 524288 (block_uncached)
@@ -299,9 +302,14 @@ Plan plan_auto_backward(const Problem& p) {
   const int64_t split_min_row_bytes =
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
   if (p.rows >= device.sm_count && row_bytes >= split_min_row_bytes) {
-    Plan chunks = plan_split_backward<T>(p);
-    if (chunks.status == PlanStatus::ok && chunks.blocks >= kSplitGradMinGroups * chunks.split) {
-      const int64_t split = chunks.split;
+    // Decided on the aligned row's plan, the input's own launched (a misaligned view's
+    // narrower packs may cut more chunks; where they no longer fit, the rules below).
+    const Plan trial = plan_split_backward<T>(aligned);
+    const int64_t groups =
+        trial.status == PlanStatus::ok ? trial.resident_per_sm * device.sm_count / trial.split : 0;
+    Plan chunks = groups >= kSplitGradMinGroups ? plan_split_backward<T>(p) : trial;
+    if (groups >= kSplitGradMinGroups && chunks.status == PlanStatus::ok) {
+      const int64_t split = trial.split;
       return auto_choice(std::move(chunks), AutoReason::split_grad_rows,
                          "rows of y and dy of " + n(row_bytes) + " B each in " + n(split) +
                              " chunks in the registers of persistent CTAs exchanging their sums through global "

@@ -71,10 +71,11 @@ namespace softmax {
 // split_triton_geometry.md), so the gap is not the chunk's shape; nor is the second
 // barrier with warp 0 polling alone: every warp polling, no hand-off (as Triton's
 // programs do) was slower, 73.8 / 70.1 against 82.5 / 79.2
-// (benchmarks/h100_2026-11-23c/split_poll_*.csv). Open: the code around the loads.
-// `auto` does not pick split: it beats
-// cluster_regs / cluster_smem only at fp32 524288 (70.9 vs 59.7) and bf16 1048576
-// (67.5 vs 55.1) on the H100, one run, not yet checked on an H200.
+// (benchmarks/h100_2026-11-23c/split_poll_*.csv). Much of the gap was the gather (one
+// slot per lane at a time) and requesting the next row before the reduction:
+// kSplitGatherBatchedRegs has the figures since. At many rows `auto`'s forward keeps
+// block_hybrid's clusters, ahead at every width measured; it takes split for few rows
+// past 1 MB (auto.cuh, rule 5).
 // __launch_bounds__ keeps four CTAs per SM (two slices in registers: 128-thread CTAs
 // may use 128 registers, 256-thread ones 64), three where a slice takes more than 8
 // loads (an address per pack: 16 scalar fp32 packs per slice spill 164 bytes at 64
@@ -139,9 +140,8 @@ __device__ __forceinline__ OnlinePair gather_row_pair(const unsigned long long* 
 // Warp 0's walk over a row's `split` slots: lane l takes slots l, l + 32, ..., reading
 // kGatherBatch of them before it polls (64 parts are one round trip to L2 per lane, not
 // two in turn), re-reading the unpublished ones until none is left, then hands each
-// word to use(word) in slot order (split_smem, split's backward). (gather_row_pair polls
-// one slot at a time: the forward split kernels run at their register cap, where four
-// more words spill.)
+// word to use(word) in slot order (split_smem; the forward split where registers allow,
+// gather_row_pair one slot at a time elsewhere: kSplitGatherBatchedRegs).
 constexpr int kGatherBatch = 4;
 template <typename Use>
 __device__ __forceinline__ void gather_slots(const unsigned long long* slots, int split, Use&& use) {
@@ -175,9 +175,9 @@ __device__ __forceinline__ OnlinePair gather_parts_pair(const unsigned long long
 }
 
 
-// The backward's sums: one fp32 per chunk in the low half of its word (the high half
-// 0: never the "not yet" word), added in slot order, so every CTA of a row gets the
-// same sum.
+// split_smem's backward sums: one fp32 per part in the low half of a 64-bit word whose
+// high half is 0 (never the "not yet" word), added in slot order, so every CTA of a row
+// gets the same sum.
 __device__ __forceinline__ unsigned long long sum_word(float s) {
   return static_cast<unsigned long long>(__float_as_uint(s));
 }
@@ -405,7 +405,8 @@ Plan plan_split(const Problem& p) {
 // two rows of both in flight), as Triton's fp32 backward, which measured 99.4 / 99.5 % of
 // copy at 131072 / 262144 columns on the H100 (benchmarks/h100/backward-fp32-bf16-cols128-
 // 262144.md). Narrow packs hold fewer bytes per thread (kRegsMaxLoads loads of each
-// tensor) in up to kSplitWideThreads threads, chunks of as many values.
+// tensor) in up to kSplitWideThreads threads (16-bit scalars: 32 B x 256 threads, chunks
+// of half the values, so twice as many).
 constexpr int kSplitGradBytes = 128;
 constexpr int kSplitGradThreads = 128;
 
@@ -429,13 +430,13 @@ constexpr int split_grad_threads(int bytes) {
 
 // One row of the loop: `cur` holds this CTA's chunks of y and dy of `row`, loaded the row
 // before; `next` receives those of row + groups. warp_sums (the CTA's part) and
-// row_sums (the row's sum): this row parity's warp slots (as the forward's pairs: a warp
-// may reach the next row while another still reads this row's; the row after rewrites
-// them only past the next row's barriers).
+// row_sum (the row's sum): this row parity's (as the forward's pairs: a warp may reach
+// the next row while another still reads this row's; the row after rewrites them only
+// past the next row's barriers).
 template <typename T, int N, int B>
 __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPart& my, GradSlice<T, N, B>& cur,
                                                GradSlice<T, N, B>& next, int64_t row, float* warp_sums,
-                                               float* row_sums) {
+                                               float& row_sum) {
   const int t = threadIdx.x;
   const int G = blockDim.x;
   const int64_t next_row = row + my.groups;
@@ -448,10 +449,10 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
   if (a.split > 1) {
     if (t < 32) {
       const float total = gather_row_sum(slots, a.split);
-      if (t == 0) row_sums[0] = total;
+      if (t == 0) row_sum = total;
     }
     __syncthreads();
-    s = row_sums[0];
+    s = row_sum;
   }
   if (my.local > 0) cur.write(a.dx + row * a.cols + offset, t, G, my.local, s, a.log);
 }
@@ -460,7 +461,7 @@ template <typename T, int N, int B, int kThreads>
 __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThreads))
     softmax_backward_split_kernel(GradArgs<T> a) {
   __shared__ float warp_sums[2][kThreads / 32];
-  __shared__ float row_sums[2][kThreads / 32];
+  __shared__ float row_sum[2];
   const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
   int64_t row = blockIdx.x / a.split;
   GradSlice<T, N, B> s0, s1;
@@ -468,10 +469,10 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
           row < a.rows ? my.local : 0);
   // Unrolled by two as the forward's: the slices swap roles without a register copy.
   while (row < a.rows) {
-    split_grad_row(a, my, s0, s1, row, warp_sums[0], row_sums[0]);
+    split_grad_row(a, my, s0, s1, row, warp_sums[0], row_sum[0]);
     row += my.groups;
     if (row >= a.rows) break;
-    split_grad_row(a, my, s1, s0, row, warp_sums[1], row_sums[1]);
+    split_grad_row(a, my, s1, s0, row, warp_sums[1], row_sum[1]);
     row += my.groups;
   }
 }
