@@ -307,13 +307,14 @@ Plan plan_auto_backward(const Problem& p) {
     const Plan trial = plan_split_backward<T>(aligned);
     const int64_t groups =
         trial.status == PlanStatus::ok ? trial.resident_per_sm * device.sm_count / trial.split : 0;
-    Plan chunks = groups >= kSplitGradMinGroups ? plan_split_backward<T>(p) : trial;
-    if (groups >= kSplitGradMinGroups && chunks.status == PlanStatus::ok) {
-      const int64_t split = trial.split;
-      return auto_choice(std::move(chunks), AutoReason::split_grad_rows,
-                         "rows of y and dy of " + n(row_bytes) + " B each in " + n(split) +
-                             " chunks in the registers of persistent CTAs exchanging their sums through global "
-                             "memory, " + n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
+    if (groups >= kSplitGradMinGroups) {
+      Plan chunks = plan_split_backward<T>(p);
+      if (chunks.status == PlanStatus::ok) {
+        return auto_choice(std::move(chunks), AutoReason::split_grad_rows,
+                           "rows of y and dy of " + n(row_bytes) + " B each in " + n(trial.split) +
+                               " chunks in the registers of persistent CTAs exchanging their sums through global "
+                               "memory, " + n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
+      }
     }
   }
   if (row_bytes >= kSplitSmemMinRowBytes) {

@@ -200,7 +200,10 @@ __device__ __forceinline__ unsigned read_sum_bits(const unsigned long long* slot
   asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];\n" : "=r"(w) : "l"(slot) : "memory");
   return w;
 }
-// Warp 0: the row's sum from its `split` slots, in slot order within each lane.
+// Warp 0: the row's sum from its `split` slots, in slot order within each lane: the loop
+// of gather_slots over 32-bit halves. (One template for both widths compiled gather_slots'
+// 64-bit users, the forward split and split_smem, to other code than was measured, so
+// the two stay apart.)
 __device__ __forceinline__ float gather_row_sum(const unsigned long long* slots, int split) {
   const int lane = threadIdx.x & 31;
   float s = 0.0f;
@@ -347,40 +350,49 @@ struct SplitFamily {
   }
 };
 
+// Places a row of `packs` packs of `pack_bytes` in chunks of `threads` x `bytes` per
+// thread, one CTA of kernel fn each (forward and backward): the plan's split, threads
+// (the chunk's packs in whole warps) and residency; true with the grid, as many row
+// groups as fit the GPU at once (at most one per row), and the exchange's workspace
+// where every chunk of a row is resident at once, false (too many chunks) where not.
+inline bool place_split_chunks(Plan& plan, const Problem& p, const void* fn, int64_t packs, int pack_bytes,
+                               int bytes, int threads) {
+  const int64_t rows = plan_rows(p);
+  const int64_t chunk_packs = static_cast<int64_t>(threads) * (bytes / pack_bytes);
+  const int64_t split = ceil_div(packs, chunk_packs);
+  const int64_t slice = ceil_div(packs, split);
+  const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
+  const int resident = resident_blocks(fn, p.device, group, 0);
+  const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
+  plan.split = split;
+  plan.threads = group;
+  plan.resident_per_sm = resident;
+  if (split > capacity || split > INT32_MAX) return false;
+  plan.kernel = fn;
+  plan.group_width = group;
+  plan.blocks = std::min(rows, capacity / split) * split;
+  plan.workspace_bytes = split > 1 ? rows * split * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
+  return true;
+}
+
 template <typename T>
 Plan plan_split(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::split);
   const int pack = widest_pack<T>(p);
-  const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int pack_bytes = pack * kElem;
   const int max_bytes = std::min(kSplitWideBytes, kRegsMaxLoads * pack_bytes);
   const int first = std::min(max_bytes, kSplitValues * kElem);
-  const int sms = device_properties(p.device).sm_count;
   plan.pack = pack;
-  // (bytes per thread, threads): the 16 KB chunk, then the 32 KB one.
+  // (bytes per thread, threads): the 16 KB chunk, then the 32 KB one (wider chunks, fewer
+  // CTAs).
   std::vector<std::pair<int, int>> shapes = {{first, split_threads(first)}};
   if (max_bytes == kSplitWideBytes) shapes.emplace_back(kSplitWideBytes, kSplitWideThreads);
   for (const auto& [bytes, threads] : shapes) {
-    const int64_t chunk_packs = static_cast<int64_t>(threads) * (bytes / pack_bytes);
-    const int64_t split = ceil_div(packs, chunk_packs);
-    const int64_t slice = ceil_div(packs, split);
-    const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
-    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes, threads);
-    const int resident = resident_blocks(fn, p.device, group, 0);
-    const int64_t capacity = static_cast<int64_t>(resident) * sms;
     plan.cols_per_thread = bytes / kElem;
-    plan.split = split;
-    plan.threads = group;
-    plan.resident_per_sm = resident;
-    if (split > capacity) continue;  // wider chunks, fewer CTAs
-    plan.kernel = fn;
-    plan.group_width = group;
-    const int64_t groups = std::min(rows, capacity / split);
-    plan.blocks = groups * split;
-    plan.workspace_bytes = split > 1 ? rows * split * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
-    return plan;
+    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes, threads);
+    if (place_split_chunks(plan, p, fn, packs, pack_bytes, bytes, threads)) return plan;
   }
   plan.status = PlanStatus::too_many_chunks;
   return plan;
@@ -442,8 +454,8 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
   const int64_t next_row = row + my.groups;
   const int64_t offset = my.offset(N);
   float s = slice_sum(cur.sum(a.log), warp_sums, 0, G);
-  const unsigned long long* slots = a.slots + row * a.split;
-  if (a.split > 1 && t == 0) publish_sum(a.slots + row * a.split + my.index, s);
+  unsigned long long* slots = a.slots + row * a.split;
+  if (a.split > 1 && t == 0) publish_sum(slots + my.index, s);
   next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
             next_row < a.rows ? my.local : 0);
   if (a.split > 1) {
@@ -493,29 +505,13 @@ Plan plan_split_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::split);
   const int pack = widest_pack<T>(p);
-  const int64_t rows = plan_rows(p);
-  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int bytes = split_grad_bytes(pack * kElem);
-  const int64_t chunk_packs = static_cast<int64_t>(split_grad_threads(bytes)) * (bytes / (pack * kElem));
-  const int64_t split = ceil_div(packs, chunk_packs);
-  const int64_t slice = ceil_div(packs, split);
-  const int group = static_cast<int>(round_up(ceil_div(slice, bytes / (pack * kElem)), 32));
-  const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack);
-  const int resident = resident_blocks(fn, p.device, group, 0);
-  const int64_t capacity = static_cast<int64_t>(resident) * device_properties(p.device).sm_count;
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
-  plan.split = split;
-  plan.threads = group;
-  plan.resident_per_sm = resident;
-  if (split > capacity || split > INT32_MAX) {
+  if (!place_split_chunks(plan, p, kernel_for_pack<SplitBackwardFamily, T>(pack), std::max<int64_t>(p.cols / pack, 1),
+                          pack * kElem, bytes, split_grad_threads(bytes))) {
     plan.status = PlanStatus::too_many_chunks;
-    return plan;
   }
-  plan.kernel = fn;
-  plan.group_width = group;
-  plan.blocks = std::min(rows, capacity / split) * split;
-  plan.workspace_bytes = split > 1 ? rows * split * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
   return plan;
 }
 
