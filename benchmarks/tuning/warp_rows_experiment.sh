@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# What holds warp_per_row (auto's rule 0, rows up to 1024 columns) below the copy
+# ceiling on an H200: fp32 / bf16 at 128 columns 95.6 / 85.8% of copy forward in the
+# record of 2026-11-25 (benchmarks/h200/forward-fp32-bf16-cols128-262144.md), where
+# Triton holds 97.2 / 99.0 and the same kernel 99.9 / 100.3 on an H100. The H200 has the
+# H100's 132 SMs and 1.4x its DRAM bandwidth, so each SM must keep 1.4x the bytes in
+# flight, or retire 1.4x the blocks per second: the kernel's one-shot grid gives each
+# 128-thread block 32 rows (8 KB of a bf16 row of 128), so that GPU starts about two
+# million blocks per SM per second. One device call of about six minutes, from the
+# repository root on a GPU machine (results in $OUT, named by GPU and commit):
+#
+#   bash benchmarks/tuning/warp_rows_experiment.sh
+#
+# Copies of the package, each planning warp_per_row's grid (forward and backward) as
+# SK_WARP_WAVES says: 0 = the checkout's one-shot grid (a block per 32 rows), W > 0 =
+# at most W x (resident blocks per SM) x SMs blocks, each warp looping over its rows:
+#   r4   the checkout's kWarpRowRows (4 rows per access on lanes of one pack)
+#   r8   8 rows per access (twice the bytes in flight per lane, more registers)
+#   st   r4 with plain stores of the output (the checkout's are streaming, st.global.cs)
+# RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs. Every result is
+# checked against float64 (python -m comparison), as always.
+set -uo pipefail
+export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
+out=$(realpath -m "${OUT:-benchmarks/out}")
+mkdir -p "$out"
+root=$PWD
+alt=${ALT:-/tmp/warp_rows_alt}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
+rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
+runs=${RUNS:-r4:0 r4:1 r4:4 r8:0 r8:4 st:0}
+cols=${COLS:-128,256,512,1024}
+dtypes=${DTYPES:-fp32,bf16}
+echo "warp_rows_experiment at $rev on $gpu $(date -u +%FT%TZ): $runs"
+rm -rf "$alt"
+copies=$(for r in $runs; do echo "${r%%:*}"; done | sort -u)
+for v in $copies; do
+  mkdir -p "$alt/$v" && cp -r comparison kernels_cuda kernels_triton "$alt/$v"/
+  python3 - "$alt/$v/kernels_cuda/csrc" "$v" <<'PY' || exit 1
+import sys
+csrc, variant = sys.argv[1:]
+path = f"{csrc}/softmax/warp_per_row.cuh"
+s = open(path).read()
+fwd = "one_shot_grid(plan, p.device, fn, kWarpRowThreads, ceil_div(rows, rows_per_block), 0);"
+bwd = "one_shot_grid(plan, p.device, fn, kWarpRowThreads, ceil_div(rows, (kWarpRowThreads / group) * rows_per_access), 0);"
+cap = ("\n  if (const char* w = std::getenv(\"SK_WARP_WAVES\")) {\n"
+       "    const int64_t waves = std::atoll(w);\n"
+       "    if (waves > 0) plan.blocks = std::min<int64_t>(plan.blocks, waves * plan.resident_per_sm * device_properties(p.device).sm_count);\n"
+       "  }")
+rows_line = "constexpr int kWarpRowRows = 4;"
+store = "store_pack<Cache::kStreaming, T, N>(yr + col"
+assert fwd in s and bwd in s and rows_line in s and store in s, "warp_per_row.cuh changed: update this experiment's patch"
+s = s.replace(fwd, fwd + cap).replace(bwd, bwd + cap).replace("#include <cstdint>", "#include <cstdint>\n#include <cstdlib>")
+if variant == "r8":
+    s = s.replace(rows_line, "constexpr int kWarpRowRows = 8;")
+if variant == "st":
+    s = s.replace(store, "store_pack<Cache::kNormal, T, N>(yr + col")
+    gpath = f"{csrc}/common/grad.cuh"
+    g = open(gpath).read()
+    dx = "store_pack<Cache::kStreaming, T, N>(dx + i * N"
+    assert dx in g, "grad.cuh changed: update this experiment's patch"
+    open(gpath, "w").write(g.replace(dx, "store_pack<Cache::kNormal, T, N>(dx + i * N"))
+open(path, "w").write(s)
+PY
+done
+for v in $copies; do
+  (cd "$alt/$v" && PYTHONPATH="$alt/$v" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+done
+wait
+B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass fwd,bwd --backends cuda"
+for r in $runs; do
+  v=${r%%:*}; w=${r##*:}
+  cd "$alt/$v" && SK_WARP_WAVES=$w PYTHONPATH=$alt/$v timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B \
+    --variants warp_per_row --output "$out/warp_rows_${v}_w${w}_${tag}_$rev.md" | tail -1
+  cd "$root"
+done
+for f in "$out"/warp_rows_*.md; do
+  echo "== $(basename "$f")"
+  grep -E "^(###|\| cuda/)" "$f" | awk -F'|' '/^###/ {print; next} {printf "%s %s %s %s\n", $2, $4, $7, $10}'
+done
