@@ -17,8 +17,17 @@
 #   r4   the checkout's kWarpRowRows (4 rows per access on lanes of one pack)
 #   r8   8 rows per access (twice the bytes in flight per lane, more registers)
 #   st   r4 with plain stores of the output (the checkout's are streaming, st.global.cs)
-# RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs. Every result is
-# checked against float64 (python -m comparison), as always.
+#   rsel rows per access on lanes of one pack from SK_WARP_R (1, 2, 4 or 8) instead
+#        of kWarpRowRows
+#   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
+# RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
+# copy:waves:rows for rsel and lb12 (e.g. "rsel:0:2"). Every result is checked against
+# float64 (python -m comparison), as always.
+# Runs so far: at 911ec38 on an H200 the defaults (benchmarks/h200_2026-11-26/
+# warp_rows_*_911ec38.md): capped grids lost everywhere (fp32 1024 forward 97.4 ->
+# 93.2-94.3), r8 lost for 16-bit rows (bf16 128 85.6 -> 64.9: 127 registers), plain
+# stores lost (bf16 128 73.9); then RUNS="rsel:0:1 rsel:0:2 rsel:0:4 lb12:0:2 lb12:0:4"
+# with COLS=32,64,128,256.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -51,6 +60,17 @@ rows_line = "constexpr int kWarpRowRows = 4;"
 store = "store_pack<Cache::kStreaming, T, N>(yr + col"
 assert fwd in s and bwd in s and rows_line in s and store in s, "warp_per_row.cuh changed: update this experiment's patch"
 s = s.replace(fwd, fwd + cap).replace(bwd, bwd + cap).replace("#include <cstdint>", "#include <cstdint>\n#include <cstdlib>")
+if variant in ("rsel", "lb12"):
+    pick = "    if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows>();"
+    assert pick in s
+    s = s.replace(pick, "".join(f"    if (rows_per_access == {r}) return Kernels::template get<T, N, C, {r}>();\n" for r in (2, 4, 8)))
+    fr = "const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;"
+    assert s.count(fr) == 2
+    s = s.replace(fr, "const int rows_per_access = needed == pack && rows > 1 ? std::atoi(std::getenv(\"SK_WARP_R\") ? std::getenv(\"SK_WARP_R\") : \"4\") : 1;")
+    if variant == "lb12":
+        lb = "__launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel"
+        assert lb in s
+        s = s.replace(lb, "__launch_bounds__(kWarpRowThreads, 12) softmax_warp_per_row_kernel")
 if variant == "r8":
     s = s.replace(rows_line, "constexpr int kWarpRowRows = 8;")
 if variant == "st":
@@ -69,9 +89,9 @@ done
 wait
 B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass fwd,bwd --backends cuda"
 for r in $runs; do
-  v=${r%%:*}; w=${r##*:}
-  cd "$alt/$v" && SK_WARP_WAVES=$w PYTHONPATH=$alt/$v timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B \
-    --variants warp_per_row --output "$out/warp_rows_${v}_w${w}_${tag}_$rev.md" | tail -1
+  IFS=: read -r v w rpa <<< "$r"
+  cd "$alt/$v" && SK_WARP_R=${rpa:-4} SK_WARP_WAVES=$w PYTHONPATH=$alt/$v timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B \
+    --variants warp_per_row --output "$out/warp_rows_${v}_w${w}${rpa:+_r$rpa}_${tag}_$rev.md" | tail -1
   cd "$root"
 done
 for f in "$out"/warp_rows_*.md; do

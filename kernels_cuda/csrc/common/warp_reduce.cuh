@@ -101,4 +101,12 @@ __device__ __forceinline__ OnlinePair warp_merge_pairs(OnlinePair v) {
   return {m, warp_allreduce_static<32>(v.d * scale, SumOp())};
 }
 
+// The same over groups of `width` lanes (a power of two, known at run time): every lane
+// gets its group's pair.
+__device__ __forceinline__ OnlinePair group_merge_pairs(OnlinePair v, int width) {
+  const float m = warp_allreduce(v.m, MaxOp(), width);
+  const float scale = m == -INFINITY ? 0.0f : exp_term(v.m, m);
+  return {m, warp_allreduce(v.d * scale, SumOp(), width)};
+}
+
 }  // namespace sk
