@@ -19,15 +19,20 @@
 #   st   r4 with plain stores of the output (the checkout's are streaming, st.global.cs)
 #   rsel rows per access on lanes of one pack from SK_WARP_R (1, 2, 4 or 8) instead
 #        of kWarpRowRows
+#        and, where SK_WARP_PACK16 is set, 16-bit forward rows of one pack per lane in
+#        packs of at most that many elements (4: 8-byte packs, twice the lanes per row)
 #   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
 # RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
-# copy:waves:rows for rsel and lb12 (e.g. "rsel:0:2"). Every result is checked against
+# copy:waves:rows[:pack16] for rsel and lb12 (e.g. "rsel:0:2", "rsel:0:8:4"). Every result is checked against
 # float64 (python -m comparison), as always.
 # Runs so far: at 911ec38 on an H200 the defaults (benchmarks/h200_2026-11-26/
 # warp_rows_*_911ec38.md): capped grids lost everywhere (fp32 1024 forward 97.4 ->
 # 93.2-94.3), r8 lost for 16-bit rows (bf16 128 85.6 -> 64.9: 127 registers), plain
 # stores lost (bf16 128 73.9); then RUNS="rsel:0:1 rsel:0:2 rsel:0:4 lb12:0:2 lb12:0:4"
-# with COLS=32,64,128,256.
+# with COLS=32,64,128,256,512 at de9563a (the checkout's 16-bit one-pack rows packed as
+# loaded; h200_2026-11-26/warp_rows_*_de9563a.md): packed bf16 128 / 256 86.6 / 82.8
+# (unpacked 85.6 / 81.8); rows per access 1 / 2 / 8: 68.8 / 78.2 / 84.7 at bf16 128, fp32
+# 128 84.9 / 90.8 / 97.1 (4: 96.1); lb12 lost (fp32 128 86.0 at 4 rows).
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -66,6 +71,11 @@ if variant in ("rsel", "lb12"):
     s = s.replace(pick, "".join(f"    if (rows_per_access == {r}) return Kernels::template get<T, N, C, {r}>();\n" for r in (2, 4, 8)))
     fr = "const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;"
     assert s.count(fr) == 2
+    wp = "  const int pack = widest_pack<T>(p);\n  const int64_t rows = plan_rows(p);\n  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);\n  int group, needed;"
+    assert wp in s
+    s = s.replace(wp, wp.replace("  const int pack = widest_pack<T>(p);",
+        "  int pack = widest_pack<T>(p);\n"
+        "  if (sizeof(T) == 2 && std::getenv(\"SK_WARP_PACK16\") && p.cols / pack <= 32) pack = std::min(pack, std::atoi(std::getenv(\"SK_WARP_PACK16\")));"))
     s = s.replace(fr, "const int rows_per_access = needed == pack && rows > 1 ? std::atoi(std::getenv(\"SK_WARP_R\") ? std::getenv(\"SK_WARP_R\") : \"4\") : 1;")
     if variant == "lb12":
         lb = "__launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel"
@@ -89,9 +99,9 @@ done
 wait
 B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass fwd,bwd --backends cuda"
 for r in $runs; do
-  IFS=: read -r v w rpa <<< "$r"
-  cd "$alt/$v" && SK_WARP_R=${rpa:-4} SK_WARP_WAVES=$w PYTHONPATH=$alt/$v timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B \
-    --variants warp_per_row --output "$out/warp_rows_${v}_w${w}${rpa:+_r$rpa}_${tag}_$rev.md" | tail -1
+  IFS=: read -r v w rpa p16 <<< "$r"
+  cd "$alt/$v" && env ${p16:+SK_WARP_PACK16=$p16} SK_WARP_R=${rpa:-4} SK_WARP_WAVES=$w PYTHONPATH=$alt/$v timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B \
+    --variants warp_per_row --output "$out/warp_rows_${v}_w${w}${rpa:+_r$rpa}${p16:+_p$p16}_${tag}_$rev.md" | tail -1
   cd "$root"
 done
 for f in "$out"/warp_rows_*.md; do

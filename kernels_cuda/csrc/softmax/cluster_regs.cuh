@@ -307,6 +307,14 @@ constexpr int kGradRegsThreads = 512;
 constexpr int kGradRegsWideThreads = 1024;
 constexpr int kGradRegsSmallThreads = 256;
 constexpr int kGradRegsMinBytes = 32;
+// ...except 16-bit rows that would take more than half a kGradRegsThreads CTA at
+// kGradRegsMinBytes (rows of more than 8 KB: bf16/fp16 8192, one row per 512-thread
+// CTA): they start at this many bytes, half the threads per row (the plan's fills_cta). H200, 1 GiB, softmax backward, % of copy
+// (benchmarks/tuning/grad_regs_bytes_experiment.sh, benchmarks/h200_2026-11-26/
+// grad_regs_*_911ec38.md): bf16 / fp16 8192 96.1 / 95.9 -> 102.4 / 102.4 (fp32 8192, 64 B
+// per thread already, 102.5); narrower 16-bit rows lost half a point at 64 B (2048 /
+// 4096: 103.0 / 102.9 -> 102.5 / 102.4), hence the bound.
+constexpr int kGradRegsMinBytes16 = 64;
 constexpr int kGradRegsClusterMinBytes = 64;
 
 // The most bytes of each tensor a thread keeps without spilling, for packs of
@@ -451,7 +459,9 @@ Plan plan_cluster_regs_backward(const Problem& p) {
   const int cap_one = grad_regs_cap(kElem, pack_bytes, true);
   const int min_two = std::min(kGradRegsMinBytes, cap_two);
   const int min_one = std::min(kGradRegsClusterMinBytes, cap_one);
-  std::vector<Shape> shapes = {{1, kGradRegsThreads, 2, min_two, cap_two},
+  const bool fills_cta = kElem == 2 && packs * pack_bytes > int64_t{kGradRegsThreads} * kGradRegsMinBytes / 2;
+  const int min_cta = fills_cta ? std::min(kGradRegsMinBytes16, cap_two) : min_two;
+  std::vector<Shape> shapes = {{1, kGradRegsThreads, 2, min_cta, cap_two},
                                {1, kGradRegsWideThreads, kGradRegsWideThreads, cap_two, cap_two}};
   for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kGradRegsSmallThreads, 4, min_two, cap_two});
   // Two CTAs per SM only where the first one-per-SM cluster that holds the row would
