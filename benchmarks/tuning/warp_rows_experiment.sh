@@ -21,6 +21,9 @@
 #        of kWarpRowRows
 #        and, where SK_WARP_PACK16 is set, 16-bit forward rows of one pack per lane in
 #        packs of at most that many elements (4: 8-byte packs, twice the lanes per row)
+#   one  forward rows of 2-32 packs as one pack per lane on kWarpRowRows rows
+#        (kWarpRowTwoPacks16 and 32 off: the layout before 2026-11-26)
+#   two16 the same for fp32 rows only (kWarpRowTwoPacks32 off)
 #   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
 # RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
 # copy:waves:rows[:pack16] for rsel and lb12 (e.g. "rsel:0:2", "rsel:0:8:4"). Every result is checked against
@@ -81,6 +84,11 @@ if variant in ("rsel", "lb12"):
         lb = "__launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel"
         assert lb in s
         s = s.replace(lb, "__launch_bounds__(kWarpRowThreads, 12) softmax_warp_per_row_kernel")
+if variant in ("one", "two16"):
+    for bits in ("32",) if variant == "two16" else ("16", "32"):
+        flag = f"constexpr bool kWarpRowTwoPacks{bits} = true;"
+        assert flag in s
+        s = s.replace(flag, flag.replace("true", "false"))
 if variant == "r8":
     s = s.replace(rows_line, "constexpr int kWarpRowRows = 8;")
 if variant == "st":
@@ -97,7 +105,7 @@ for v in $copies; do
   (cd "$alt/$v" && PYTHONPATH="$alt/$v" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
 done
 wait
-B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass fwd,bwd --backends cuda"
+B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass ${PASSES:-fwd,bwd} --backends cuda"
 for r in $runs; do
   IFS=: read -r v w rpa p16 <<< "$r"
   cd "$alt/$v" && env ${p16:+SK_WARP_PACK16=$p16} SK_WARP_R=${rpa:-4} SK_WARP_WAVES=$w PYTHONPATH=$alt/$v timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B \

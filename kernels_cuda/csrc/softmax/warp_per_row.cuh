@@ -44,6 +44,11 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 // an H200, 4 beat 2: fp32/bf16 128 96.7/88.6% vs 91.9/81.5%; taking 2 or 4 rows on lanes
 // of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
 constexpr int kWarpRowRows = 4;
+// Forward rows of 2 to 32 packs take two packs per lane in groups of half as many lanes,
+// one row per group (the layout of rows of 33 to 64 packs), instead of one pack per lane
+// on kWarpRowRows rows: 16-bit rows (kWarpRowTwoPacks16) and fp32 (kWarpRowTwoPacks32).
+constexpr bool kWarpRowTwoPacks16 = true;
+constexpr bool kWarpRowTwoPacks32 = true;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -54,19 +59,24 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
   static_assert(C % N == 0, "cols_per_thread must be whole packs");
   constexpr int P = C / N;
   if constexpr (sizeof(T) == 2 && R == 1 && C > N) {
-    // 16-bit rows of more than one pack per lane (so G = 32, see plan_warp_per_row): the values
-    // stay packed two per register as loaded (RegSlice, as in cluster_regs), half the
-    // registers of fp32 copies, and the lane pairs merge with one butterfly.
+    // 16-bit rows of more than one pack per lane (groups of G lanes, see
+    // plan_warp_per_row): the values stay packed two per register as loaded (RegSlice,
+    // as in cluster_regs), half the registers of fp32 copies, and the lanes merge their
+    // pairs with one butterfly.
+    const int G = a.group_width;
     const int lane = threadIdx.x & 31;
+    const int group_lane = lane & (G - 1);
+    const int64_t rows_per_warp = 32 / G;
     const int64_t warps_per_block = blockDim.x >> 5;
     const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
     const int packs = static_cast<int>(a.cols / N);
-    for (int64_t row = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5); row < a.rows;
-         row += n_warps) {  // warp-uniform: the shuffles see every lane
+    const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
+    for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
+      const int64_t row = base + lane / G;  // warp-uniform loop: the shuffles see every lane
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
-      s.load(a.x + row * a.x_stride, lane, 32, packs);
-      const OnlinePair acc = warp_merge_pairs(s.reduce(a.log));
-      s.write(a.y + row * a.cols, lane, 32, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+      s.load(a.x + row * a.x_stride, group_lane, G, row < a.rows ? packs : 0);
+      const OnlinePair acc = G == 32 ? warp_merge_pairs(s.reduce(a.log)) : group_merge_pairs(s.reduce(a.log), G);
+      if (row < a.rows) s.write(a.y + row * a.cols, group_lane, G, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
     }
     return;
   }
@@ -244,7 +254,11 @@ Plan plan_warp_per_row(const Problem& p) {
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   int group, needed;
-  if (packs <= 32) {
+  if ((sizeof(T) == 2 ? kWarpRowTwoPacks16 : kWarpRowTwoPacks32) && packs > 1 && packs <= 32) {
+    // Narrow rows: two packs per lane in half the lanes (see kWarpRowTwoPacks16).
+    group = static_cast<int>(next_pow2(ceil_div(packs, 2)));
+    needed = static_cast<int>(ceil_div(packs, group)) * pack;
+  } else if (packs <= 32) {
     // Narrow rows: one pack per lane, a group just wide enough.
     group = static_cast<int>(next_pow2(packs));
     needed = pack;
