@@ -13,6 +13,10 @@
 # The copy b64 starts 16-bit rows at 64 bytes of each tensor per thread (so a bf16 row of
 # 8192 takes 256 threads); the checkout and the copy run `auto` and cluster_regs, softmax
 # backward, bf16 and fp16 at COLS (default 2048-32768), checked against float64.
+# Run at 911ec38 on an H200 (benchmarks/h200_2026-11-26/grad_regs_*_911ec38.md): b64 won
+# at 8192 (bf16 96.1 -> 102.4) and lost half a point at 2048 / 4096, so 097a39f adopted it
+# for rows of more than 8 KB only (kGradRegsMinBytes16). Since then the copy is b32: that
+# rule off (every row from kGradRegsMinBytes), the checkout being the rule.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -25,22 +29,22 @@ rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null |
 cols=${COLS:-2048,4096,8192,16384,32768}
 echo "grad_regs_bytes_experiment at $rev on $gpu $(date -u +%FT%TZ)"
 rm -rf "$alt"
-mkdir -p "$alt/b64" && cp -r comparison kernels_cuda kernels_triton "$alt/b64"/
-python3 - "$alt/b64/kernels_cuda/csrc/softmax/cluster_regs.cuh" <<'PY' || exit 1
+mkdir -p "$alt/b32" && cp -r comparison kernels_cuda kernels_triton "$alt/b32"/
+python3 - "$alt/b32/kernels_cuda/csrc/softmax/cluster_regs.cuh" <<'PY' || exit 1
 import sys
 path = sys.argv[1]
 s = open(path).read()
-line = "const int min_two = std::min(kGradRegsMinBytes, cap_two);"
+line = "const int min_cta = fills_cta ? std::min(kGradRegsMinBytes16, cap_two) : min_two;"
 assert line in s, "cluster_regs.cuh changed: update this experiment's patch"
-open(path, "w").write(s.replace(line, "const int min_two = std::min(kElem == 2 ? 64 : kGradRegsMinBytes, cap_two);"))
+open(path, "w").write(s.replace(line, "const int min_cta = min_two;"))
 PY
-for tree in "$root" "$alt/b64"; do
+for tree in "$root" "$alt/b32"; do
   (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
 done
 wait
 B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass bwd --backends cuda --variants auto,cluster_regs"
-for tree in "$root" "$alt/b64"; do
-  name=$([ "$tree" = "$root" ] && echo checkout || echo b64)
+for tree in "$root" "$alt/b32"; do
+  name=$([ "$tree" = "$root" ] && echo checkout || echo b32)
   cd "$tree" && PYTHONPATH=$tree timeout 150 python3 -m comparison --cols $cols --dtype bf16,fp16 $B \
     --output "$out/grad_regs_${name}_${tag}_$rev.md" | tail -1
   cd "$root"

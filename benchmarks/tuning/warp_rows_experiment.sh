@@ -22,8 +22,9 @@
 #        and, where SK_WARP_PACK16 is set, 16-bit forward rows of one pack per lane in
 #        packs of at most that many elements (4: 8-byte packs, twice the lanes per row)
 #   one  forward rows of 2-32 packs as one pack per lane on kWarpRowRows rows
-#        (kWarpRowTwoPacks16 and 32 off: the layout before 2026-11-26)
-#   two16 the same for fp32 rows only (kWarpRowTwoPacks32 off)
+#        (kWarpRowLanePacks16 and 32 at 1: the layout before 2026-11-26)
+#   two16 the same for fp32 rows only (kWarpRowLanePacks32 at 1)
+#   lp4  16-bit rows at four packs per lane (kWarpRowLanePacks16 = 4)
 #   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
 # RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
 # copy:waves:rows[:pack16] for rsel and lb12 (e.g. "rsel:0:2", "rsel:0:8:4"). Every result is checked against
@@ -35,7 +36,10 @@
 # with COLS=32,64,128,256,512 at de9563a (the checkout's 16-bit one-pack rows packed as
 # loaded; h200_2026-11-26/warp_rows_*_de9563a.md): packed bf16 128 / 256 86.6 / 82.8
 # (unpacked 85.6 / 81.8); rows per access 1 / 2 / 8: 68.8 / 78.2 / 84.7 at bf16 128, fp32
-# 128 84.9 / 90.8 / 97.1 (4: 96.1); lb12 lost (fp32 128 86.0 at 4 rows).
+# 128 84.9 / 90.8 / 97.1 (4: 96.1); lb12 lost (fp32 128 86.0 at 4 rows). At c211a15
+# (RUNS="r4:0 one:0 two16:0", PASSES=fwd, fp32/bf16/fp16 32-1024): two packs per lane
+# won at every width of 2-32 packs, e.g. fp32 / bf16 / fp16 128 95.9 / 86.2 / 84.5 ->
+# 100.2 / 94.8 / 89.2, bf16 256 82.2 -> 93.9.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -84,11 +88,12 @@ if variant in ("rsel", "lb12"):
         lb = "__launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel"
         assert lb in s
         s = s.replace(lb, "__launch_bounds__(kWarpRowThreads, 12) softmax_warp_per_row_kernel")
-if variant in ("one", "two16"):
-    for bits in ("32",) if variant == "two16" else ("16", "32"):
-        flag = f"constexpr bool kWarpRowTwoPacks{bits} = true;"
+if variant in ("one", "two16", "lp4"):
+    bits_to = {"one": {"16": 1, "32": 1}, "two16": {"32": 1}, "lp4": {"16": 4}}[variant]
+    for bits, lane_packs in bits_to.items():
+        flag = f"constexpr int kWarpRowLanePacks{bits} = 2;"
         assert flag in s
-        s = s.replace(flag, flag.replace("true", "false"))
+        s = s.replace(flag, f"constexpr int kWarpRowLanePacks{bits} = {lane_packs};")
 if variant == "r8":
     s = s.replace(rows_line, "constexpr int kWarpRowRows = 8;")
 if variant == "st":

@@ -44,11 +44,12 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 // an H200, 4 beat 2: fp32/bf16 128 96.7/88.6% vs 91.9/81.5%; taking 2 or 4 rows on lanes
 // of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
 constexpr int kWarpRowRows = 4;
-// Forward rows of 2 to 32 packs take two packs per lane in groups of half as many lanes,
-// one row per group (the layout of rows of 33 to 64 packs), instead of one pack per lane
-// on kWarpRowRows rows: 16-bit rows (kWarpRowTwoPacks16) and fp32 (kWarpRowTwoPacks32).
-constexpr bool kWarpRowTwoPacks16 = true;
-constexpr bool kWarpRowTwoPacks32 = true;
+// Forward rows take this many packs per lane (16-bit, fp32) in a group of the fewest
+// lanes (a power of two, at most 32) that holds the row: packs / kWarpRowLanePacks*
+// lanes, one row per group, instead of one pack per lane on kWarpRowRows rows. A row of
+// one pack keeps kWarpRowRows.
+constexpr int kWarpRowLanePacks16 = 2;
+constexpr int kWarpRowLanePacks32 = 2;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -253,19 +254,9 @@ Plan plan_warp_per_row(const Problem& p) {
   const int pack = widest_pack<T>(p);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  int group, needed;
-  if ((sizeof(T) == 2 ? kWarpRowTwoPacks16 : kWarpRowTwoPacks32) && packs > 1 && packs <= 32) {
-    // Narrow rows: two packs per lane in half the lanes (see kWarpRowTwoPacks16).
-    group = static_cast<int>(next_pow2(ceil_div(packs, 2)));
-    needed = static_cast<int>(ceil_div(packs, group)) * pack;
-  } else if (packs <= 32) {
-    // Narrow rows: one pack per lane, a group just wide enough.
-    group = static_cast<int>(next_pow2(packs));
-    needed = pack;
-  } else {
-    group = 32;
-    needed = static_cast<int>(ceil_div(packs, 32)) * pack;
-  }
+  const int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
+  const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
+  const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
   const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
   int cols_per_thread = 0;
   const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
@@ -287,7 +278,7 @@ Plan plan_warp_per_row(const Problem& p) {
 
 template <typename T, int N, int C, int R>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row_kernel(GradArgs<T> a) {
-  // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row):
+  // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row_backward):
   // known at compile time, the packs' offsets are constants off one address.
   const int G = C > N ? 32 : a.group_width;
   const int lane = threadIdx.x & 31;
