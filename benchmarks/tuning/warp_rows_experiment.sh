@@ -23,8 +23,8 @@
 #        packs of at most that many elements (4: 8-byte packs, twice the lanes per row)
 #   one  forward rows of 2-32 packs as one pack per lane on kWarpRowRows rows
 #        (kWarpRowLanePacks16 and 32 at 1: the layout before 2026-11-26)
-#   two16 the same for fp32 rows only (kWarpRowLanePacks32 at 1)
-#   lp4  16-bit rows at four packs per lane (kWarpRowLanePacks16 = 4)
+#   two16 fp32 rows only as one (kWarpRowLanePacks32 at 1)
+#   lp2  16-bit rows at two packs per lane (kWarpRowLanePacks16 = 2)
 #   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
 # RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
 # copy:waves:rows[:pack16] for rsel and lb12 (e.g. "rsel:0:2", "rsel:0:8:4"). Every result is checked against
@@ -39,7 +39,10 @@
 # 128 84.9 / 90.8 / 97.1 (4: 96.1); lb12 lost (fp32 128 86.0 at 4 rows). At c211a15
 # (RUNS="r4:0 one:0 two16:0", PASSES=fwd, fp32/bf16/fp16 32-1024): two packs per lane
 # won at every width of 2-32 packs, e.g. fp32 / bf16 / fp16 128 95.9 / 86.2 / 84.5 ->
-# 100.2 / 94.8 / 89.2, bf16 256 82.2 -> 93.9.
+# 100.2 / 94.8 / 89.2, bf16 256 82.2 -> 93.9. At 1ce9370 (RUNS="r4:0 lp4:0", 16-bit): four
+# packs per lane won from 128 columns (fp16 128 / 512 89.1 / 92.5 -> 96.9 / 98.8) and
+# lost at 32 / 64 (bf16 97.7 / 96.3 -> 65.0 / 80.1), which the checkout's
+# kWarpRowMinGroupBytes now keeps at two; the copy lp4 became lp2 (two everywhere).
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -88,11 +91,11 @@ if variant in ("rsel", "lb12"):
         lb = "__launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel"
         assert lb in s
         s = s.replace(lb, "__launch_bounds__(kWarpRowThreads, 12) softmax_warp_per_row_kernel")
-if variant in ("one", "two16", "lp4"):
-    bits_to = {"one": {"16": 1, "32": 1}, "two16": {"32": 1}, "lp4": {"16": 4}}[variant]
+if variant in ("one", "two16", "lp2"):
+    bits_to = {"one": {"16": 1, "32": 1}, "two16": {"32": 1}, "lp2": {"16": 2}}[variant]
     for bits, lane_packs in bits_to.items():
-        flag = f"constexpr int kWarpRowLanePacks{bits} = 2;"
-        assert flag in s
+        flag = next(f"constexpr int kWarpRowLanePacks{bits} = {n};" for n in (2, 4)
+                    if f"constexpr int kWarpRowLanePacks{bits} = {n};" in s)
         s = s.replace(flag, f"constexpr int kWarpRowLanePacks{bits} = {lane_packs};")
 if variant == "r8":
     s = s.replace(rows_line, "constexpr int kWarpRowRows = 8;")

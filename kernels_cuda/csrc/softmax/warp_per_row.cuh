@@ -45,11 +45,21 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 // of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
 constexpr int kWarpRowRows = 4;
 // Forward rows take this many packs per lane (16-bit, fp32) in a group of the fewest
-// lanes (a power of two, at most 32) that holds the row: packs / kWarpRowLanePacks*
-// lanes, one row per group, instead of one pack per lane on kWarpRowRows rows. A row of
-// one pack keeps kWarpRowRows.
-constexpr int kWarpRowLanePacks16 = 2;
+// lanes (a power of two, at most 32) that holds the row, one row per group, rather than
+// one pack per lane on kWarpRowRows rows (a row of one pack keeps those); 16-bit rows
+// halve their packs per lane (down to 2) while a group's load of a row would be
+// narrower than kWarpRowMinGroupBytes. H200, forward softmax, 1 GiB, % of copy
+// (benchmarks/tuning/warp_rows_experiment.sh; benchmarks/h200_2026-11-26/
+// warp_rows_*_{c211a15,1ce9370}.md), one pack per lane on 4 rows -> 2 packs per lane ->
+// 4: fp32 32 / 64 / 128 96.1 / 98.8 / 95.9 -> 99.8 / 99.6 / 100.2; bf16 32 / 64 / 128 /
+// 256 / 512 88.0 / 87.3 / 86.2 / 82.2 / (97.4 at 2) -> 97.7 / 96.3 / 95.1 / 94.0 -> 65.0 /
+// 80.1 / 95.0 / 96.9 / 98.0; fp16 the same widths 87.2 / 86.2 / 84.5 / 80.3 / (92.4) ->
+// 91.5 / 90.1 / 89.1 / 87.8 -> 65.9 / 83.9 / 96.9 / 98.2 / 98.8. At 4 packs per lane the
+// 16-bit rows of 32 and 64 columns have groups of one or two lanes whose loads of a row
+// are 16-32 bytes, hence kWarpRowMinGroupBytes.
+constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
+constexpr int kWarpRowMinGroupBytes = 64;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -254,7 +264,10 @@ Plan plan_warp_per_row(const Problem& p) {
   const int pack = widest_pack<T>(p);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  const int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
+  int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
+  while (lane_packs > 2 && ceil_div(packs, lane_packs) * pack * static_cast<int64_t>(sizeof(T)) < kWarpRowMinGroupBytes) {
+    lane_packs /= 2;
+  }
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
   const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
