@@ -2,9 +2,11 @@
 // two, known at run time) owns R rows (R = kWarpRowRows where a lane holds one pack of
 // a row: that many rows' loads in flight at once); each lane keeps C values per row in
 // registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's
-// accesses are contiguous. Slots past the row end hold -inf (exp gives 0). One read and
-// one write of the row; reductions are log2(G) xor-shuffles, no shared memory, no
-// barriers. 16-bit rows of several packs per lane stay packed (RegSlice).
+// accesses are contiguous. The forward's group is the fewest lanes that hold the row at
+// kWarpRowLanePacks* packs each (the backward's: one pack each up to 32 lanes). Slots
+// past the row end hold -inf (exp gives 0). One read and one write of the row;
+// reductions are log2(G) xor-shuffles, no shared memory, no barriers. 16-bit rows stay
+// packed as loaded (RegSlice).
 // Grid: one-shot, blocks of 128 threads, a warp per row group; the row loop (taken only
 // past 2^30 blocks) is warp-uniform, so the full-mask shuffles never see a missing lane.
 #pragma once
