@@ -62,6 +62,12 @@ constexpr int kWarpRowRows = 4;
 constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
 constexpr int kWarpRowMinGroupBytes = 64;
+// 16-bit rows store their output with plain stores (the other paths' stores, and the
+// fp32 rows' here, are streaming): H200, forward, 1 GiB, % of copy
+// (warp_rows_experiment.sh's st2; benchmarks/h200_2026-11-26/warp_rows_*_24fcae4.md),
+// streaming -> plain: bf16 64 / 128 / 256 96.2 / 95.1 / 96.9 -> 96.9 / 98.3 / 97.7, fp16
+// 90.0 / 97.0 / 98.3 -> 90.2 / 99.9 / 98.8. (Evict-first loads lost: bf16 128 88.7.)
+constexpr Cache kWarpRow16Store = Cache::kNormal;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -89,7 +95,9 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
       s.load(a.x + row * a.x_stride, group_lane, G, row < a.rows ? packs : 0);
       const OnlinePair acc = G == 32 ? warp_merge_pairs(s.reduce(a.log)) : group_merge_pairs(s.reduce(a.log), G);
-      if (row < a.rows) s.write(a.y + row * a.cols, group_lane, G, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+      if (row < a.rows) {
+        s.template write<kWarpRow16Store>(a.y + row * a.cols, group_lane, G, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+      }
     }
     return;
   }
@@ -116,7 +124,8 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       for (int r = 0; r < R; ++r) {
         const OnlinePair acc = group_merge_pairs(s[r].reduce(a.log), G);  // every lane: warp-uniform loop
         if (row0 + r < a.rows) {
-          s[r].write(a.y + (row0 + r) * a.cols, group_lane, G, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+          s[r].template write<kWarpRow16Store>(a.y + (row0 + r) * a.cols, group_lane, G, packs,
+                                               make_row_norm(acc.m, acc.d, a.log), a.log);
         }
       }
     }
