@@ -26,8 +26,9 @@
 #   two16 fp32 rows only as one (kWarpRowLanePacks32 at 1)
 #   lp2  16-bit rows at two packs per lane (kWarpRowLanePacks16 = 2)
 #   t256 blocks of 256 threads (kWarpRowThreads)
-#   st2  RegSlice (the 16-bit rows' registers, also cluster_regs' and block_hybrid's)
-#        stores its output with plain stores instead of streaming ones
+#   st2  16-bit rows store their output with plain stores instead of streaming ones
+#        (kWarpRow16Store; at 24fcae4 the copy made every RegSlice store plain,
+#        cluster_regs' and block_hybrid's too)
 #   cs   RegSlice loads with ld.global.cs (evict-first) instead of plain loads
 #   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
 # RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
@@ -47,7 +48,10 @@
 # packs per lane won from 128 columns (fp16 128 / 512 89.1 / 92.5 -> 96.9 / 98.8) and
 # lost at 32 / 64 (bf16 97.7 / 96.3 -> 65.0 / 80.1), which the checkout's
 # kWarpRowMinGroupBytes now keeps at two; the copy lp4 became lp2 (two everywhere).
-# At 65f3d82 on an H200: RUNS="r4:0 t256:0 st2:0 cs:0", 16-bit, 64-256 columns.
+# At 24fcae4 on an H200 (RUNS="r4:0 t256:0 st2:0 cs:0", 16-bit, 64-256 columns): plain
+# stores won (bf16 / fp16 128 95.1 / 97.0 -> 98.3 / 99.9), 256-thread blocks were mixed
+# (bf16 128 96.4, 64 94.8), evict-first loads lost (bf16 128 88.7). Next: RUNS="r4:0
+# st2:0" COLS=32,64,128,256,512,1024 DTYPES=bf16,fp16 on both GPUs.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -106,12 +110,16 @@ if variant == "t256":
     t = "constexpr int kWarpRowThreads = 128;"
     assert t in s
     s = s.replace(t, "constexpr int kWarpRowThreads = 256;")
-if variant in ("st2", "cs"):
+if variant == "st2":
+    flag = "constexpr Cache kWarpRow16Store = Cache::kStreaming;"
+    assert flag in s
+    s = s.replace(flag, "constexpr Cache kWarpRow16Store = Cache::kNormal;")
+if variant == "cs":
     rpath = f"{csrc}/common/reg_slice.cuh"
     r = open(rpath).read()
-    line = {"st2": "store_pack<Cache::kStreaming, T, N>(yr + i * N", "cs": "load_pack<Cache::kNormal, T, N>(xr + i * N)"}[variant]
+    line = "load_pack<Cache::kNormal, T, N>(xr + i * N)"
     assert line in r, "reg_slice.cuh changed: update this experiment's patch"
-    r = r.replace(line, line.replace("kStreaming", "kNormal") if variant == "st2" else line.replace("kNormal", "kStreaming"))
+    r = r.replace(line, line.replace("kNormal", "kStreaming"))
     open(rpath, "w").write(r)
 if variant == "r8":
     s = s.replace(rows_line, "constexpr int kWarpRowRows = 8;")

@@ -62,12 +62,14 @@ constexpr int kWarpRowRows = 4;
 constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
 constexpr int kWarpRowMinGroupBytes = 64;
-// 16-bit rows store their output with plain stores (the other paths' stores, and the
-// fp32 rows' here, are streaming): H200, forward, 1 GiB, % of copy
-// (warp_rows_experiment.sh's st2; benchmarks/h200_2026-11-26/warp_rows_*_24fcae4.md),
-// streaming -> plain: bf16 64 / 128 / 256 96.2 / 95.1 / 96.9 -> 96.9 / 98.3 / 97.7, fp16
-// 90.0 / 97.0 / 98.3 -> 90.2 / 99.9 / 98.8. (Evict-first loads lost: bf16 128 88.7.)
-constexpr Cache kWarpRow16Store = Cache::kNormal;
+// How 16-bit rows store their output (RegSlice::write). Plain stores measured ahead of
+// streaming ones on an H200, forward, 1 GiB, % of copy (warp_rows_experiment.sh's st2,
+// which made every RegSlice store plain; benchmarks/h200_2026-11-26/
+// warp_rows_*_24fcae4.md): bf16 64 / 128 / 256 96.2 / 95.1 / 96.9 -> 96.9 / 98.3 / 97.7,
+// fp16 90.0 / 97.0 / 98.3 -> 90.2 / 99.9 / 98.8 (evict-first loads lost: bf16 128 88.7).
+// Not adopted yet: unmeasured on the H100 (where the streaming stores hold 98.7-100.8)
+// and at 32 / 512 / 1024 columns; set kNormal once a run shows it on both GPUs.
+constexpr Cache kWarpRow16Store = Cache::kStreaming;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
