@@ -75,13 +75,15 @@ VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
 
 WIDTHS = [
-    1,      # one column: warp_per_row 1-lane groups, two rows each; clusters with empty CTAs
-    3,      # odd: scalar packs everywhere; 4-lane groups with a padded lane
+    1,      # one column: warp_per_row 1-lane groups, four rows each; clusters with empty CTAs
+    3,      # odd: scalar packs everywhere; 2-lane groups with a padded slot
+    8,      # 16-bit: one pack of 8, kept packed, four rows per access; fp32: 2 packs, 1 lane
+    24,     # 16-bit: 3 packs -> 2-lane groups of 2 packs, one padded pack
     31,     # just under a warp of scalars
-    32,     # fp32: 8 packs of 4 -> 8-lane groups; bf16: 4 packs of 8
+    32,     # fp32: 8 packs of 4 -> 4-lane groups of 2; bf16: 4 packs of 8 -> 2-lane groups
     33,     # odd, one past a warp: 32 lanes x 2 scalars, 31 padded slots
     127,    # odd: 32 lanes x 4 scalars, one padded slot
-    128,    # fp32: one 16-byte pack per lane, four rows per group; bf16: 16-lane groups
+    128,    # fp32: 16-lane groups of two 16-byte packs; bf16: 4-lane groups of four
     129,    # odd: cols_per_thread 8 (the next instantiated) for 5 needed
     511,    # odd: 16 scalars per lane
     512,    # fp32: 4 packs per lane
@@ -822,6 +824,32 @@ def test_explicit_plans_say_requested():
 ])
 def test_plan_names_the_kernel_instance(variant, cols, kernel):
     assert cuda_softmax.plan(make_rows(4, cols, torch.float32, "cuda"), "softmax", variant)["kernel"] == kernel
+
+
+@pytest.mark.parametrize(("dtype", "cols", "geometry"), [
+    (torch.float32, 128, (16, 8, 1)),    # two packs per lane (kWarpRowLanePacks32)
+    (torch.float32, 1024, (32, 32, 1)),  # the widest: a warp of 8 packs each
+    (torch.bfloat16, 128, (4, 32, 1)),   # four packs per lane: a group loads 64 B of a row
+    (torch.float16, 64, (4, 16, 1)),     # four would leave 2 lanes loading 32 B: two packs
+    (torch.bfloat16, 8, (1, 8, 4)),      # a row of one pack: four rows per access
+    (torch.float32, 4, (1, 4, 4)),
+])
+def test_warp_per_row_lane_packs(dtype, cols, geometry):
+    """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
+    per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes)."""
+    p = cuda_softmax.plan(make_rows(4, cols, dtype, "cuda"), "softmax", "warp_per_row")
+    assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == geometry, p
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_backward_16bit_rows_over_8kb_take_64_bytes_per_thread(dtype):
+    """cluster_regs.cuh's kGradRegsMinBytes16: a 16-bit row of 8192 (16 KB) in one CTA of
+    256 threads at 64 B of y and of dy each, not 512 at 32 B; 4096 (8 KB) keeps 32 B."""
+    for cols, threads, bytes_per_thread in ((8192, 256, 64), (4096, 256, 32)):
+        y = make_rows(4, cols, dtype, "cuda")
+        p = cuda_softmax.plan(y, "softmax_backward", "cluster_regs", dy=y)
+        assert p["cluster_size"] == 1 and p["group_width"] == threads, p
+        assert p["cols_per_thread"] * y.element_size() == bytes_per_thread, p
 
 
 @pytest.mark.parametrize(("variant", "limit_name"), [("naive", "NAIVE_MAX_COLS"),
