@@ -17,6 +17,7 @@
 #   r4   the checkout's kWarpRowRows (4 rows per access on lanes of one pack)
 #   r8   8 rows per access (twice the bytes in flight per lane, more registers)
 #   st   r4 with plain stores of the output (the checkout's are streaming, st.global.cs)
+#        in the fp32 rows' path (16-bit rows since 1ce9370 store through RegSlice: st2)
 #   rsel rows per access on lanes of one pack from SK_WARP_R (1, 2, 4 or 8) instead
 #        of kWarpRowRows
 #        and, where SK_WARP_PACK16 is set, 16-bit forward rows of one pack per lane in
@@ -90,7 +91,7 @@ if variant in ("rsel", "lb12"):
     s = s.replace(pick, "".join(f"    if (rows_per_access == {r}) return Kernels::template get<T, N, C, {r}>();\n" for r in (2, 4, 8)))
     fr = "const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;"
     assert s.count(fr) == 2
-    wp = "  const int pack = widest_pack<T>(p);\n  const int64_t rows = plan_rows(p);\n  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);\n  int group, needed;"
+    wp = "  const int pack = widest_pack<T>(p);\n  const int64_t rows = plan_rows(p);\n  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);\n  int64_t lane_packs"
     assert wp in s
     s = s.replace(wp, wp.replace("  const int pack = widest_pack<T>(p);",
         "  int pack = widest_pack<T>(p);\n"

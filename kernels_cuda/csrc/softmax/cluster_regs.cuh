@@ -309,11 +309,13 @@ constexpr int kGradRegsSmallThreads = 256;
 constexpr int kGradRegsMinBytes = 32;
 // ...except 16-bit rows that would take more than half a kGradRegsThreads CTA at
 // kGradRegsMinBytes (rows of more than 8 KB: bf16/fp16 8192, one row per 512-thread
-// CTA): they start at this many bytes, half the threads per row (the plan's fills_cta). H200, 1 GiB, softmax backward, % of copy
-// (benchmarks/tuning/grad_regs_bytes_experiment.sh, benchmarks/h200_2026-11-26/
-// grad_regs_*_911ec38.md): bf16 / fp16 8192 96.1 / 95.9 -> 102.4 / 102.4 (fp32 8192, 64 B
-// per thread already, 102.5); narrower 16-bit rows lost half a point at 64 B (2048 /
-// 4096: 103.0 / 102.9 -> 102.5 / 102.4), hence the bound.
+// CTA): they start at this many bytes, half the threads per row (the plan's fills_cta).
+// 1 GiB, softmax backward, % of copy (benchmarks/tuning/grad_regs_bytes_experiment.sh):
+// H200 (benchmarks/h200_2026-11-26/grad_regs_*_911ec38.md) bf16 / fp16 8192 96.1 / 95.9
+// -> 102.4 / 102.4 (fp32 8192, 64 B per thread already, 102.5); the H100 loses a little
+// (benchmarks/h100_2026-11-26/grad_regs_*_c1a4789.md: 102.7 -> 101.5, both above the
+// copy); narrower 16-bit rows lost half a point at 64 B on the H200 (2048 / 4096: 103.0
+// / 102.9 -> 102.5 / 102.4), hence the bound.
 constexpr int kGradRegsMinBytes16 = 64;
 constexpr int kGradRegsClusterMinBytes = 64;
 

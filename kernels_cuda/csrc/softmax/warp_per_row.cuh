@@ -42,15 +42,19 @@ constexpr int kWarpRowThreads = 128;
 constexpr int kWarpRowMaxColsPerThread = 32;
 constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 // Lanes that hold one pack of a row take kWarpRowRows rows at once (their loads all in
-// flight together), so that each warp keeps enough bytes in flight on narrow rows. (On
-// an H200, 4 beat 2: fp32/bf16 128 96.7/88.6% vs 91.9/81.5%; taking 2 or 4 rows on lanes
-// of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
+// flight together), so that each warp keeps enough bytes in flight on narrow rows: in
+// the forward only rows of one pack since the lane packs below, in the backward every
+// row of up to 32 packs. (On an H200, 4 beat 2: fp32/bf16 128 96.7/88.6% vs 91.9/81.5%;
+// taking 2 or 4 rows on lanes of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
 constexpr int kWarpRowRows = 4;
 // Forward rows take this many packs per lane (16-bit, fp32) in a group of the fewest
 // lanes (a power of two, at most 32) that holds the row, one row per group, rather than
-// one pack per lane on kWarpRowRows rows (a row of one pack keeps those); 16-bit rows
-// halve their packs per lane (down to 2) while a group's load of a row would be
-// narrower than kWarpRowMinGroupBytes. H200, forward softmax, 1 GiB, % of copy
+// one pack per lane on kWarpRowRows rows (a row of one pack keeps those; wider rows
+// than 32 lanes hold take more packs per lane, fp32 1024 eight); 16-bit rows halve
+// their packs per lane (down to 2) while ceil(packs / packs per lane) packs, one per
+// lane, would span fewer than kWarpRowMinGroupBytes (the lane count before its rounding
+// to a power of two: bf16 96 takes 8 lanes of 2 packs, not 4 of 3; widths 68-120 were
+// not measured). H200, forward softmax, 1 GiB, % of copy
 // (benchmarks/tuning/warp_rows_experiment.sh; benchmarks/h200_2026-11-26/
 // warp_rows_*_{c211a15,1ce9370}.md), one pack per lane on 4 rows -> 2 packs per lane ->
 // 4: fp32 32 / 64 / 128 96.1 / 98.8 / 95.9 -> 99.8 / 99.6 / 100.2; bf16 32 / 64 / 128 /
@@ -58,7 +62,10 @@ constexpr int kWarpRowRows = 4;
 // 80.1 / 95.0 / 96.9 / 98.0; fp16 the same widths 87.2 / 86.2 / 84.5 / 80.3 / (92.4) ->
 // 91.5 / 90.1 / 89.1 / 87.8 -> 65.9 / 83.9 / 96.9 / 98.2 / 98.8. At 4 packs per lane the
 // 16-bit rows of 32 and 64 columns have groups of one or two lanes whose loads of a row
-// are 16-32 bytes, hence kWarpRowMinGroupBytes.
+// are 16-32 bytes, hence kWarpRowMinGroupBytes. On the H100 the rule holds 98.7-100.8 at
+// every width from 32 to 1024 in every dtype; two packs per lane for 16-bit rows
+// measured 0.2-1.3 points more there at 128-512 (benchmarks/h100_2026-11-26/
+// warp_rows_*_c1a4789.md) and up to 10 fewer on the H200 (fp16 256 87.8 against 98.2).
 constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
 constexpr int kWarpRowMinGroupBytes = 64;
@@ -214,7 +221,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 // ---------------------------------------------------------------------------------
 
 // warp_per_row (forward and backward) instantiates cols_per_thread only from this list (multiples of the pack):
-// padding a row up to the next entry wastes at most a third of the lanes' arithmetic,
+// padding a row up to the next entry wastes at most 3/8 of the lanes' arithmetic (5 -> 8),
 // never memory traffic, and keeps the build small.
 template <int... Cs> struct IntList {};
 using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
@@ -297,16 +304,18 @@ Plan plan_warp_per_row(const Problem& p) {
 }
 
 // ---------------------------------------------------------------------------------
-// Backward kernel: the forward's geometry (groups of G lanes, R rows per access where a
-// lane holds one pack), each lane holding its packs of y AND dy (GradSlice, as loaded;
+// Backward kernel: groups of G lanes (one pack per lane up to 32 lanes, kWarpRowRows rows
+// per access; wider rows 32 lanes of several packs: plan_warp_per_row_backward, not the
+// forward's lane packs), each lane holding its packs of y AND dy (GradSlice, as loaded;
 // twice the forward's registers, so up to 95 per thread at 32 values of each). One read
 // of y and dy and one write of dx; the row's sum is log2(G) xor-shuffles.
 // ---------------------------------------------------------------------------------
 
 template <typename T, int N, int C, int R>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row_kernel(GradArgs<T> a) {
-  // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row_backward):
-  // known at compile time, the packs' offsets are constants off one address.
+  // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row_backward
+  // gives them no other group; a change there must change this): known at compile time,
+  // the packs' offsets are constants off one address.
   const int G = C > N ? 32 : a.group_width;
   const int lane = threadIdx.x & 31;
   const int group_lane = lane & (G - 1);
@@ -333,7 +342,8 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 }
 
 // ---------------------------------------------------------------------------------
-// Backward plan: the forward's groups, rows per access and cols_per_thread list
+// Backward plan: one pack per lane up to 32 lanes (kWarpRowRows rows per access), else 32
+// lanes; the forward's cols_per_thread list
 // ---------------------------------------------------------------------------------
 
 struct WarpRowBackwardKernels {
