@@ -131,3 +131,23 @@ timeout 200 bash benchmarks/record.sh forward --dtype fp32,bf16 --cols 128,8192,
 echo "forward record at $(el)s"
 timeout $(( 590 - $(el) )) bash benchmarks/record.sh backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -2
 echo "all done at $(el)s"
+
+# ---- call 13
+# session 35, call 13 (H200): warp_rows_experiment on the 16-bit narrow rows still under 97% (bf16 128 95.8 in the record): 256-thread blocks (t256), RegSlice's plain stores (st2), evict-first loads (cs), against the checkout (r4:0), forward, bf16/fp16, 64-256 columns
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+PASSES=fwd RUNS="r4:0 t256:0 st2:0 cs:0" COLS=64,128,256 DTYPES=bf16,fp16 timeout 500 bash benchmarks/tuning/warp_rows_experiment.sh > $OUT/warp_rows_experiment.log 2>&1
+tail -44 $OUT/warp_rows_experiment.log
+echo "all done at $(el)s"
+
+# ---- call 14 (refused: too little device time left to start a machine; 94f3a8b's plain 16-bit stores were then set back to streaming in 5c5d019, whose sm_90 cubin is byte-identical to c1a4789's, the GPU-verified kernels). Its script, for the next session:
+# # session 35, call 14 (H200; call 15 the same on the H100): warp_per_row's plain 16-bit stores as committed: CUDA auto forward, softmax and log-softmax, bf16/fp16/fp32, 32-1024 columns, 1 GiB; the warp_per_row GPU tests
+# export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+# C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+# G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+# python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+# timeout 150 python3 -m comparison --cols 32,64,128,256,512,1024 --dtype bf16,fp16,fp32 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format markdown --layout long --output $OUT/warp_auto_fwd_${G}_$C.md | tail -1
+# grep -E "^(###|\| cuda/)" $OUT/warp_auto_fwd_${G}_$C.md | awk -F'|' '/^###/ {printf "\n%s: ", $0; next} {gsub(/ /,"",$4); gsub(/ /,"",$7); printf "%s=%s ", $4, $7}'; echo
+# echo "measured at $(el)s"
+# timeout $(( 400 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 3 tests/test_cuda_softmax.py tests/test_matrix.py -k "(test_cuda_softmax and warp) or (test_matrix and cuda and (warp_per_row or auto) and not backward)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_warp_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -8
+# echo "all done at $(el)s"
