@@ -490,6 +490,20 @@ def _split_serves_groups(y: torch.Tensor, op: str) -> bool:
     return p["status"] == "ok" and p["blocks"] >= limit("SPLIT_GRAD_MIN_GROUPS") * p["split"]
 
 
+def _fast_sm(props: dict) -> bool:
+    """The GPU's SMs have SPLIT_GRAD_FAST_SM_BANDWIDTH of DRAM bandwidth each or more."""
+    return props["dram_bytes_per_s"] // max(props["sm_count"], 1) >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
+
+
+def _takes_split_backward(y: torch.Tensor, op: str) -> bool:
+    """auto backward's rule 1b restated: as many rows as the SMs or more, rows of y from
+    SPLIT_GRAD_MIN_ROW_BYTES (SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES on fast SMs), enough row groups."""
+    props = cuda_softmax.gpu_properties(y.device.index)
+    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if _fast_sm(props) else "SPLIT_GRAD_MIN_ROW_BYTES")
+    return (y.shape[0] >= props["sm_count"] and y.shape[1] * y.element_size() >= min_row_bytes
+            and _split_serves_groups(y, op))
+
+
 def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     """softmax/auto.cuh's backward rule, restated from the plans of the variants it tries
     and the GPU's DRAM bandwidth per SM (an aligned, contiguous y)."""
@@ -500,17 +514,14 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
-    props = cuda_softmax.gpu_properties(y.device.index)
-    sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
-    row_bytes = y.shape[1] * y.element_size()
-    fast_sm = sm_bandwidth >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
-    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if fast_sm else "SPLIT_GRAD_MIN_ROW_BYTES")
-    if y.shape[0] >= props["sm_count"] and row_bytes >= min_row_bytes and _split_serves_groups(y, op):
+    if _takes_split_backward(y, op):
         return "split", "split_grad_rows"
     if (y.shape[1] * y.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
             and cuda_softmax.plan(y, op, "split_smem")["status"] == "ok"):
         return "split_smem", "split_smem_rows"
     if _is_hopper(y.device):
+        props = cuda_softmax.gpu_properties(y.device.index)
+        sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
         hybrid = cuda_softmax.plan(y, op, "block_hybrid")
         one_cta = hybrid["status"] == "ok" and hybrid["cluster_size"] == 1  # auto asks for one CTA
         if one_cta and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):
@@ -588,10 +599,8 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
     the choice run on a misaligned view."""
     props = cuda_softmax.gpu_properties(0)
     y = torch.softmax(make_rows(props["sm_count"], cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
-    row_bytes = cols * y.element_size()
-    fast_sm = props["dram_bytes_per_s"] // props["sm_count"] >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
-    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if fast_sm else "SPLIT_GRAD_MIN_ROW_BYTES")
-    takes_split = row_bytes >= min_row_bytes and _split_serves_groups(y, "softmax_backward")
+    fast_sm = _fast_sm(props)
+    takes_split = _takes_split_backward(y, "softmax_backward")  # y has as many rows as the SMs
     if (dtype, cols) == (torch.float32, 1 << 20) and props["sm_count"] <= 132:
         assert not takes_split, "one row group of 256 chunks: split_smem serves it"
     if (dtype, cols) == (torch.float32, 65536):
