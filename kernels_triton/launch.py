@@ -80,6 +80,10 @@ class DeviceLimits:
     max_threads_per_sm: int
     warp_size: int
     l2_bytes: int
+    # Peak DRAM bandwidth, bytes/s (two transfers per memory clock over the bus width; 0
+    # where the driver reports neither): what an SM must keep in flight grows with its
+    # share of it (`split`'s rules by bandwidth per SM, softmax_split.fast_sm).
+    dram_bytes_per_s: int = 0
 
 
 @functools.lru_cache(maxsize=None)
@@ -101,6 +105,7 @@ def device_limits(index: int) -> DeviceLimits:
         max_threads_per_sm=props.max_threads_per_multi_processor,
         warp_size=tri.get("warpSize", 32),
         l2_bytes=getattr(props, "L2_cache_size", 0),
+        dram_bytes_per_s=2 * tri.get("mem_clock_rate", 0) * 1000 * (tri.get("mem_bus_width", 0) // 8),
     )
 
 
@@ -414,9 +419,11 @@ class Family:
     # respread(warps, spills, constexprs): the warps to compile again with where the
     # kernel spilled, or None (softmax_split.respread); None: keep the first compile.
     respread: Callable | None = None
-    # forms(constexprs): the kernel's forms (constexprs each), all compiled and the one
-    # that holds the most programs per SM (or as many, spills least) kept, the first at
-    # a tie (softmax_split.backward_forms); None: one form.
+    # forms(constexprs, elem, limits): the kernel's forms for `elem`-byte values on the
+    # GPU of `limits` (None: the interpreter), constexprs each (a form may add its own
+    # num_warps), all compiled and the one that holds the most programs per SM (or as
+    # many, spills least) kept, the first at a tie (softmax_split.backward_forms); None:
+    # one form.
     forms: Callable | None = None
     # regroup(constexprs, warps, resident): the next geometry where a group of programs
     # that wait for each other cannot all be resident (softmax_split.regroup); None:

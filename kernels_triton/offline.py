@@ -33,7 +33,8 @@ from . import launch
 
 # An H100 SXM as the plans see it (sm_90; device_limits reads the same from a real one).
 H100 = launch.DeviceLimits(index=0, name="H100 SXM (offline)", sm_count=132, regs_per_sm=65536,
-                           smem_per_sm=233472, max_threads_per_sm=2048, warp_size=32, l2_bytes=50 * 2**20)
+                           smem_per_sm=233472, max_threads_per_sm=2048, warp_size=32, l2_bytes=50 * 2**20,
+                           dram_bytes_per_s=2 * 2619 * 10**6 * 640)  # 2619 MHz HBM3 over 5120 bits: 3.35 TB/s
 
 
 @dataclass(frozen=True)

@@ -165,8 +165,9 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     # INTERPRETER: plain Triton instead of inline PTX (pairs.py), bf16 rounded in the
     # fp32 bits (downcast.py).
     constexprs.update(LOG_SOFTMAX=op in ("log_softmax", "log_softmax_backward"), INTERPRETER=not on_gpu)
-    forms = _forms(family, constexprs)
-    out.update(constexprs=forms[0], num_warps=warps, maxnreg=maxnreg)
+    elem = x.element_size()
+    forms = _forms(family, constexprs, elem, limits)
+    out.update(constexprs=_form_warps(forms[0], warps)[0], num_warps=warps, maxnreg=maxnreg)
     # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
     # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
     row_bytes = cols * x.element_size() * (2 if op == "softmax_backward" else 1)
@@ -184,7 +185,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
             # split's REREAD form would pend more of each row between its two reads than
             # this GPU's L2 keeps: the forms that hold their chunks in registers instead.
             grid = family.grid(units, row_bytes, chosen[0], limits, chosen[1].programs_per_sm)[0]
-            held = held_forms(chosen[0], grid, limits, x.element_size())
+            held = held_forms(chosen[0], grid, limits, elem)
             if held:
                 chosen = _best_form(build, family, held, warps, maxnreg)
         return chosen
@@ -196,7 +197,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         # compiled kernel does not hold one, fewer and wider chunks (split), over warps
         # scaled from the geometry's own (before any respread).
         base, warps = wider
-        constexprs, res, out["num_warps"], out["maxnreg"] = choose(_forms(family, base), warps)
+        constexprs, res, out["num_warps"], out["maxnreg"] = choose(_forms(family, base, elem, limits), warps)
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out["constexprs"] = constexprs
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
@@ -206,20 +207,33 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     return out
 
 
-def _forms(family, constexprs: dict) -> list[dict]:
-    """The forms of a family's kernel to compile (split: where the next row's loads go,
-    whose speed follows what ptxas makes of each), the one kept at a tie first."""
+def _forms(family, constexprs: dict, elem: int, limits: launch.DeviceLimits | None) -> list[dict]:
+    """The forms of a family's kernel to compile for `elem`-byte values on the GPU of
+    `limits` (None: the interpreter) (split: where the next row's loads go, whose speed
+    follows what ptxas makes of each, and whether chunks are read twice), the one kept
+    at a tie first. A form may name its own `num_warps` (`_form_warps`)."""
     forms = getattr(family, "forms", None)
-    return forms(constexprs) if forms is not None else [constexprs]
+    return forms(constexprs, elem, limits) if forms is not None else [constexprs]
+
+
+def _form_warps(form: dict, warps: int) -> tuple[dict, int]:
+    """(constexprs, warps) of a form: its own `num_warps` where it names one (split's
+    16-bit REREAD backward: more values a thread than the plan's other forms), else
+    `warps`."""
+    if "num_warps" not in form:
+        return form, warps
+    constexprs = dict(form)
+    return constexprs, constexprs.pop("num_warps")
 
 
 def _best_form(build, family, forms: list[dict], warps: int, maxnreg: int | None) -> tuple:
     """(constexprs, resources, warps, register cap) of the form that holds the most
     programs per SM, or as many and spills least (spilling past what split tolerates
     loses to any residency); the first at a tie."""
-    compiled = [_compile_form(build, family, form, warps, maxnreg) for form in forms]
+    split = [_form_warps(form, warps) for form in forms]
+    compiled = [_compile_form(build, family, form, form_warps, maxnreg) for form, form_warps in split]
     best = max(range(len(forms)), key=lambda i: (_form_rank(compiled[i][0]), -i))
-    return (forms[best], *compiled[best])
+    return (split[best][0], *compiled[best])
 
 
 def _compile_form(build, family, constexprs: dict, warps: int, maxnreg: int | None) -> tuple:

@@ -57,6 +57,16 @@ from .softmax_rows import LN2, LOG2E
 SPLIT_WHOLE_ROW_BYTES = 64 * 1024
 SPLIT_CHUNK_BYTES = {4: 16 * 1024, 2: 16 * 1024}
 SPLIT_CHUNK_ODD = 4096
+# Many 16-bit rows of at most SPLIT_NARROW_MAX_SPLIT chunks of SPLIT_NARROW_CHUNK_BYTES
+# take those: 4096 values at 128 a thread, one warp, 8 programs per SM where 16 KiB
+# chunks hold 4 (Triton 3.6). 1 GiB, % of copy, 16 KiB -> 8 KiB chunks (benchmarks/
+# h100_2026-11-26b/, h200_2026-11-26b/split_geometry_fwd*_b34a853.txt): bf16 / fp16 65536
+# H100 92.8 / 93.1 -> 95.3 / 95.4, H200 86.3 / 86.7 -> 92.0 / 92.4; 131072 H100 94.1 /
+# 94.1 -> 95.8 / 95.9, H200 87.3 / 88.7 -> 91.0 / 92.2; at 262144 (64 chunks) bf16 tied
+# and fp16 lost (H100 95.0 -> 93.5, H200 85.3 -> 82.6). fp32 lost at 8 KiB (H200 131072
+# 90.8 -> 81.7). Few rows (`few_rows`) keep SPLIT_CHUNK_BYTES.
+SPLIT_NARROW_CHUNK_BYTES = {4: None, 2: 8 * 1024}
+SPLIT_NARROW_MAX_SPLIT = 32
 # Values of a chunk per thread, by element size (warps = chunk / (32 x these)). What
 # sets the speed is how many bytes of chunks an SM keeps resident (a chunk's bytes x
 # programs per SM, the registers deciding the latter): 16-bit chunks of 16 KiB at 32
@@ -140,8 +150,20 @@ SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # (6 per SM against 2: 82.3 against 85.3), which is why the held form stays there; nor in
 # the plan's own chunks (split_reread_wide_{softmax,log_softmax}_h100_48a3f22.txt: softmax
 # fp32 1048576 85.3 -> 80.1, 16-bit 87.6-87.9 -> 60.2-61.0; log-softmax alike).
-SPLIT_REREAD_VALUES = {False: None, True: None}
+# By element size, then LOG_SOFTMAX; SPLIT_REREAD_VALUES_FAST_SM on GPUs of
+# SPLIT_FAST_SM_BANDWIDTH or more per SM (`fast_sm`), whose SMs need more bytes in flight
+# to keep their share of the DRAM busy: there the REREAD form's extra programs per SM
+# win for fp32 rows of 262144-524288 columns. H200 (37 GB/s per SM), 1 GiB, % of copy,
+# held as planned -> REREAD (benchmarks/h200_2026-11-26b/split_geometry_fwd*_b34a853.txt):
+# fp32 262144 / 524288 / 1048576 77.7 / 78.5 / 70.5 -> 85.2 / 82.2 / 68.1; the H100 (25
+# GB/s per SM) the same call: 92.2 / 91.8 / 84.9 -> 89.8 / 91.7 / 80.1 (h100_2026-11-26b/).
+SPLIT_REREAD_VALUES = {4: {False: None, True: None}, 2: {False: None, True: None}}
+SPLIT_REREAD_VALUES_FAST_SM = {4: {False: (262144, 524288), True: None}, 2: {False: None, True: None}}
 SPLIT_REREAD = 2
+# DRAM bandwidth per SM (bytes/s) from which a GPU takes the *_FAST_SM rules: between the
+# H100's 25 GB/s (3.35 TB/s over 132 SMs) and the H200's 37 (4.8 TB/s), as the CUDA
+# backend's kSplitGradFastSmBandwidth.
+SPLIT_FAST_SM_BANDWIDTH = 30 * 10**9
 # Under the interpreter programs run one after another, so a program waiting for a later
 # one would wait forever: there every row is one chunk (SPLIT = 1, nothing exchanged;
 # the tests force SPLIT > 1 with every word pre-published), on this many programs so
@@ -339,8 +361,26 @@ SPLIT_BWD_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # bf16 82.2-82.7 -> 84.2, fp16 82.2-82.3 -> 84.4), where 4096-value chunks had lost. In
 # the plan's own chunks softmax's backward at 524288 / 1048576 (split_reread_wide_
 # softmax_backward_h100_48a3f22.txt): fp32 96.2 / 83.9 -> 93.0 / 85.4, 16-bit 91.7-92.9
-# / 82.9-83.2 -> 93.6-93.7 / 71.7-72.0: mixed, so softmax's backward holds.
-SPLIT_BWD_REREAD_VALUES = {False: None, True: (131072, 1 << 20)}
+# / 82.9-83.2 -> 93.6-93.7 / 71.7-72.0: mixed, so softmax's backward held then.
+# 16-bit REREAD chunks at 64 values of each tensor a thread (SPLIT_BWD_REREAD_VALUES_PER_
+# THREAD; half the warps, so more programs per SM) changed that, 1 GiB, % of copy, held
+# as planned -> REREAD at 64 values (benchmarks/h100_2026-11-26b/, h200_2026-11-26b/
+# split_geometry_*bwd*_b34a853.txt; REREAD at 32 values where 64 would leave fewer
+# threads than chunks, see backward_forms):
+#   log-softmax bf16 65536 / 131072 / 262144 / 524288 / 1048576: H100 95.3 / 96.8 / 97.1
+#     / 97.6 / 82.2 -> 95.6 / 97.5 / 98.4 / 97.3 / 99.6, H200 82.7 / 90.8 / 88.6 / 81.8 /
+#     73.5 -> 93.3 / 94.5 / 96.6 / 82.3 / 88.2 (fp16 alike): from 65536 on every GPU;
+#   softmax bf16, same widths: H100 97.2 / 92.2 / 95.4 / 91.5 / 83.0 -> 95.1 / 95.5 / 86.0
+#     / 93.1 / 89.9, H200 85.0 / 78.3 / 83.4 / 78.4 / 66.7 -> 90.4 / 87.8 / 89.6 / 81.9 /
+#     85.2 (fp16 alike): from 65536 on GPUs of SPLIT_FAST_SM_BANDWIDTH per SM, from
+#     524288 on others (the H100 also gains at 131072, but loses at 65536 and 262144);
+#   softmax fp32 lost on the H200 (98.3 / 96.1 / 92.8 -> 89.6 / 91.0 / 90.7 at 65536-262144).
+# By element size, then LOG_SOFTMAX.
+SPLIT_BWD_REREAD_VALUES = {4: {False: None, True: (131072, 1 << 20)},
+                           2: {False: (524288, 1 << 20), True: (65536, 1 << 20)}}
+SPLIT_BWD_REREAD_VALUES_FAST_SM = {4: {False: None, True: (131072, 1 << 20)},
+                                   2: {False: (65536, 1 << 20), True: (65536, 1 << 20)}}
+SPLIT_BWD_REREAD_VALUES_PER_THREAD = {4: SPLIT_BWD_VALUES_PER_THREAD[4], 2: 64}
 # REREAD counts on L2 holding every chunk between its two reads: at most the resident
 # groups' rows (of x; of y and dy, of dy alone for log-softmax's backward). Where those
 # would fill more than this share of the GPU's L2 (a GPU with a small L2 for its SMs),
@@ -462,7 +502,9 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
     """(SPLIT, CHUNK) of `split` for rows of `cols` `elem`-byte values: one chunk up to
     SPLIT_WHOLE_ROW_BYTES (aligned rows; for `rows` that are `few_rows`, up to
     SPLIT_FEW_ROWS_WHOLE_ROW_BYTES) and under the interpreter; else SPLIT a power of two,
-    the smallest whose chunks fit SPLIT_CHUNK_BYTES (odd rows: SPLIT_CHUNK_ODD), or,
+    the smallest whose chunks fit SPLIT_NARROW_CHUNK_BYTES where that makes at most
+    SPLIT_NARROW_MAX_SPLIT of them (`rows` given, not few), or SPLIT_CHUNK_BYTES (odd
+    rows: SPLIT_CHUNK_ODD), or,
     aligned rows with more such chunks than `per_sm` (default SPLIT_CHUNKS_PER_SM) on each
     of the `sm_count` SMs, up to SPLIT_MAX_CHUNK_VALUES. Rows of no columns plan as one
     column (nothing is launched for them)."""
@@ -473,6 +515,11 @@ def chunks(cols: int, elem: int, align: int, interpreted: bool, sm_count: int | 
         return 1, whole
     if align == 1:
         return _cut(cols, SPLIT_CHUNK_ODD, SPLIT_CHUNK_ODD, None)
+    narrow = SPLIT_NARROW_CHUNK_BYTES[elem]
+    if narrow is not None and rows is not None and not cut_few:
+        split, chunk = _cut(cols, narrow // elem, narrow // elem, None)
+        if split <= SPLIT_NARROW_MAX_SPLIT:
+            return split, chunk
     most = None if sm_count is None else sm_count * (SPLIT_CHUNKS_PER_SM if per_sm is None else per_sm)
     return _cut(cols, SPLIT_CHUNK_BYTES[elem] // elem, SPLIT_MAX_CHUNK_VALUES[elem], most)
 
@@ -655,6 +702,12 @@ def rereads(constexprs: dict, reread_values: dict) -> bool:
     return constexprs["SPLIT"] > 1 and within is not None and within[0] <= values <= within[1]
 
 
+def fast_sm(limits: launch.DeviceLimits | None) -> bool:
+    """Whether a GPU has SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM (False
+    where unknown: the interpreter, a driver that reports no memory clock)."""
+    return limits is not None and limits.dram_bytes_per_s >= SPLIT_FAST_SM_BANDWIDTH * limits.sm_count
+
+
 def _forms(constexprs: dict, late_min_split: dict, reread_values: dict) -> list[dict]:
     """The forms of a `split` kernel to compile, the one kept at a tie first: the REREAD
     form alone where `rereads`; else both held forms (NEXT_EARLY), late first for rows
@@ -692,15 +745,27 @@ def backward_held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits
                        1 if constexprs["LOG_SOFTMAX"] else 2)
 
 
-def forms(constexprs: dict) -> list[dict]:
-    """softmax.plan's forms of the forward (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES)."""
-    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES)
+def forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | None) -> list[dict]:
+    """softmax.plan's forms of the forward for `elem`-byte values on the GPU of `limits`
+    (None: the interpreter) (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES[_FAST_SM])."""
+    reread = (SPLIT_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_REREAD_VALUES)[elem]
+    return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, reread)
 
 
-def backward_forms(constexprs: dict) -> list[dict]:
+def backward_forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | None) -> list[dict]:
     """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT,
-    SPLIT_BWD_REREAD_VALUES)."""
-    return _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, SPLIT_BWD_REREAD_VALUES)
+    SPLIT_BWD_REREAD_VALUES[_FAST_SM]). An aligned REREAD form names its own `num_warps`:
+    SPLIT_BWD_REREAD_VALUES_PER_THREAD values of each tensor a thread, but at least one
+    thread per chunk of the row (with fewer, each thread gathers several chunks' words
+    and ptxas took 206-211 registers, 4 programs per SM: bf16 524288 at 2 warps measured
+    58-72% of copy against 81-97 at 4)."""
+    reread = (SPLIT_BWD_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_BWD_REREAD_VALUES)[elem]
+    found = _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, reread)
+    if found[0]["REREAD"] and constexprs["ALIGN"] > 1:
+        per_thread = SPLIT_BWD_REREAD_VALUES_PER_THREAD[elem]
+        warps = max(triton.cdiv(constexprs["SPLIT"], 32), constexprs["CHUNK"] // (32 * per_thread), 1)
+        found = [{**form, "num_warps": min(warps, SPLIT_MAX_WARPS)} for form in found]
+    return found
 
 
 def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:

@@ -276,12 +276,19 @@ def test_row_align_divides_width_and_stride():
 def test_split_geometry_by_element_size():
     _, _, _, _, split, _, _ = _modules()
     # launch params: warps = chunk / (32 x values per thread): 16-bit chunks of 16 KiB at
-    # 128 values a thread are 2 warps, fp32's at 32 are 4; odd rows keep 32 at any size
-    for dtype, warps in ((torch.float32, 4), (torch.bfloat16, 2), (torch.float16, 2)):
+    # 128 values a thread are 2 warps, fp32's at 32 are 4; odd rows keep 32 at any size.
+    # Many 16-bit rows of at most SPLIT_NARROW_MAX_SPLIT chunks of SPLIT_NARROW_CHUNK_BYTES
+    # (8 KiB: 4096 values, one warp) take those; more chunks, or few rows, 16 KiB.
+    narrow = split.SPLIT_NARROW_MAX_SPLIT
+    for dtype, n_split, warps in ((torch.float32, 8, 4), (torch.bfloat16, 16, 1), (torch.float16, 16, 1)):
         x = torch.empty(1000, 8 * split.SPLIT_CHUNK_BYTES[dtype.itemsize] // dtype.itemsize, dtype=dtype)
         constexprs, got, maxnreg, rows = split.launch_params(x, 132)
-        assert (constexprs["SPLIT"], got, maxnreg, rows) == (8, warps, None, 1000)
+        assert (constexprs["SPLIT"], got, maxnreg, rows) == (n_split, warps, None, 1000)
         assert constexprs["CHUNK"] == got * 32 * split.SPLIT_VALUES_PER_THREAD[dtype.itemsize]
+    for rows, cols, expected in ((1000, narrow * 4096, (narrow, 4096)), (1000, narrow * 4096 + 8, (32, 8192)),
+                                 (1, narrow * 4096, (16, 8192)), (1000, 2 * narrow * 4096, (32, 8192))):
+        assert split.chunks(cols, 2, 8, False, 132, rows) == expected, (rows, cols)
+    assert split.chunks(narrow * 4096, 2, 8, False, 132) == (16, 8192)  # rows unknown (`fits`): 16 KiB
     odd = torch.empty(1000, 8 * split.SPLIT_CHUNK_ODD - 1, dtype=torch.bfloat16)
     constexprs, warps, _, _ = split.launch_params(odd, 132)
     assert constexprs["CHUNK"] == split.SPLIT_CHUNK_ODD == warps * 32 * split.SPLIT_VALUES_PER_THREAD_ODD
@@ -307,10 +314,11 @@ class MadeUpTarget:
 
     def __init__(self, per_sm: int, limits=None):
         from kernels_triton import offline
-        self.per_sm, self.limits, self.compiled = per_sm, limits or offline.H100, []
+        self.per_sm, self.limits, self.compiled, self.warps = per_sm, limits or offline.H100, [], []
 
     def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
         self.compiled.append(dict(constexprs))
+        self.warps.append(num_warps)
         return _modules()[1].CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
                                                programs_per_sm=self.per_sm, limited_by="registers")
 
@@ -359,7 +367,9 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
         x = torch.empty(8, cols)
         return softmax_mod.plan_offline(x, op, "split", x if backward else None, target)["constexprs"]
 
-    monkeypatch.setattr(split, name, {log: (1 << 17, 1 << 19), not log: None})
+    def ranges(within, other):  # the range of this op (LOG_SOFTMAX `log`) for fp32 rows
+        return {4: {log: within, not log: other}, 2: {log: None, not log: None}}
+    monkeypatch.setattr(split, name, ranges((1 << 17, 1 << 19), None))
     for cols, rereads in ((1 << 16, False), ((1 << 16) + 8, True), (1 << 17, True), (1 << 19, True),
                           ((1 << 19) + 8, False)):
         c = planned(cols)
@@ -368,9 +378,10 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
             assert (c["REREAD"], c["NEXT_EARLY"]) == (split.SPLIT_REREAD, False), c
         else:
             assert {f["NEXT_EARLY"] for f in compiled} == {True, False} and c["REREAD"] == 0, compiled
-    monkeypatch.setattr(split, name, {log: None, not log: (1, 1 << 30)})
+    monkeypatch.setattr(split, name, ranges(None, (1, 1 << 30)))
     assert planned(1 << 18)["REREAD"] == 0
-    # As shipped: only log-softmax's backward rereads, rows of 131072 to 1048576 values.
+    # As shipped, fp32 on the (offline) H100: only log-softmax's backward rereads, rows of
+    # 131072 to 1048576 values (test_split_rules_by_bandwidth_per_sm: the other GPU class).
     monkeypatch.undo()
     for cols in (65536, 131072, 524288, 1048576):
         assert planned(cols)["REREAD"] == (split.SPLIT_REREAD if op == "log_softmax_backward" and
@@ -378,7 +389,7 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
     # A GPU whose L2 would not keep the resident groups' chunks between their two reads
     # (4 programs per SM x 132 SMs / 32 chunks = 16 groups of 131072 fp32 values: 8 MiB
     # per tensor pending) gets the held forms; the H100's 50 MiB keeps them.
-    monkeypatch.setattr(split, name, {log: (1 << 17, 1 << 19), not log: None})
+    monkeypatch.setattr(split, name, ranges((1 << 17, 1 << 19), None))
     pending = 16 * (1 << 17) * 4 * (2 if backward and not log else 1)
     for l2_bytes, rereads in ((offline.H100.l2_bytes, True), (math.ceil(pending / split.SPLIT_REREAD_L2_SHARE), True),
                               (math.ceil(pending / split.SPLIT_REREAD_L2_SHARE) - 2, False), (0, False)):
@@ -387,6 +398,45 @@ def test_split_rereads_rows_within_its_range(op, monkeypatch):
         p = softmax_mod.plan_offline(x, op, "split", x if backward else None, small)
         assert bool(p["constexprs"]["REREAD"]) is rereads and p["grid"] == 16 * 32, (l2_bytes, p)
         assert len(small.compiled) == (1 if rereads else 3), small.compiled  # REREAD, then both held forms
+
+
+def test_split_rules_by_bandwidth_per_sm():
+    # GPUs of SPLIT_FAST_SM_BANDWIDTH or more DRAM bandwidth per SM (an H200's 37 GB/s,
+    # not an H100's 25) take the *_FAST_SM REREAD ranges; 16-bit REREAD backward forms
+    # hold SPLIT_BWD_REREAD_VALUES_PER_THREAD values a thread, but at least a thread per
+    # chunk. Made-up residency (a target that compiles nothing), so this runs anywhere.
+    softmax_mod, _, _, _, split, *_ = _modules()
+    from kernels_triton import offline
+    h200 = dataclasses.replace(offline.H100, name="H200-like", dram_bytes_per_s=48 * 10**11)
+    assert not split.fast_sm(offline.H100) and split.fast_sm(h200)
+    assert not split.fast_sm(None) and not split.fast_sm(dataclasses.replace(h200, dram_bytes_per_s=0))
+
+    def planned(limits, op: str, dtype: torch.dtype, cols: int) -> tuple[int, int]:
+        target = MadeUpTarget(4, limits)
+        x = torch.empty(1000, cols, dtype=dtype)
+        p = softmax_mod.plan_offline(x, op, "split", x if op.endswith("_backward") else None, target)
+        return p["constexprs"]["REREAD"], p["num_warps"]
+
+    widths = (65536, 131072, 262144, 524288, 1 << 20)
+    for limits in (offline.H100, h200):
+        fast = limits is h200
+        for op in ("softmax", "log_softmax", "softmax_backward", "log_softmax_backward"):
+            backward, log = op.endswith("_backward"), op.startswith("log")
+            for dtype in (torch.float32, torch.bfloat16):
+                for cols in widths:
+                    reread, warps = planned(limits, op, dtype, cols)
+                    if backward and dtype == torch.float32:
+                        expected = log and cols >= 131072
+                    elif backward:
+                        expected = log or fast or cols >= 524288
+                    else:
+                        expected = fast and not log and dtype == torch.float32 and 262144 <= cols <= 524288
+                    assert bool(reread) is expected, (limits.name, op, dtype, cols)
+                    if reread and backward and dtype == torch.bfloat16:
+                        # 4096-value chunks up to 1 << 19 columns, 8192 at 1 << 20 (128 chunks)
+                        n_split, chunk = split.backward_chunks(cols, 2, 8, False, 132)
+                        assert warps == max(n_split // 32, chunk // (32 * 64)), (op, cols, warps)
+                        assert warps == {65536: 2, 131072: 2, 262144: 2, 524288: 4, 1 << 20: 4}[cols]
 
 
 def test_occupancy_and_grid_arithmetic():
@@ -690,7 +740,7 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("online", torch.empty(1000, 65536, dtype=dtype, device="cuda")),   # 8192 tiles
         ("online", torch.empty(1000, 65537, dtype=dtype, device="cuda")),   # odd: 4096 tiles
         ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
-        ("split", torch.empty(1000, 65536, dtype=dtype, device="cuda")),    # SPLIT_CHUNK_BYTES chunks
+        ("split", torch.empty(1000, 65536, dtype=dtype, device="cuda")),    # SPLIT_[NARROW_]CHUNK_BYTES chunks
         ("split", torch.empty(1000, 16384, dtype=dtype, device="cuda")),    # one chunk, a whole row
         ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd: SPLIT_CHUNK_ODD
         ("split", torch.empty(2, groups * 32768 // dtype.itemsize, dtype=dtype, device="cuda")),  # 32 KiB chunks

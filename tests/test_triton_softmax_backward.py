@@ -594,10 +594,11 @@ def test_gpu_split_keeps_the_more_resident_form(op, dtype):
         p = softmax_mod.plan(y, op, "split", y if backward else None)
         constexprs, warps, maxnreg, _ = family.launch_params(*tensors, limits.sm_count)
         constexprs.update(LOG_SOFTMAX=op.startswith("log"), INTERPRETER=False)
-        if len(family.forms(constexprs)) == 1:  # REREAD rows: one form, nothing to choose
+        found = family.forms(constexprs, dtype.itemsize, limits)
+        if len(found) == 1:  # REREAD rows: one form, nothing to choose
             assert p["constexprs"]["REREAD"] == split.SPLIT_REREAD, p
             continue
-        first, second = family.forms(constexprs)
+        first, second = found
         late_min = (split.SPLIT_BWD_NEXT_LATE_MIN_SPLIT if backward else split.SPLIT_NEXT_LATE_MIN_SPLIT)
         assert first["NEXT_EARLY"] is (constexprs["SPLIT"] < late_min[op.startswith("log")])
         assert second["NEXT_EARLY"] is not first["NEXT_EARLY"]

@@ -10,11 +10,17 @@ against the occupancy that made it.
 A configuration is NAME:CONST=EXPR;CONST=EXPR... (an empty list is the module as it
 is); constants derived from the ones set (SPLIT_MAX_CHUNK_VALUES, ...) are not
 recomputed. NEXT_EARLY=True (or False) forces that held form of the kernel instead of
-the plan's choice (`softmax_split.forms`); a range of SPLIT_[BWD_]REREAD_VALUES forces
-the REREAD form on the rows within it:
+the plan's choice (`softmax_split.forms`); REREAD=(LOW, HIGH) forces the REREAD form on
+rows of LOW to HIGH values, every dtype and GPU (all SPLIT_[BWD_]REREAD_VALUES[_FAST_SM]
+tables; None: never):
 
     --config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False \
-        --config 'reread:SPLIT_BWD_REREAD_VALUES={False: (1, 1 << 30), True: (1, 1 << 30)}'
+        --config 'reread:REREAD=(1, 1 << 30)' \
+        --config 'rr_v64:REREAD=(1, 1 << 30);SPLIT_BWD_REREAD_VALUES_PER_THREAD={4: 32, 2: 64}'
+
+(Before session 36 the tables were keyed by LOG_SOFTMAX alone, and the runs of
+2026-11-26 set SPLIT_BWD_REREAD_VALUES={False: (1, 1 << 30), True: (1, 1 << 30)} for
+the same effect, with SPLIT_BWD_VALUES_PER_THREAD for 64 values a thread.)
 
 Every configuration runs on the same inputs, one after another per width, and the first
 configuration runs again at the end of each width (`again`), to show the drift between
@@ -46,7 +52,10 @@ def force_form(early: bool | None) -> None:
     """Plans of `split` (forward and backward) with only the NEXT_EARLY=`early` form of
     the kernel; None: both, as the module has them."""
     def one(forms):
-        return lambda constexprs: [dict(forms(constexprs)[0], NEXT_EARLY=early, REREAD=0)]
+        def held(constexprs, *where):
+            form = {k: v for k, v in forms(constexprs, *where)[0].items() if k != "num_warps"}
+            return [dict(form, NEXT_EARLY=early, REREAD=0)]
+        return held
     fwd, bwd = softmax_split.forms, softmax_split.backward_forms
     # The forward family is the module itself: a Family of its names with `forms` replaced.
     names = {f.name: getattr(softmax_split, f.name) for f in dataclasses.fields(launch.Family)}
@@ -66,6 +75,12 @@ def main() -> None:
     p.add_argument("--bytes", type=float, default=2 ** 30)
     args = p.parse_args()
     configs = [parse_config(c) for c in args.config]
+    tables = ("SPLIT_REREAD_VALUES", "SPLIT_REREAD_VALUES_FAST_SM", "SPLIT_BWD_REREAD_VALUES",
+              "SPLIT_BWD_REREAD_VALUES_FAST_SM")
+    for _, values in configs:
+        if "REREAD" in values:
+            within = values.pop("REREAD")
+            values.update({t: {e: {False: within, True: within} for e in (2, 4)} for t in tables})
     defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values
                 if const != "NEXT_EARLY"}
     device = torch.device("cuda", 0)

@@ -27,9 +27,9 @@
 #   two16 fp32 rows only as one (kWarpRowLanePacks32 at 1)
 #   lp2  16-bit rows at two packs per lane (kWarpRowLanePacks16 = 2)
 #   t256 blocks of 256 threads (kWarpRowThreads)
-#   st2  16-bit rows store their output with plain stores instead of streaming ones
-#        (kWarpRow16Store; at 24fcae4 the copy made every RegSlice store plain,
-#        cluster_regs' and block_hybrid's too)
+#   st2  16-bit rows store their output the other way (kWarpRow16Store): streaming
+#        stores since session 36 adopted plain ones, plain stores before (at 24fcae4
+#        the copy made every RegSlice store plain, cluster_regs' and block_hybrid's too)
 #   cs   RegSlice loads with ld.global.cs (evict-first) instead of plain loads
 #   lb12 rsel with __launch_bounds__(128, 12): at most 40 registers, twelve blocks per SM
 # RUNS (default "r4:0 r4:1 r4:4 r8:0 r8:4 st:0") lists copy:waves pairs, or
@@ -53,6 +53,10 @@
 # stores won (bf16 / fp16 128 95.1 / 97.0 -> 98.3 / 99.9), 256-thread blocks were mixed
 # (bf16 128 96.4, 64 94.8), evict-first loads lost (bf16 128 88.7). Next: RUNS="r4:0
 # st2:0" COLS=32,64,128,256,512,1024 DTYPES=bf16,fp16 on both GPUs.
+# At b34a853 (session 36) that run, H200 and H100 (benchmarks/h200_2026-11-26b/,
+# h100_2026-11-26b/warp_rows_*_b34a853.md): plain stores won on the H200 (bf16 128 95.2
+# -> 98.4, fp16 128 97.1 -> 99.8) and were even or ahead on the H100 (bf16 128 98.6 ->
+# 99.4): kWarpRow16Store is kNormal since, and st2 now measures streaming stores.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -112,9 +116,10 @@ if variant == "t256":
     assert t in s
     s = s.replace(t, "constexpr int kWarpRowThreads = 256;")
 if variant == "st2":
-    flag = "constexpr Cache kWarpRow16Store = Cache::kStreaming;"
-    assert flag in s
-    s = s.replace(flag, "constexpr Cache kWarpRow16Store = Cache::kNormal;")
+    kinds = ("kStreaming", "kNormal")
+    shipped = next(k for k in kinds if f"constexpr Cache kWarpRow16Store = Cache::{k};" in s)
+    other = kinds[1 - kinds.index(shipped)]
+    s = s.replace(f"constexpr Cache kWarpRow16Store = Cache::{shipped};", f"constexpr Cache kWarpRow16Store = Cache::{other};")
 if variant == "cs":
     rpath = f"{csrc}/common/reg_slice.cuh"
     r = open(rpath).read()

@@ -69,14 +69,16 @@ constexpr int kWarpRowRows = 4;
 constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
 constexpr int kWarpRowMinGroupBytes = 64;
-// How 16-bit rows store their output (RegSlice::write). Plain stores measured ahead of
-// streaming ones on an H200, forward, 1 GiB, % of copy (warp_rows_experiment.sh's st2,
-// which made every RegSlice store plain; benchmarks/h200_2026-11-26/
-// warp_rows_*_24fcae4.md): bf16 64 / 128 / 256 96.2 / 95.1 / 96.9 -> 96.9 / 98.3 / 97.7,
-// fp16 90.0 / 97.0 / 98.3 -> 90.2 / 99.9 / 98.8 (evict-first loads lost: bf16 128 88.7).
-// Not adopted yet: unmeasured on the H100 (where the streaming stores hold 98.7-100.8)
-// and at 32 / 512 / 1024 columns; set kNormal once a run shows it on both GPUs.
-constexpr Cache kWarpRow16Store = Cache::kStreaming;
+// How 16-bit rows store their output (RegSlice::write): plain stores, which measured
+// ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
+// of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
+// h200_2026-11-26b/ and h100_2026-11-26b/warp_rows_*_b34a853.md), 32 / 64 / 128 / 256 /
+// 512 / 1024 columns: H200 bf16 97.4 / 96.1 / 95.2 / 97.0 / 98.2 / 97.9 -> 98.2 / 97.0 /
+// 98.4 / 97.8 / 98.8 / 98.5, fp16 91.5 / 90.0 / 97.1 / 98.3 / 99.0 / 98.4 -> 91.6 / 90.2
+// / 99.8 / 98.8 / 99.3 / 98.8; H100 bf16 100.4 / 100.3 / 98.6 / 99.0 / 99.8 / 99.9 ->
+// 100.5 / 100.5 / 99.4 / 99.3 / 99.9 / 99.9, fp16 alike (+0.0-0.3). Evict-first loads
+// lost (H200 bf16 128 88.7; h200_2026-11-26/warp_rows_*_24fcae4.md).
+constexpr Cache kWarpRow16Store = Cache::kNormal;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
