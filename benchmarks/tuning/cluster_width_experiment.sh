@@ -19,8 +19,11 @@
 # RUNS lists copy:K pairs. The copy t512 is the checkout with cluster_regs' plan taking
 # at least K CTAs per row (SK_MIN_CLUSTER, read at plan time); t256 also caps its CTAs
 # at 256 threads (kRegsMaxThreads), so a 16-bit CTA holds 32 KB at 128 B per thread, as
-# Quack's. `auto` of the checkout is measured beside them. Every result is checked
-# against float64, as always.
+# Quack's. A copy whose name ends in "nox" also skips the cluster's exchange of (max,
+# sum) pairs (each CTA normalises by its own slice: WRONG results, flagged as such by the
+# float64 check; timing only), to tell the exchange's cost from the clusters' own. `auto`
+# of the checkout is measured beside them. Every result is checked against float64, as
+# always.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
 out=$(realpath -m "${OUT:-benchmarks/out}")
@@ -48,8 +51,12 @@ threads = "constexpr int kRegsMaxThreads = 512;"
 assert head in s and threads in s, "cluster_regs.cuh changed: update this experiment's patch"
 s = s.replace(head, head + "  if (const char* k = std::getenv(\"SK_MIN_CLUSTER\")) min_cluster = std::max(min_cluster, std::atoi(k));\n")
 s = s.replace("#include <cstdint>", "#include <cstdint>\n#include <cstdlib>", 1)
-if variant == "t256":
+if variant.startswith("t256"):
     s = s.replace(threads, "constexpr int kRegsMaxThreads = 256;")
+if variant.endswith("nox"):
+    merge = "    acc = cluster_merge_pairs(cluster, exchange, acc);\n"
+    assert merge in s, "cluster_regs.cuh changed: update this experiment's patch"
+    s = s.replace(merge, "")
 open(path, "w").write(s)
 PY
 done
