@@ -5,9 +5,10 @@ CI has no GPU, so its Triton tests run the kernels in Triton's CPU interpreter, 
 never compiles them: a kernel that the interpreter runs can still fail to compile for a
 GPU, or spill there, under the Triton that CI installs (the newest, where the GPU
 machine has another). `python -m kernels_triton.offline` plans each softmax op and
-reduction, every variant and dtype, over a set of shapes as on a 132-SM H100
-(`plan_offline`: the real plan, the `auto` rules, chunk geometry, register caps and
-second compiles included) and compiles every kernel the plans ask for;
+reduction, every variant and dtype, over a set of shapes as on a 132-SM H100 and again
+as on an H200 (more DRAM bandwidth per SM: split's rules by bandwidth) (`plan_offline`:
+the real plan, the `auto` rules, chunk geometry, register caps and second compiles
+included) and compiles every kernel the plans ask for;
 tests/test_triton_compile.py runs it.
 
 The binary differs from the one a GPU run would build only where Triton specialises on
@@ -25,6 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import dataclasses
 from dataclasses import dataclass
 
 import torch
@@ -35,6 +37,9 @@ from . import launch
 H100 = launch.DeviceLimits(index=0, name="H100 SXM (offline)", sm_count=132, regs_per_sm=65536,
                            smem_per_sm=233472, max_threads_per_sm=2048, warp_size=32, l2_bytes=50 * 2**20,
                            dram_bytes_per_s=2 * 2619 * 10**6 * 640)  # 2619 MHz HBM3 over 5120 bits: 3.35 TB/s
+# An H200 as the plans see it: the H100's SMs with a 60 MiB L2 and 4.8 TB/s (NVIDIA's
+# figure), so 36 GB/s of DRAM bandwidth per SM, which takes split's *_FAST_SM rules.
+H200 = dataclasses.replace(H100, name="H200 SXM (offline)", l2_bytes=60 * 2**20, dram_bytes_per_s=48 * 10**11)
 
 
 @dataclass(frozen=True)
@@ -174,15 +179,17 @@ def main() -> None:
     args = parser.parse_args()
     if os.environ.get("TRITON_INTERPRET") == "1":
         sys.exit("kernels_triton.offline compiles for a GPU: run it without TRITON_INTERPRET=1")
-    rows = check()
+    # The H100's plans, then the H200's: the compiles they share are made once, so the
+    # second adds only the kernels of split's rules by bandwidth per SM.
+    rows = [dict(row, target=target.limits.name) for target in (Target(), Target(H200)) for row in check(target)]
     for row in rows:
         if args.json:
             print(json.dumps(row))
         elif "error" in row or "unsupported" in row:
-            print(f"{row['op']:22s} {row['variant']:6s} {row['dtype']} {row['shape']}: "
+            print(f"{row['target']:19s} {row['op']:22s} {row['variant']:6s} {row['dtype']} {row['shape']}: "
                   f"{row.get('error') or 'unsupported'}")
         else:
-            print(f"{row['op']:22s} {row['variant']:6s} {row['dtype']} {str(row['shape']):16s} "
+            print(f"{row['target']:19s} {row['op']:22s} {row['variant']:6s} {row['dtype']} {str(row['shape']):16s} "
                   f"{row['kernel']:6s} warps {row['num_warps']:2d} regs {row['n_regs']:3d} "
                   f"spills {row['n_spills']:3d} per_sm {row['programs_per_sm']}")
     print(f"triton {triton.__version__}, sm_{Target().capability}: {len(rows)} plans, "

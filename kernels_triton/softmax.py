@@ -167,14 +167,15 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     constexprs.update(LOG_SOFTMAX=op in ("log_softmax", "log_softmax_backward"), INTERPRETER=not on_gpu)
     elem = x.element_size()
     forms = _forms(family, constexprs, elem, limits)
-    out.update(constexprs=_form_warps(forms[0], warps)[0], num_warps=warps, maxnreg=maxnreg)
+    first, first_warps = _form_warps(forms[0], warps)
+    out.update(constexprs=first, num_warps=first_warps, maxnreg=maxnreg)
     # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
     # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
     row_bytes = cols * x.element_size() * (2 if op == "softmax_backward" else 1)
     if not on_gpu:
         # Interpreter: no SMs to fill, one program per unit of work (`split`: a few, so
         # that each loops over rows; SPLIT is 1 there).
-        out["grid"] = family.grid(units, row_bytes, forms[0])[0]
+        out["grid"] = family.grid(units, row_bytes, first)[0]
         return out
     build = functools.partial(target.compile, family.KERNEL, family.compile_args(*tensors))
     held_forms = getattr(family, "held_forms", None)
@@ -218,8 +219,8 @@ def _forms(family, constexprs: dict, elem: int, limits: launch.DeviceLimits | No
 
 def _form_warps(form: dict, warps: int) -> tuple[dict, int]:
     """(constexprs, warps) of a form: its own `num_warps` where it names one (split's
-    16-bit REREAD backward: more values a thread than the plan's other forms), else
-    `warps`."""
+    aligned REREAD backward: 16-bit chunks at more values a thread than the plan's other
+    forms), else `warps`."""
     if "num_warps" not in form:
         return form, warps
     constexprs = dict(form)

@@ -6,8 +6,11 @@ their chunk's (max, sum) as one 64-bit word in global memory and wait for each o
 so each element is still read once and written once. That wait needs every program
 resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
 Each program loads its chunk of the next row before it waits; or, in the REREAD form
-(log-softmax's backward at 131072 columns and wider), holds nothing across the wait and
-reads its chunk again from L2 after it, so that more programs fit an SM. Chunks are 16 KiB, wider
+(the backward's 16-bit rows and log-softmax's fp32 rows past 64K-128K columns, softmax's
+16-bit backward from 512K columns on GPUs with less DRAM bandwidth per SM; fp32 forward
+rows of 256K-512K columns on GPUs with more: SPLIT_[BWD_]REREAD_VALUES), holds nothing
+across the wait and reads its chunk again from L2 after it, so that more programs fit an
+SM. Chunks are 16 KiB (8 KiB for many 16-bit forward rows of at most 32 of them), wider
 (to 64 KiB: 16384 fp32 values, 32768 16-bit ones) where a row has more of them than the
 GPU has SMs: rows up to a power of two of such chunks, at most one per SM (fp32 2097152
 columns on a 132-SM GPU); `why_unsupported` says so past that. How many values a thread
@@ -381,6 +384,10 @@ SPLIT_BWD_REREAD_VALUES = {4: {False: None, True: (131072, 1 << 20)},
 SPLIT_BWD_REREAD_VALUES_FAST_SM = {4: {False: None, True: (131072, 1 << 20)},
                                    2: {False: (65536, 1 << 20), True: (65536, 1 << 20)}}
 SPLIT_BWD_REREAD_VALUES_PER_THREAD = {4: SPLIT_BWD_VALUES_PER_THREAD[4], 2: 64}
+# Odd rows (ALIGN 1, element by element: SPLIT_BWD_CHUNK_ODD chunks) keep the ranges they
+# had before the 16-bit ones widened (log-softmax's from 131072 values, any dtype): the
+# runs above measured aligned rows only.
+SPLIT_BWD_REREAD_VALUES_ODD = {False: None, True: (131072, 1 << 20)}
 # REREAD counts on L2 holding every chunk between its two reads: at most the resident
 # groups' rows (of x; of y and dy, of dy alone for log-softmax's backward). Where those
 # would fill more than this share of the GPU's L2 (a GPU with a small L2 for its SMs),
@@ -644,8 +651,8 @@ def exchange_size(rows: int, p: dict) -> int:
 
 # The exchange buffers, one per (device, stream): int64 words, all -1 between launches
 # (the kernels put them back). Per stream, since launches on one stream run one after
-# another and launches on two streams may overlap. Grown, never shrunk: at most 1/2048 of
-# the largest input `split` has run on (a word per chunk of 16 KiB or more, one per group).
+# another and launches on two streams may overlap. Grown, never shrunk: at most 1/1024 of
+# the largest input `split` has run on (a word per chunk of 8 KiB or more, one per group).
 _EXCHANGE: dict[tuple, torch.Tensor] = {}
 
 
@@ -747,24 +754,33 @@ def backward_held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits
 
 def forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | None) -> list[dict]:
     """softmax.plan's forms of the forward for `elem`-byte values on the GPU of `limits`
-    (None: the interpreter) (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES[_FAST_SM])."""
-    reread = (SPLIT_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_REREAD_VALUES)[elem]
+    (None: the interpreter) (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES[_FAST_SM];
+    odd rows never REREAD)."""
+    if constexprs["ALIGN"] == 1:
+        reread = {False: None, True: None}  # odd rows: never measured in the REREAD form
+    else:
+        reread = (SPLIT_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_REREAD_VALUES)[elem]
     return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, reread)
 
 
 def backward_forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | None) -> list[dict]:
     """softmax.plan's forms of the backward (SPLIT_BWD_NEXT_LATE_MIN_SPLIT,
-    SPLIT_BWD_REREAD_VALUES[_FAST_SM]). An aligned REREAD form names its own `num_warps`:
+    SPLIT_BWD_REREAD_VALUES[_FAST_SM], odd rows SPLIT_BWD_REREAD_VALUES_ODD). An aligned
+    REREAD form names its own `num_warps`:
     SPLIT_BWD_REREAD_VALUES_PER_THREAD values of each tensor a thread, but at least one
     thread per chunk of the row (with fewer, each thread gathers several chunks' words
     and ptxas took 206-211 registers, 4 programs per SM: bf16 524288 at 2 warps measured
     58-72% of copy against 81-97 at 4)."""
-    reread = (SPLIT_BWD_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_BWD_REREAD_VALUES)[elem]
+    if constexprs["ALIGN"] == 1:
+        reread = SPLIT_BWD_REREAD_VALUES_ODD
+    else:
+        reread = (SPLIT_BWD_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_BWD_REREAD_VALUES)[elem]
     found = _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, reread)
     if found[0]["REREAD"] and constexprs["ALIGN"] > 1:
         per_thread = SPLIT_BWD_REREAD_VALUES_PER_THREAD[elem]
         warps = max(triton.cdiv(constexprs["SPLIT"], 32), constexprs["CHUNK"] // (32 * per_thread), 1)
-        found = [{**form, "num_warps": min(warps, SPLIT_MAX_WARPS)} for form in found]
+        most = SPLIT_BWD_MAX_WARPS_FP16 if elem == 2 else SPLIT_MAX_WARPS  # (bf16 too: elem is all it sees)
+        found = [{**form, "num_warps": min(warps, most)} for form in found]
     return found
 
 

@@ -3,7 +3,7 @@
 
 CI runs the Triton kernels in the interpreter, which never compiles them; this runs
 `python -m kernels_triton.offline` (without TRITON_INTERPRET), which plans every softmax
-op and reduction, variant and dtype over a set of shapes as on a 132-SM H100, the plan's register caps,
+op and reduction, variant and dtype over a set of shapes as on a 132-SM H100 and an H200, the plan's register caps,
 respreading and second forms included, and compiles each kernel a plan asks for. Every
 plan must compile; none may spill, except `split` up to SPLIT_SPILL_BYTES_TOLERATED (its
 chunks sit near the register limit on purpose). The table of registers and spills is
@@ -49,7 +49,7 @@ def plans() -> list[dict]:
     assert result.returncode == 0, result.stderr[-4000:]
     rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     compiled = [r for r in rows if "n_regs" in r]
-    table = "\n".join(f"  {r['op']:22s} {r['variant']:6s} {r['dtype']} {str(r['shape']):16s} {r['kernel']:6s} "
+    table = "\n".join(f"  {r['target'][:4]} {r['op']:22s} {r['variant']:6s} {r['dtype']} {str(r['shape']):16s} {r['kernel']:6s} "
                       f"warps {r['num_warps']:2d} regs {r['n_regs']:3d} spills {r['n_spills']:3d} "
                       f"per SM {r['programs_per_sm']}" for r in compiled)
     print(f"\n{result.stderr.strip().splitlines()[-1]}\n{table}")

@@ -411,10 +411,13 @@ def test_split_rules_by_bandwidth_per_sm():
     assert not split.fast_sm(offline.H100) and split.fast_sm(h200)
     assert not split.fast_sm(None) and not split.fast_sm(dataclasses.replace(h200, dram_bytes_per_s=0))
 
-    def planned(limits, op: str, dtype: torch.dtype, cols: int) -> tuple[int, int]:
+    def planned(limits, op: str, dtype: torch.dtype, cols: int, odd: bool = False) -> tuple[int, int]:
         target = MadeUpTarget(4, limits)
-        x = torch.empty(1000, cols, dtype=dtype)
+        x = torch.empty(1000, cols + 1, dtype=dtype)[:, :cols] if odd else torch.empty(1000, cols, dtype=dtype)
         p = softmax_mod.plan_offline(x, op, "split", x if op.endswith("_backward") else None, target)
+        # a form's own warps are the launch's, never one of the kernel's constexprs
+        assert "num_warps" not in p["constexprs"] and all("num_warps" not in c for c in target.compiled), p
+        assert target.warps[-1] == p["num_warps"] or p["grid"] == 0, (target.warps, p)
         return p["constexprs"]["REREAD"], p["num_warps"]
 
     widths = (65536, 131072, 262144, 524288, 1 << 20)
@@ -422,7 +425,7 @@ def test_split_rules_by_bandwidth_per_sm():
         fast = limits is h200
         for op in ("softmax", "log_softmax", "softmax_backward", "log_softmax_backward"):
             backward, log = op.endswith("_backward"), op.startswith("log")
-            for dtype in (torch.float32, torch.bfloat16):
+            for dtype in (torch.float32, torch.bfloat16, torch.float16):
                 for cols in widths:
                     reread, warps = planned(limits, op, dtype, cols)
                     if backward and dtype == torch.float32:
@@ -432,11 +435,23 @@ def test_split_rules_by_bandwidth_per_sm():
                     else:
                         expected = fast and not log and dtype == torch.float32 and 262144 <= cols <= 524288
                     assert bool(reread) is expected, (limits.name, op, dtype, cols)
-                    if reread and backward and dtype == torch.bfloat16:
+                    if reread and backward and dtype != torch.float32:
                         # 4096-value chunks up to 1 << 19 columns, 8192 at 1 << 20 (128 chunks)
                         n_split, chunk = split.backward_chunks(cols, 2, 8, False, 132)
                         assert warps == max(n_split // 32, chunk // (32 * 64)), (op, cols, warps)
                         assert warps == {65536: 2, 131072: 2, 262144: 2, 524288: 4, 1 << 20: 4}[cols]
+                # odd rows (element by element) keep the ranges measured before: log-softmax's
+                # backward from 131072, nothing else
+                for cols in (65536, 262144):
+                    reread, _ = planned(limits, op, torch.bfloat16, cols, odd=True)
+                    assert bool(reread) is (op == "log_softmax_backward" and cols >= 131072), (op, cols)
+    # Where the L2 would not keep the pending chunks, a 16-bit REREAD backward plan falls
+    # back to both held forms, at the plan's own warps (32 values a thread), not REREAD's.
+    small = MadeUpTarget(4, dataclasses.replace(h200, l2_bytes=1 << 20))
+    y = torch.empty(1000, 65536, dtype=torch.bfloat16)
+    p = softmax_mod.plan_offline(y, "softmax_backward", "split", y, small)
+    assert p["constexprs"]["REREAD"] == 0 and p["num_warps"] == 4, p
+    assert [c["REREAD"] for c in small.compiled] == [split.SPLIT_REREAD, 0, 0] and small.warps == [2, 4, 4]
 
 
 def test_occupancy_and_grid_arithmetic():

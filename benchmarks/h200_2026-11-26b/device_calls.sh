@@ -1,5 +1,5 @@
-# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-9) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
-# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9).
+# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
+# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11, 12; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10).
 
 # ---- call 1
 # session 36, call 1 (H200): session 35's unrun GPU tests (lane packs, 64 B backward, warp, backward); warp_per_row plain 16-bit stores (st2) against the checkout, bf16/fp16 32-1024; CUDA forward variants at the wide rows (fp32/bf16 32768-262144); Triton backward variants at bf16 32768-262144; all 1 GiB
@@ -171,4 +171,23 @@ echo "triton tests at $(el)s"
 PYTHONPATH=$PWD timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "warp" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_cuda_warp_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -6
 echo "cuda tests at $(el)s"
 PYTHONPATH=$PWD timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_warp16_split_${G}_$C.log --backends cuda,triton --variants warp_per_row,split --ops softmax,log_softmax,softmax_backward,log_softmax_backward --dtypes bf16,fp16 --shapes 64x32,33x64,17x128,9x256,5x1000,200x65536,8x1048576 2>&1 | tail -12
+echo "all done at $(el)s"
+
+# ---- call 10 (ran on the warm H100; records in h100_2026-11-26b/record_8f858e4_*) and call 11 (H200; records in h200/): the same script
+# session 36, call 10 (H200): the H200 forward record (fp32/bf16, 128-262144) and backward record (fp32/bf16, 128-262144) at 8f858e4, no peers
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 200 bash benchmarks/record.sh forward --dtype fp32,bf16 --cols 128,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -2
+echo "forward record at $(el)s"
+timeout $(( 590 - $(el) )) bash benchmarks/record.sh backward --dtype fp32,bf16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $OUT --quiet 2>&1 | tail -2
+echo "all done at $(el)s"
+
+# ---- call 12
+# session 36, call 12 (H200): cluster_width_experiment with and without the cluster exchange (t512nox / t256nox: timing only, wrong results), forward softmax, fp32/bf16 65536/131072, 1 GiB
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+python3 -c "from kernels_cuda import build; build.extension()" > /dev/null 2>&1 &
+RUNS="t512:2 t512nox:2 t256:4 t256nox:4" COLS=65536,131072 DTYPES=fp32,bf16 timeout 560 bash benchmarks/tuning/cluster_width_experiment.sh > $OUT/cluster_width_nox_experiment.log 2>&1
+tail -60 $OUT/cluster_width_nox_experiment.log
 echo "all done at $(el)s"

@@ -33,8 +33,7 @@ forms=(--config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=Fa
 geometry softmax fp32,bf16 262144,524288,1048576 "${forms[@]}"
 geometry softmax_backward fp32,bf16 65536,262144,1048576 "${forms[@]}"
 geometry log_softmax_backward fp32,bf16,fp16 65536,131072,262144,524288,1048576 --config plan: \
-  --config 'held:SPLIT_BWD_REREAD_VALUES={False: None, True: None}' \
-  --config 'reread:SPLIT_BWD_REREAD_VALUES={False: None, True: (1, 1 << 30)}'
+  --config 'held:REREAD=None' --config 'reread:REREAD=(1, 1 << 30)'
 timeout 240 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16 \
   --op softmax,log_softmax --pass fwd,bwd --min-bytes 1GiB --quiet --format markdown --layout long \
   --backends triton --variants auto --output "$out/split_forms_check_auto_${tag}_$rev.md" 2>&1 | tail -1
