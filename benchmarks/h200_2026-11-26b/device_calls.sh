@@ -1,5 +1,5 @@
-# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
-# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11, 12; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10).
+# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12, 2f63906 for 13) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
+# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11-13; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10).
 
 # ---- call 1
 # session 36, call 1 (H200): session 35's unrun GPU tests (lane packs, 64 B backward, warp, backward); warp_per_row plain 16-bit stores (st2) against the checkout, bf16/fp16 32-1024; CUDA forward variants at the wide rows (fp32/bf16 32768-262144); Triton backward variants at bf16 32768-262144; all 1 GiB
@@ -190,4 +190,12 @@ start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 python3 -c "from kernels_cuda import build; build.extension()" > /dev/null 2>&1 &
 RUNS="t512:2 t512nox:2 t256:4 t256nox:4" COLS=65536,131072 DTYPES=fp32,bf16 timeout 560 bash benchmarks/tuning/cluster_width_experiment.sh > $OUT/cluster_width_nox_experiment.log 2>&1
 tail -60 $OUT/cluster_width_nox_experiment.log
+echo "all done at $(el)s"
+
+# ---- call 13
+# session 36, call 13 (H200): the Triton GPU tests at 2f63906 (odd rows' REREAD ranges as before, the review's fixes)
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+timeout 300 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -10
 echo "all done at $(el)s"
