@@ -6,9 +6,9 @@ their chunk's (max, sum) as one 64-bit word in global memory and wait for each o
 so each element is still read once and written once. That wait needs every program
 resident at once: a persistent grid sized from the compiled kernel's occupancy (`grid`).
 Each program loads its chunk of the next row before it waits; or, in the REREAD form
-(the backward's 16-bit rows and log-softmax's fp32 rows past 64K-128K columns, softmax's
-16-bit backward from 512K columns on GPUs with less DRAM bandwidth per SM; fp32 forward
-rows of 256K-512K columns on GPUs with more: SPLIT_[BWD_]REREAD_VALUES), holds nothing
+(log-softmax's backward from 64K 16-bit / 128K fp32 columns; softmax's 16-bit backward
+from 64K columns on GPUs of more DRAM bandwidth per SM, from 512K on others; the fp32
+forward at 256K-512K columns on the former: SPLIT_[BWD_]REREAD_VALUES), holds nothing
 across the wait and reads its chunk again from L2 after it, so that more programs fit an
 SM. Chunks are 16 KiB (8 KiB for many 16-bit forward rows of at most 32 of them), wider
 (to 64 KiB: 16384 fp32 values, 32768 16-bit ones) where a row has more of them than the
