@@ -59,11 +59,16 @@ def on_gpu(x: torch.Tensor) -> bool:
     return x.device.type == "cuda" and not interpreting()
 
 
+# torch's current-device query without torch.cuda.current_device()'s Python wrapper (its
+# lazy-init check: a CUDA tensor in hand means CUDA is initialised).
+current_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+
+
 def on_device(x: torch.Tensor):
     """The context every launch on `x` runs in: Triton launches on the *current* device (and
     its current stream), so the current device is made x's own (when it is not already:
     switching devices costs microseconds, the check a fraction of one)."""
-    if x.device.type != "cuda" or x.device.index == torch.cuda.current_device():
+    if x.device.type != "cuda" or x.device.index == current_device():
         return contextlib.nullcontext()
     return torch.cuda.device(x.device)
 
