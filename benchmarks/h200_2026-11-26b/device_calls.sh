@@ -1,5 +1,5 @@
-# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12, 2f63906 for 13, 3ad3f15 for 14) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
-# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11-14; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10).
+# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12, 2f63906 for 13, 3ad3f15 for 14, 3fd6d7f (the same Triton code as 3ad3f15) for 15) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
+# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11-14; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10, 15).
 
 # ---- call 1
 # session 36, call 1 (H200): session 35's unrun GPU tests (lane packs, 64 B backward, warp, backward); warp_per_row plain 16-bit stores (st2) against the checkout, bf16/fp16 32-1024; CUDA forward variants at the wide rows (fp32/bf16 32768-262144); Triton backward variants at bf16 32768-262144; all 1 GiB
@@ -216,4 +216,21 @@ for round in 1 2; do
 done
 echo "profiles at $(el)s"
 PYTHONPATH=$PWD timeout $(( 590 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_triton_${G}_$C.log | grep -E "passed|failed|FAILED|Error" | tail -10
+echo "all done at $(el)s"
+
+# ---- call 15 (H100)
+# session 36, call 15 (H100; call 14 the same on the H200, with the Triton GPU tests): host time of a small Triton call before (5a2a7eb, .device/base2) and after the current-device / empty_like change, profile_call.py 1x1024 fp32 and bf16 (torch beside it, same process)
+export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "commit $C on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+for round in 1 2; do
+  for tree in base2 here; do
+    if [ $tree = base2 ]; then dir=$PWD/.device/base2; rev=5a2a7eb; else dir=$PWD; rev=3ad3f15; fi
+    for dt in fp32 bf16; do
+      (cd $dir && PYTHONPATH=$dir timeout 60 python3 benchmarks/tuning/profile_call.py --backends torch,triton --dtype $dt --calls 5000 --top 10 > $OUT/host_profile_${dt}_${rev}_r$round.txt 2>&1)
+      echo "$tree $rev $dt round $round: $(grep -E '^(plain torch.softmax loop|torch|triton):' $OUT/host_profile_${dt}_${rev}_r$round.txt | tr '\n' ' ')"
+    done
+  done
+done
+echo "profiles at $(el)s"
 echo "all done at $(el)s"
