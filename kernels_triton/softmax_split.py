@@ -162,6 +162,8 @@ SPLIT_NEXT_LATE_MIN_SPLIT = {False: 64, True: 1}
 # GB/s per SM) the same call: 92.2 / 91.8 / 84.9 -> 89.8 / 91.7 / 80.1 (h100_2026-11-26b/).
 SPLIT_REREAD_VALUES = {4: {False: None, True: None}, 2: {False: None, True: None}}
 SPLIT_REREAD_VALUES_FAST_SM = {4: {False: (262144, 524288), True: None}, 2: {False: None, True: None}}
+# Odd rows (ALIGN 1, element by element): never measured in the REREAD form.
+SPLIT_REREAD_VALUES_ODD = {False: None, True: None}
 SPLIT_REREAD = 2
 # DRAM bandwidth per SM (bytes/s) from which a GPU takes the *_FAST_SM rules: between the
 # H100's 25 GB/s (3.35 TB/s over 132 SMs) and the H200's 37 (4.8 TB/s), as the CUDA
@@ -715,6 +717,16 @@ def fast_sm(limits: launch.DeviceLimits | None) -> bool:
     return limits is not None and limits.dram_bytes_per_s >= SPLIT_FAST_SM_BANDWIDTH * limits.sm_count
 
 
+def _reread_values(constexprs: dict, elem: int, limits: launch.DeviceLimits | None, by_elem: dict,
+                   fast_by_elem: dict, odd: dict) -> dict:
+    """The REREAD ranges (by LOG_SOFTMAX) of a plan of `elem`-byte values on the GPU of
+    `limits`: `odd` for odd rows, else `fast_by_elem` on GPUs that are `fast_sm`, else
+    `by_elem`, each keyed by element size."""
+    if constexprs["ALIGN"] == 1:
+        return odd
+    return (fast_by_elem if fast_sm(limits) else by_elem)[elem]
+
+
 def _forms(constexprs: dict, late_min_split: dict, reread_values: dict) -> list[dict]:
     """The forms of a `split` kernel to compile, the one kept at a tie first: the REREAD
     form alone where `rereads`; else both held forms (NEXT_EARLY), late first for rows
@@ -754,12 +766,10 @@ def backward_held_forms(constexprs: dict, grid: int, limits: launch.DeviceLimits
 
 def forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | None) -> list[dict]:
     """softmax.plan's forms of the forward for `elem`-byte values on the GPU of `limits`
-    (None: the interpreter) (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES[_FAST_SM];
-    odd rows never REREAD)."""
-    if constexprs["ALIGN"] == 1:
-        reread = {False: None, True: None}  # odd rows: never measured in the REREAD form
-    else:
-        reread = (SPLIT_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_REREAD_VALUES)[elem]
+    (None: the interpreter) (SPLIT_NEXT_LATE_MIN_SPLIT, SPLIT_REREAD_VALUES[_FAST_SM,
+    _ODD])."""
+    reread = _reread_values(constexprs, elem, limits, SPLIT_REREAD_VALUES, SPLIT_REREAD_VALUES_FAST_SM,
+                            SPLIT_REREAD_VALUES_ODD)
     return _forms(constexprs, SPLIT_NEXT_LATE_MIN_SPLIT, reread)
 
 
@@ -771,10 +781,8 @@ def backward_forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | No
     thread per chunk of the row (with fewer, each thread gathers several chunks' words
     and ptxas took 206-211 registers, 4 programs per SM: bf16 524288 at 2 warps measured
     58-72% of copy against 81-97 at 4)."""
-    if constexprs["ALIGN"] == 1:
-        reread = SPLIT_BWD_REREAD_VALUES_ODD
-    else:
-        reread = (SPLIT_BWD_REREAD_VALUES_FAST_SM if fast_sm(limits) else SPLIT_BWD_REREAD_VALUES)[elem]
+    reread = _reread_values(constexprs, elem, limits, SPLIT_BWD_REREAD_VALUES, SPLIT_BWD_REREAD_VALUES_FAST_SM,
+                            SPLIT_BWD_REREAD_VALUES_ODD)
     found = _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, reread)
     if found[0]["REREAD"] and constexprs["ALIGN"] > 1:
         per_thread = SPLIT_BWD_REREAD_VALUES_PER_THREAD[elem]

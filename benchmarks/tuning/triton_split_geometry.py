@@ -11,8 +11,8 @@ A configuration is NAME:CONST=EXPR;CONST=EXPR... (an empty list is the module as
 is); constants derived from the ones set (SPLIT_MAX_CHUNK_VALUES, ...) are not
 recomputed. NEXT_EARLY=True (or False) forces that held form of the kernel instead of
 the plan's choice (`softmax_split.forms`); REREAD=(LOW, HIGH) forces the REREAD form on
-rows of LOW to HIGH values, every dtype and GPU (all SPLIT_[BWD_]REREAD_VALUES[_FAST_SM]
-tables; None: never):
+rows of LOW to HIGH values, every dtype, GPU and alignment (all
+SPLIT_[BWD_]REREAD_VALUES[_FAST_SM, _ODD] tables; None: never):
 
     --config plan: --config early:NEXT_EARLY=True --config late:NEXT_EARLY=False \
         --config 'reread:REREAD=(1, 1 << 30)' \
@@ -81,6 +81,8 @@ def main() -> None:
         if "REREAD" in values:
             within = values.pop("REREAD")
             values.update({t: {e: {False: within, True: within} for e in (2, 4)} for t in tables})
+            values.update({t: {False: within, True: within} for t in ("SPLIT_REREAD_VALUES_ODD",
+                                                                      "SPLIT_BWD_REREAD_VALUES_ODD")})
     defaults = {const: getattr(softmax_split, const) for _, values in configs for const in values
                 if const != "NEXT_EARLY"}
     device = torch.device("cuda", 0)
