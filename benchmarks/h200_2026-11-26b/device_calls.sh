@@ -1,5 +1,5 @@
-# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12, 2f63906 for 13, 3ad3f15 for 14, 3fd6d7f (the same Triton code as 3ad3f15) for 15) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
-# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11-14; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10, 15).
+# Session 36 (2026-11-26): every device call's script, in order. Each ran from the repository root of the commit in .device/commit (b34a853 for calls 1-7, 8f858e4 for 8-11, 8686a0f for 12, 2f63906 for 13, 3ad3f15 for 14, 3fd6d7f (the same Triton code as 3ad3f15) for 15, 7fdb4db plus WarpRowGroups for 16) with .device carried (call 8-9: .device/base = git archive b34a853 kernels_triton comparison kernels_cuda, the code before).
+# Results: benchmarks/h200_2026-11-26b/ (H200: calls 1-4, 6, 8, 11-14, 16; records of call 11 in benchmarks/h200/) and benchmarks/h100_2026-11-26b/ (H100: calls 5, 7, 9, 10, 15).
 
 # ---- call 1
 # session 36, call 1 (H200): session 35's unrun GPU tests (lane packs, 64 B backward, warp, backward); warp_per_row plain 16-bit stores (st2) against the checkout, bf16/fp16 32-1024; CUDA forward variants at the wide rows (fp32/bf16 32768-262144); Triton backward variants at bf16 32768-262144; all 1 GiB
@@ -233,4 +233,40 @@ for round in 1 2; do
   done
 done
 echo "profiles at $(el)s"
+echo "all done at $(el)s"
+
+# ---- call 16 (H200; the working tree of 7fdb4db plus WarpRowGroups in all four warp_per_row paths; .device/base3 = git archive 7fdb4db kernels_triton comparison kernels_cuda)
+# session 36, call 16 (H200): warp_per_row's lane-group prologue as one WarpRowGroups (uncommitted on 7fdb4db; its SASS differs from 7fdb4db's in scheduling): warp_per_row forward and backward, fp32/bf16/fp16, 32-1024 columns, 1 GiB, before (.device/base3 = 7fdb4db) and after; the warp GPU tests; compute-sanitizer's four tools over warp_per_row
+export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+C=$(cat .device/commit); GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "base $C + WarpRowGroups on $GPU $(date -u +%FT%TZ)"; start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(echo "$GPU" | grep -q H200 && echo h200 || echo h100)
+(cd .device/base3 && PYTHONPATH=$PWD python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+PYTHONPATH=$PWD python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+wait
+echo "built at $(el)s"
+A="--cols 32,64,128,256,512,1024 --dtype fp32,bf16,fp16 --op softmax --pass fwd,bwd --backends cuda --variants warp_per_row --min-bytes 1GiB --quiet --format markdown --layout long"
+for round in 1 2; do
+  (cd .device/base3 && PYTHONPATH=$PWD timeout 100 python3 -m comparison $A --output $OUT/warp_groups_before_r${round}_${G}_$C.md | tail -1)
+  PYTHONPATH=$PWD timeout 100 python3 -m comparison $A --output $OUT/warp_groups_after_r${round}_${G}.md | tail -1
+done
+python3 - $OUT <<'PY'
+import sys, glob
+def read(path):
+    out, head = {}, None
+    for line in open(path):
+        if line.startswith("###"): head = line[3:].strip()
+        elif line.startswith("| cuda/"):
+            c = [x.strip() for x in line.strip().strip("|").split("|")]
+            out[(head, c[2])] = (float(c[5]), c[-1])
+    return out
+d = sys.argv[1]
+b = [read(f) for f in sorted(glob.glob(f"{d}/warp_groups_before_r*.md"))]
+a = [read(f) for f in sorted(glob.glob(f"{d}/warp_groups_after_r*.md"))]
+for k in a[0]:
+    print(f"{k[0]:24s} {k[1]:>6s}  before {b[0][k][0]:6.1f} {b[1][k][0]:6.1f}  after {a[0][k][0]:6.1f} {a[1][k][0]:6.1f}  {a[0][k][1]} {a[1][k][1]}")
+PY
+echo "measured at $(el)s"
+PYTHONPATH=$PWD timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "warp" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tee $OUT/gpu_tests_warp_groups_${G}.log | grep -E "passed|failed|FAILED|Error" | tail -6
+echo "tests at $(el)s"
+PYTHONPATH=$PWD timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_warp_groups_${G}.log --backends cuda --variants warp_per_row --dtypes fp32,bf16,fp16 --shapes 64x32,33x64,17x128,9x256,5x1000,3x8 2>&1 | tail -9
 echo "all done at $(el)s"

@@ -80,6 +80,26 @@ constexpr int kWarpRowMinGroupBytes = 64;
 // lost (H200 bf16 128 88.7; h200_2026-11-26/warp_rows_*_24fcae4.md).
 constexpr Cache kWarpRow16Store = Cache::kNormal;
 
+// A warp's lanes in groups of G (a power of two), each group owning R consecutive rows
+// per step of the row loop: rows base + offset .. + R - 1 for base = first, first + step,
+// ... The loop is warp-uniform, so the shuffles inside it always see every lane.
+struct WarpRowGroups {
+  int group_lane;  // this lane within its group
+  int64_t offset;  // this group's first row past the warp's base
+  int64_t first;   // the warp's first base
+  int64_t step;    // rows that all warps take per step
+  __device__ __forceinline__ WarpRowGroups(int G, int R) {
+    const int lane = threadIdx.x & 31;
+    group_lane = lane & (G - 1);
+    offset = static_cast<int64_t>(lane / G) * R;
+    const int64_t rows_per_warp = static_cast<int64_t>(32 / G) * R;
+    const int64_t warps_per_block = blockDim.x >> 5;
+    const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
+    first = warp * rows_per_warp;
+    step = static_cast<int64_t>(gridDim.x) * warps_per_block * rows_per_warp;
+  }
+};
+
 // ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
@@ -94,15 +114,11 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     // as in cluster_regs), half the registers of fp32 copies, and the lanes merge their
     // pairs with one butterfly.
     const int G = a.group_width;
-    const int lane = threadIdx.x & 31;
-    const int group_lane = lane & (G - 1);
-    const int64_t rows_per_warp = 32 / G;
-    const int64_t warps_per_block = blockDim.x >> 5;
-    const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+    const WarpRowGroups g(G, 1);
+    const int group_lane = g.group_lane;
     const int packs = static_cast<int>(a.cols / N);
-    const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
-    for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
-      const int64_t row = base + lane / G;  // warp-uniform loop: the shuffles see every lane
+    for (int64_t base = g.first; base < a.rows; base += g.step) {
+      const int64_t row = base + g.offset;
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
       s.load(a.x + row * a.x_stride, group_lane, G, row < a.rows ? packs : 0);
       const OnlinePair acc = G == 32 ? warp_merge_pairs(s.reduce(a.log)) : group_merge_pairs(s.reduce(a.log), G);
@@ -119,16 +135,11 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     // instead of 64; when rows of 128 / 256 columns took this path on an H200, 85.6 /
     // 81.8 -> 86.6 / 82.8% of copy).
     const int G = a.group_width;
-    const int lane = threadIdx.x & 31;
-    const int group_lane = lane & (G - 1);
-    const int group = lane / G;
-    const int64_t rows_per_warp = static_cast<int64_t>(32 / G) * R;
-    const int64_t warps_per_block = blockDim.x >> 5;
-    const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
-    const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+    const WarpRowGroups g(G, R);
+    const int group_lane = g.group_lane;
     const int packs = static_cast<int>(a.cols / N);
-    for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
-      const int64_t row0 = base + static_cast<int64_t>(group) * R;
+    for (int64_t base = g.first; base < a.rows; base += g.step) {
+      const int64_t row0 = base + g.offset;
       RegSlice<T, N, N * static_cast<int>(sizeof(T))> s[R];
 #pragma unroll
       for (int r = 0; r < R; ++r) s[r].load(a.x + (row0 + r) * a.x_stride, group_lane, G, row0 + r < a.rows ? packs : 0);
@@ -144,17 +155,12 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     return;
   }
   const int G = a.group_width;
-  const int lane = threadIdx.x & 31;
-  const int group_lane = lane & (G - 1);
-  const int group = lane / G;
-  const int64_t rows_per_warp = static_cast<int64_t>(32 / G) * R;
-  const int64_t warps_per_block = blockDim.x >> 5;
-  const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
-  const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
+  const WarpRowGroups g(G, R);
+  const int group_lane = g.group_lane;
   const int cols = static_cast<int>(a.cols);  // <= kWarpRowMaxCols
 
-  for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
-    const int64_t row0 = base + static_cast<int64_t>(group) * R;
+  for (int64_t base = g.first; base < a.rows; base += g.step) {
+    const int64_t row0 = base + g.offset;
     float v[R][C];
     float m[R];
 #pragma unroll
@@ -318,6 +324,9 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
   // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row_backward
   // gives them no other group; a change there must change this): known at compile time,
   // the packs' offsets are constants off one address.
+  // (The lane groups as WarpRowGroups would give them, spelled out: through the helper
+  // this kernel's SASS changed and fp16 rows of 32 columns lost a point on an H200,
+  // benchmarks/h200_2026-11-26b/warp_groups_*.md.)
   const int G = C > N ? 32 : a.group_width;
   const int lane = threadIdx.x & 31;
   const int group_lane = lane & (G - 1);
