@@ -24,15 +24,8 @@
 # float64 check; timing only), to tell the exchange's cost from the clusters' own. `auto`
 # of the checkout is measured beside them. Every result is checked against float64, as
 # always.
-set -uo pipefail
-export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=$(realpath -m "${OUT:-benchmarks/out}")
-mkdir -p "$out"
-root=$PWD
+source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/cluster_width_alt}
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
-rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 runs=${RUNS:-t512:2 t512:4 t256:4 t256:8}
 cols=${COLS:-65536,131072,262144}
 dtypes=${DTYPES:-fp32,bf16}

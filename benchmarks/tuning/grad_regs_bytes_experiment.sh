@@ -17,15 +17,8 @@
 # at 8192 (bf16 96.1 -> 102.4) and lost half a point at 2048 / 4096, so 097a39f adopted it
 # for rows of more than 8 KB only (kGradRegsMinBytes16). Since then the copy is b32: that
 # rule off (every row from kGradRegsMinBytes), the checkout being the rule.
-set -uo pipefail
-export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=$(realpath -m "${OUT:-benchmarks/out}")
-mkdir -p "$out"
-root=$PWD
+source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/grad_regs_alt}
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
-rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 cols=${COLS:-2048,4096,8192,16384,32768}
 echo "grad_regs_bytes_experiment at $rev on $gpu $(date -u +%FT%TZ)"
 rm -rf "$alt"

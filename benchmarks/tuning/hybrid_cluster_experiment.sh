@@ -25,15 +25,8 @@
 # at 3993eb3 a copy named t512 (512-thread CTAs, two per SM, slices of at most 144 KB,
 # for every dtype: a patch of that commit) won for 16-bit rows and lost for fp32, which
 # da95bc0 adopted for 16-bit rows; t1024 is that choice's check on another GPU.
-set -uo pipefail
-export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=$(realpath -m "${OUT:-benchmarks/out}")
-mkdir -p "$out"
-root=$PWD
+source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/hybrid_cluster_alt}
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
-rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "hybrid_cluster_experiment at $rev on $gpu $(date -u +%FT%TZ)"
 rm -rf "$alt"
 alts=${ALTS:-s128 s64}

@@ -17,14 +17,7 @@
 # dtype (fp32 131072 98.3 against 90.6), the only form since; 16-bit chunks then held 32
 # values (64 B) of each tensor per thread and lost to auto's choices (bf16 262144 94.2
 # against 95.7), since 128 B as fp32's.
-set -uo pipefail
-export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=$(realpath -m "${OUT:-benchmarks/out}")
-mkdir -p "$out"
-root=$PWD
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
-rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
+source "$(dirname "$0")/experiment_env.sh"
 echo "split_backward_experiment at $rev on $gpu $(date -u +%FT%TZ)"
 cols=${COLS:-65536,131072,262144,524288,1048576}
 PYTHONPATH="$root" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1

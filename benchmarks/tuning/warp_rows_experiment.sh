@@ -57,15 +57,8 @@
 # h100_2026-11-26b/warp_rows_*_b34a853.md): plain stores won on the H200 (bf16 128 95.2
 # -> 98.4, fp16 128 97.1 -> 99.8) and were even or ahead on the H100 (bf16 128 98.6 ->
 # 99.4): kWarpRow16Store is kNormal since, and st2 now measures streaming stores.
-set -uo pipefail
-export PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-/tmp/torch_ext}
-out=$(realpath -m "${OUT:-benchmarks/out}")
-mkdir -p "$out"
-root=$PWD
+source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/warp_rows_alt}
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-tag=$(echo "$gpu" | grep -q H200 && echo h200 || echo h100)
-rev=$(cat .device/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 runs=${RUNS:-r4:0 r4:1 r4:4 r8:0 r8:4 st:0}
 cols=${COLS:-128,256,512,1024}
 dtypes=${DTYPES:-fp32,bf16}
