@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Whether the CUDA kernels of rows past warp_per_row (cluster_regs, block_hybrid, split,
+# split_smem; forward and backward) run closer to the copy on an H200 with plain stores
+# of their output instead of streaming ones (st.global.cs, evict-first). One device call
+# of about six minutes, from the repository root on a GPU machine (results in $OUT,
+# named by GPU and commit):
+#
+#   bash benchmarks/tuning/wide_store_experiment.sh
+#
+# Why ask: on the H200 the narrow rows' 16-bit output stored plainly gained up to three
+# points (warp_per_row, bf16 128 95.2 -> 98.4; benchmarks/h200_2026-11-26b/
+# warp_rows_st2_*), and the wide rows are where this GPU trails most (CUDA forward bf16
+# 65536 / 131072 / 262144 at 93.0 / 90.0 / 80.9% of copy in the record at 8f858e4, where
+# Quack's forward held 99.0 / 98.3 / 94.2; its kernel stores plainly). Every wide kernel
+# stores through store_pack<Cache::kStreaming> (RegSlice::write's default, write_packs'
+# and the backward's grad stores); no wide row was measured with plain stores.
+# Copies of the package, differing from the checkout as ALTS names them (default
+# "plain"):
+#   plain    store_pack's streaming form stores plainly (st.global): every kernel that
+#            asked for evict-first stores (the reductions have none)
+#   plainld  plain, and load_pack's streaming form loads plainly too
+# Each copy and the checkout run `auto` (VARIANTS) of the CUDA backend, PASSES (default
+# fwd,bwd) of softmax (OPS), at COLS x DTYPES on 1 GiB inputs; ROUNDS (default 2) times
+# in turn, so the spread between rounds of one tree shows the noise. Every result is
+# checked against float64, as always.
+source "$(dirname "$0")/experiment_env.sh"
+alt=${ALT:-/tmp/wide_store_alt}
+alts=${ALTS:-plain}
+cols=${COLS:-8192,32768,65536,131072,262144,1048576}
+dtypes=${DTYPES:-fp32,bf16}
+passes=${PASSES:-fwd,bwd}
+ops=${OPS:-softmax}
+variants=${VARIANTS:-auto}
+rounds=${ROUNDS:-2}
+echo "wide_store_experiment at $rev on $gpu $(date -u +%FT%TZ): $alts"
+rm -rf "$alt"
+for v in $alts; do
+  mkdir -p "$alt/$v" && cp -r comparison kernels_cuda kernels_triton "$alt/$v"/
+  python3 - "$alt/$v/kernels_cuda/csrc/common/packs.cuh" "$v" <<'PY' || exit 1
+import sys
+path, variant = sys.argv[1:]
+s = open(path).read()
+store, load = "    __stcs(w, raw);\n", "    raw = __ldcs(w);\n"
+assert store in s and load in s, "packs.cuh changed: update this experiment's patch"
+s = s.replace(store, "    *w = raw;\n")
+if variant == "plainld":
+    s = s.replace(load, "    raw = *w;\n")
+open(path, "w").write(s)
+PY
+done
+trees="$root"
+for v in $alts; do trees="$trees $alt/$v"; done
+for tree in $trees; do
+  (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
+done
+wait
+B="--min-bytes 1GiB --quiet --format csv --op $ops --backends cuda --variants $variants --cols $cols --dtype $dtypes"
+labels=""
+for r in $(seq 1 "$rounds"); do
+  for tree in $trees; do
+    name=$([ "$tree" = "$root" ] && echo base || basename "$tree")
+    for pass in ${passes//,/ }; do
+      # Each tree runs from its own directory: `python -m` puts the working directory
+      # first on sys.path, ahead of PYTHONPATH.
+      cd "$tree" && PYTHONPATH=$tree timeout 240 python3 -m comparison $B --pass "$pass" \
+        --output "$out/wide_store_${tag}_${rev}_${pass}_${name}_r$r.csv" | tail -1
+      cd "$root"
+    done
+    labels="$labels ${name}_r$r"
+  done
+done
+for pass in ${passes//,/ }; do
+  echo "== $pass"
+  python3 benchmarks/tuning/side_by_side.py "$out" "wide_store_${tag}_${rev}_${pass}" $labels
+done
