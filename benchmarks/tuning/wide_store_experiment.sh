@@ -15,18 +15,26 @@
 # stores through store_pack<Cache::kStreaming> (RegSlice::write's default, write_packs'
 # and the backward's grad stores); no wide row was measured with plain stores.
 # Copies of the package, differing from the checkout as ALTS names them (default
-# "plain"):
-#   plain    store_pack's streaming form stores plainly (st.global): every kernel that
-#            asked for evict-first stores (the reductions have none)
+# "v4 wb"):
+#   plain    store_pack's streaming form stores plainly (`*w = raw`): ptxas then splits
+#            many 16-byte stores (of 16-bit packs above all) into 2- and 4-byte ones
+#            (cuobjdump, sm_90: 4733 STG.E against the checkout's 174)
 #   plainld  plain, and load_pack's streaming form loads plainly too
+#   v4       store_pack's streaming form as a weak st.global.v4.b32 / v2 / b32 / b16 in
+#            inline assembly: one instruction per pack, default eviction (STG.E.128)
+#   wb       the same through __stwb (st.global.wb: STG.E.128.STRONG.SM)
 # Each copy and the checkout run `auto` (VARIANTS) of the CUDA backend, PASSES (default
 # fwd,bwd) of softmax (OPS), at COLS x DTYPES on 1 GiB inputs; ROUNDS (default 2) times
 # in turn, so the spread between rounds of one tree shows the noise. Every result is
 # checked against float64, as always.
+# Runs so far: ALTS=plain at 5d1be00 on an H200 (COLS=65536,131072,262144; benchmarks/
+# h200_2026-11-26c/wide_store_*_5d1be00*): fp32 forward +1.0-1.4 (92.9 / 91.9 / 88.7 ->
+# 94.3 / 93.0 / 90.0), backward +0.4-0.6, bf16 forward 65536 92.9 -> 44.9 and backward
+# 93.5 -> 78.4 (the split stores), hence v4 and wb.
 source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/wide_store_alt}
-alts=${ALTS:-plain}
-cols=${COLS:-8192,32768,65536,131072,262144,1048576}
+alts=${ALTS:-v4 wb}
+cols=${COLS:-2048,8192,32768,65536,131072,262144,524288,1048576}
 dtypes=${DTYPES:-fp32,bf16}
 passes=${PASSES:-fwd,bwd}
 ops=${OPS:-softmax}
@@ -41,10 +49,30 @@ import sys
 path, variant = sys.argv[1:]
 s = open(path).read()
 store, load = "    __stcs(w, raw);\n", "    raw = __ldcs(w);\n"
-assert store in s and load in s, "packs.cuh changed: update this experiment's patch"
-s = s.replace(store, "    *w = raw;\n")
+head = "template <Cache kCache, typename T, int N>\n__device__ __forceinline__ void store_pack("
+assert store in s and load in s and head in s, "packs.cuh changed: update this experiment's patch"
+if variant in ("plain", "plainld"):
+    s = s.replace(store, "    *w = raw;\n")
 if variant == "plainld":
     s = s.replace(load, "    raw = *w;\n")
+if variant == "wb":
+    s = s.replace(store, "    __stwb(w, raw);\n")
+if variant == "v4":
+    weak = """__device__ __forceinline__ void store_weak(uint4* p, uint4 v) {
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\\n" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__device__ __forceinline__ void store_weak(uint2* p, uint2 v) {
+  asm volatile("st.global.v2.b32 [%0], {%1, %2};\\n" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__device__ __forceinline__ void store_weak(unsigned int* p, unsigned int v) {
+  asm volatile("st.global.b32 [%0], %1;\\n" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void store_weak(unsigned short* p, unsigned short v) {
+  asm volatile("st.global.b16 [%0], %1;\\n" ::"l"(p), "h"(v) : "memory");
+}
+
+"""
+    s = s.replace(head, weak + head, 1).replace(store, "    store_weak(w, raw);\n")
 open(path, "w").write(s)
 PY
 done
