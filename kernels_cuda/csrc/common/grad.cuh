@@ -113,7 +113,7 @@ __device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, 
         float f[N];
 #pragma unroll
         for (int k = 0; k < N; ++k) f[k] = grad_out<T>(to_float(py[u].v[k]), to_float(pg[u].v[k]), s, log);
-        store_pack<Cache::kStreaming, T, N>(dx + i * N, pack_from_float<T, N>(f));
+        store_pack<kOutputStore, T, N>(dx + i * N, pack_from_float<T, N>(f));
       }
     }
   }
@@ -205,7 +205,7 @@ struct GradSlice {
           const int j = p * W + k / kPerWord;
           f[k] = grad_out<T>(value(y, j, k % kPerWord), value(g, j, k % kPerWord), s, log);
         }
-        store_pack<Cache::kStreaming, T, N>(xr + i * N, pack_from_float<T, N>(f));
+        store_pack<kOutputStore, T, N>(xr + i * N, pack_from_float<T, N>(f));
       }
     }
   }

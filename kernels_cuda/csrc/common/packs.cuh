@@ -72,14 +72,42 @@ template <> struct PackWord<2> { using type = unsigned short; };
 // How a pack is moved (PTX ld/st cache operators).
 //   kNormal    a plain access (ld / st.global, or shared memory): cached in L1 and L2.
 //              Loads stay one vector instruction; a plain 16-byte store may be split
-//              into four scalar stores when loads sit in between, so results that
-//              are not re-read are better stored with kStreaming.
+//              into 2- and 4-byte stores (ptxas did so for most 16-bit packs of the wide
+//              rows' kernels), so outputs are stored with kPlainVector.
 //   kGlobal    ld.global.cg / st.global.cg: L2 only. For a first read that a later
 //              pass of the same block re-reads: L1 could not hold it anyway.
 //   kStreaming ld.global.cs / st.global.cs: evict-first, always one instruction. For
-//              a last read and for outputs, so they do not push lines that are still
-//              to be re-read out of L2. Global memory only.
-enum class Cache { kNormal, kGlobal, kStreaming };
+//              a last read, so it does not push lines that are still to be re-read out
+//              of L2. Global memory only.
+//   kPlainVector  stores: st.global with no cache operator (the default policy, a weak
+//              store) in inline assembly, so that each pack is one instruction; loads:
+//              as kNormal. Global memory only.
+enum class Cache { kNormal, kGlobal, kStreaming, kPlainVector };
+
+// How the kernels store their outputs (y, dx): plain stores, one instruction per pack.
+// H200, 1 GiB, % of copy, CUDA `auto`, streaming stores (st.global.cs) -> these, two
+// rounds each (benchmarks/tuning/wide_store_experiment.sh, copy v4; benchmarks/
+// h200_2026-11-26c/): forward fp32 2048 / 8192 / 65536 / 131072 / 262144 / 524288 96.4 /
+// 97.1 / 93.3 / 91.8 / 88.8 / 84.8 -> 97.3 / 98.0 / 94.5 / 92.8 / 89.9 / 86.2, bf16 2048 /
+// 8192 / 32768 / 262144 98.5 / 97.1 / 97.3 / 80.4 -> 99.2 / 98.3 / 98.1 / 81.0; backward
+// within the rounds' spread but at bf16 262144 / 524288 (90.5 / 83.5-85.1 -> 91.3 /
+// 85.5-85.7). Evict-first stores gain nothing here: a one-pass kernel re-reads nothing.
+constexpr Cache kOutputStore = Cache::kPlainVector;
+
+// Weak global stores of one instruction per pack (kPlainVector).
+__device__ __forceinline__ void store_plain_vector(uint4* p, uint4 v) {
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+}
+__device__ __forceinline__ void store_plain_vector(uint2* p, uint2 v) {
+  asm volatile("st.global.v2.b32 [%0], {%1, %2};\n" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");
+}
+__device__ __forceinline__ void store_plain_vector(unsigned int* p, unsigned int v) {
+  asm volatile("st.global.b32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void store_plain_vector(unsigned short* p, unsigned short v) {
+  asm volatile("st.global.b16 [%0], %1;\n" ::"l"(p), "h"(v) : "memory");
+}
 
 template <Cache kCache, typename T, int N>
 __device__ __forceinline__ Pack<T, N> load_pack(const T* p) {
@@ -107,6 +135,8 @@ __device__ __forceinline__ void store_pack(T* p, const Pack<T, N>& v) {
     __stcg(w, raw);
   } else if constexpr (kCache == Cache::kStreaming) {
     __stcs(w, raw);
+  } else if constexpr (kCache == Cache::kPlainVector) {
+    store_plain_vector(w, raw);
   } else {
     *w = raw;
   }

@@ -125,8 +125,9 @@ struct RegSlice {
   // it is NaN, as every output of such a row must be. fp32 log-softmax:
   // ((x - m_t) + (m_t - m)) - log d, exactly (x - m) - log d in the thread that holds
   // the maximum; a row of only -inf gets -inf + inf = NaN.
-  // kStore: streaming stores (st.global.cs) unless the caller measured otherwise.
-  template <Cache kStore = Cache::kStreaming>
+  // kStore: kOutputStore (plain, one instruction per pack) unless the caller measured
+  // otherwise.
+  template <Cache kStore = kOutputStore>
   __device__ __forceinline__ void write(T* yr, int t, int G, int local, const RowNorm& n, bool log) const {
     const float shift = m == -INFINITY ? 0.0f : m;
     const float scale = log ? shift - n.m : exp_term(m, n.m) * n.c;

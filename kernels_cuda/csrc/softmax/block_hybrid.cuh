@@ -222,7 +222,7 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
     T* yr = a.y + row * a.cols + cl.first_col(N);
     s.write(yr, t, G, reg_packs, n, a.log);
-    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, yr + static_cast<int64_t>(reg_packs) * N,
+    write_packs<Cache::kNormal, kOutputStore, T, N>(cache, yr + static_cast<int64_t>(reg_packs) * N,
                                                       smem_packs, n, a.log);
   }
 #endif

@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_smem_kernel(Ro
     OnlinePair acc = scan_packs<Cache::kNormal, true, T, N>(xr, cache, packs);
     acc = block_allreduce(acc, OnlineMergeOp());
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, a.y + row * a.cols, packs, n, a.log);
+    write_packs<Cache::kNormal, kOutputStore, T, N>(cache, a.y + row * a.cols, packs, n, a.log);
   }
 }
 

@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_uncached_kerne
     const float m = block_allreduce(max_packs<Cache::kGlobal, T, N>(xr, packs), MaxOp());
     const float d = block_allreduce(sum_exp_packs<Cache::kGlobal, T, N>(xr, packs, m), SumOp());
     const RowNorm n = make_row_norm(m, d, a.log);
-    write_packs<Cache::kStreaming, Cache::kStreaming, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
+    write_packs<Cache::kStreaming, kOutputStore, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
   }
 }
 
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_online_kernel(RowsAr
     OnlinePair acc = scan_packs<Cache::kGlobal, false, T, N>(xr, nullptr, packs);
     acc = block_allreduce(acc, OnlineMergeOp());
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-    write_packs<Cache::kStreaming, Cache::kStreaming, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
+    write_packs<Cache::kStreaming, kOutputStore, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
   }
 }
 

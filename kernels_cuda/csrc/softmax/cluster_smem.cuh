@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_smem_kernel(
     if (lane < k_ctas) all = *cluster.map_shared_rank(&exchange[parity], lane);
     all = warp_allreduce_static<32>(all, OnlineMergeOp());
     const RowNorm n = make_row_norm(all.m, all.d, a.log);
-    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(cache, a.y + row * a.cols + static_cast<int64_t>(first) * N,
+    write_packs<Cache::kNormal, kOutputStore, T, N>(cache, a.y + row * a.cols + static_cast<int64_t>(first) * N,
                                                       local, n, a.log);
   }
   cluster.sync();

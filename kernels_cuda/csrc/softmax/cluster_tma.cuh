@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
       acc = cluster_merge_pairs(cluster, exchange[parity], acc);
     }
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-    write_packs<Cache::kNormal, Cache::kStreaming, T, N>(
+    write_packs<Cache::kNormal, kOutputStore, T, N>(
         buffer(s), a.y + row * a.cols + static_cast<int64_t>(first) * N, local, n, a.log);
   }
   // No final cluster barrier: every store into this CTA's slots came before a barrier

@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(kSplitSmemThreads) softmax_split_smem_kernel(R
     __syncthreads();
     acc = row_pair;
     if (my.local > 0) {
-      write_packs<Cache::kNormal, Cache::kStreaming, T, N>(part, a.y + row * a.cols + my.offset(N), my.local,
+      write_packs<Cache::kNormal, kOutputStore, T, N>(part, a.y + row * a.cols + my.offset(N), my.local,
                                                            make_row_norm(acc.m, acc.d, a.log), a.log);
     }
   }

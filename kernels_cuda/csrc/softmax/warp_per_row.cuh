@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
             const float x = v[r][p * N + k];
             f[k] = a.log ? (x - n.m) - n.c : x * n.c;
           }
-          store_pack<Cache::kStreaming, T, N>(yr + col, pack_from_float<T, N>(f));
+          store_pack<kOutputStore, T, N>(yr + col, pack_from_float<T, N>(f));
         }
       }
     }
