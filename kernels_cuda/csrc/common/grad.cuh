@@ -99,8 +99,8 @@ __device__ __forceinline__ float grad_sum_packs(const T* y, const T* g, T* ys, T
 }
 
 // The output pass: dx[i] = grad_out(y[i], g[i], s) for this thread's packs (y and g in
-// global or shared memory).
-template <Cache kLoad, typename T, int N, typename I>
+// global or shared memory), dx stored as kStore says.
+template <Cache kLoad, typename T, int N, Cache kStore = kOutputStore, typename I>
 __device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, I packs, float s, bool log) {
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
@@ -113,7 +113,7 @@ __device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, 
         float f[N];
 #pragma unroll
         for (int k = 0; k < N; ++k) f[k] = grad_out<T>(to_float(py[u].v[k]), to_float(pg[u].v[k]), s, log);
-        store_pack<kOutputStore, T, N>(dx + i * N, pack_from_float<T, N>(f));
+        store_pack<kStore, T, N>(dx + i * N, pack_from_float<T, N>(f));
       }
     }
   }
