@@ -297,9 +297,13 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if _few_rows_cluster(x):
         return "cluster_regs", "few_rows_cluster"
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
-    if regs["status"] == "ok" and regs["cluster_size"] == 1:
-        return "cluster_regs", "one_cta_registers"
     hybrid = cuda_softmax.plan(x, "softmax", "block_hybrid") if hopper else None
+    if regs["status"] == "ok" and regs["cluster_size"] == 1:
+        if (hybrid and x.element_size() == 2 and regs["threads"] > limit("CLUSTER_REGS_MAX_THREADS")
+                and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1
+                and hybrid["threads"] == limit("HYBRID_SMALL_THREADS")):
+            return "block_hybrid", "pair_hybrid"
+        return "cluster_regs", "one_cta_registers"
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
@@ -348,7 +352,7 @@ HOPPER_AUTO = {
     (torch.float32, 524288): "split",         # 2 MB rows: past a cluster's registers; 128 chunks of 16 KB
     (torch.float32, 1048576): "split",        # 4 MB rows, 256 chunks: 4 rows are fewer than the SMs
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
-    (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads
+    (torch.bfloat16, 65536): "block_hybrid",  # 128 KB rows: one 512-thread CTA per row, two per SM (rule 1a)
     (torch.bfloat16, 262144): "block_hybrid",  # 512 KB rows: 4 CTAs of 512 threads, two per SM
 }
 
@@ -385,7 +389,7 @@ HOPPER_FEW_ROWS = {
     (torch.float32, 65536, 64): 4,       # 2 CTAs by the SMs, 4 by the registers
     (torch.bfloat16, 131072, 1): 16,
     (torch.bfloat16, 65536, 66): 2,      # 66 x 2 = 132
-    (torch.bfloat16, 65536, 67): 0,      # one CTA of 1024 threads per row (rule 1)
+    (torch.bfloat16, 65536, 67): 0,      # one 512-thread block_hybrid CTA per row (rule 1a)
     (torch.float32, 65536, 132): 0,      # as many rows as SMs: block_hybrid (rule 2)
 }
 
@@ -464,6 +468,32 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
         run_and_check(Target("cuda", op, "block_hybrid"), x)
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 32768), (torch.bfloat16, 65536), (torch.float16, 70000),
+                                         (torch.bfloat16, 65537)], ids=str)
+def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
+    """A 16-bit row that one CTA of HYBRID_SMALL_THREADS holds (its registers' share and
+    the shared memory left with two such CTAs per SM): one such CTA per row, two per SM
+    (an odd width's narrower packs keep fewer bytes in registers: it may need one CTA of
+    HYBRID_THREADS). `auto` takes the pair for rows past one 512-thread cluster_regs CTA."""
+    if not _is_hopper(0):
+        pytest.skip("block_hybrid needs sm_90")
+    x = make_rows(3, cols, dtype, "cuda", seed=cols)
+    p = cuda_softmax.plan(x, "softmax", "block_hybrid")
+    assert p["status"] == "ok" and p["cluster_size"] == 1, p
+    held = p["threads"] * p["cols_per_thread"] * x.element_size() + p["smem_bytes"]
+    assert held >= cols * x.element_size(), p
+    if cols % 8 == 0:  # 16-byte packs
+        assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
+    else:
+        assert p["threads"] in (limit("HYBRID_SMALL_THREADS"), limit("HYBRID_THREADS")), p
+    # auto: the pair past one 512-thread cluster_regs CTA (64 KB of 16-byte packs).
+    a = cuda_softmax.plan(x[:1].expand(264, cols), "softmax", "auto")
+    assert (a["reason_code"] == "pair_hybrid") == (cols * x.element_size() > 64 * 1024 and cols % 8 == 0), a
+    for op in OPS:
+        run_and_check(Target("cuda", op, "block_hybrid"), x)
+        run_and_check(Target("cuda", op, "auto"), x)
+
+
 def test_auto_serves_misaligned_views_of_rows_past_one_cta():
     """A view one element in keeps fewer bytes per thread in block_hybrid's registers: where
     the aligned row fits one CTA and the view's does not, auto's choice (and its words)
@@ -471,7 +501,7 @@ def test_auto_serves_misaligned_views_of_rows_past_one_cta():
     if not _is_hopper(0):
         pytest.skip("block_hybrid needs sm_90")
     sms = cuda_softmax.gpu_properties(0)["sm_count"]
-    for dtype, cols in ((torch.float32, 70000), (torch.bfloat16, 139264)):
+    for dtype, cols in ((torch.float32, 70000), (torch.bfloat16, 139264), (torch.bfloat16, 65536)):
         base = make_rows(sms, cols + 8, dtype, "cuda", seed=cols)
         aligned = cuda_softmax.plan(base[:, :cols], "softmax", "auto")
         view = base[:, 1:cols + 1]

@@ -20,6 +20,13 @@
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
 //    bf16 65536 95.2 (the same rows in 2-CTA clusters: 90.5 and 88.4).
+// 1a. (sm_90) 16-bit rows past one 512-thread CTA's registers (over 64 KB) that one
+//    512-thread block_hybrid CTA holds (to 144 KB: bf16 65536): one such CTA per row, two
+//    per SM, rather than rule 1's one 1024-thread CTA per SM, whose phases (every load
+//    lands, the reductions, the exps and stores) run one after another with nothing else
+//    on the SM; a 16-bit row has twice the exps of an fp32 row of its bytes. H200, 1 GiB,
+//    % of copy, softmax / log-softmax: bf16 65536 93.0 / 94.4 -> 94.6 / 94.6, fp16 92.5 /
+//    92.7 -> 96.0 / 95.8 (block_hybrid.cuh, kHybridSmallThreads).
 // 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
 // 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64
@@ -178,6 +185,18 @@ Plan plan_auto(const Problem& p) {
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device};
   const Plan regs = plan_cluster_regs<T>(aligned);
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
+    if (hopper && sizeof(T) == 2 && regs.threads > kRegsMaxThreads) {
+      // Rule 1a, decided on the aligned row's plan as rule 2 is.
+      const Plan pair = plan_block_hybrid<T>(aligned);
+      if (pair.status == PlanStatus::ok && pair.cluster_size == 1 && pair.threads == kHybridSmallThreads) {
+        Plan chosen = plan_block_hybrid<T>(p);
+        if (chosen.status == PlanStatus::ok) {
+          return auto_choice(std::move(chosen), AutoReason::pair_hybrid,
+                             "16-bit row of " + n(row_bytes) + " B in one of two " + n(pair.threads) +
+                                 "-thread CTAs per SM, registers and " + n(pair.smem_bytes) + " B of shared memory");
+        }
+      }
+    }
     return auto_choice(plan_cluster_regs<T>(p), AutoReason::one_cta_registers,
                   "row in the registers of one CTA of " + n(regs.threads) + " threads");
   }

@@ -9,6 +9,8 @@
 // same effect). block_smem, by contrast, stages its row through registers a few packs
 // at a time. 4- and 8-byte packs (misaligned views) use cp.async per pack, 2-byte packs
 // a synchronous copy; every thread then reads back only the packs it copied itself.
+// 16-bit forward rows that one CTA of kHybridSmallThreads holds (to kHybridSmallSliceBytes)
+// take such CTAs, two per SM, one row each (kHybridSmallThreads says why).
 // A row past one CTA goes to a cluster of K CTAs (2-16; fp32: the fewest whose slices
 // fit, rows up to ~4.6 MB; 16-bit forward: 512-thread CTAs, two per SM, slices of at most
 // kHybridSmallSliceBytes, while 16 of them hold the row, else fp32's shape), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
@@ -97,6 +99,16 @@ constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
 // bf16 262144 / 524288 / 1048576 92.0 / 88.4 / 87.1 -> 94.5 / 92.4 / 88.6 (log-softmax
 // 93.1 / 90.1 / 88.1 -> 94.8 / 92.9 / 89.0); fp32 lost (262144 95.4 -> 94.6, 524288 92.2
 // -> 87.5: twice the CTAs per row, 16 at 524288), and so did the backward.
+// The same CTAs, one per row, take the 16-bit rows that one of them holds (to 144 KB:
+// bf16 65536), two per SM, where one 1024-thread CTA per SM took them: the SM's second
+// CTA loads while the first reduces and computes its exps, which on one CTA per SM run
+// with nothing in flight. H200, 1 GiB, % of copy, softmax / log-softmax forward, the
+// 1024-thread CTA -> two 512-thread ones per SM (benchmarks/tuning/
+// hybrid_small_experiment.sh, copy s1; benchmarks/h200_2026-11-26c/hybrid_small_*):
+// block_hybrid bf16 65536 74.1 / 76.6 -> 94.6 / 94.6, fp16 74.5 / 76.4 -> 96.0 / 95.8 (and
+// 32768 74.0 -> 82.6; cluster_regs holds those rows at 97), against `auto`'s cluster_regs
+// (one 1024-thread CTA) bf16 93.0 / 94.4, fp16 92.5 / 92.7. Rows of 256 KB (bf16 131072)
+// as a cluster of two such CTAs lost to one 1024-thread CTA (84.6 against 89.9).
 constexpr int kHybridSmallThreads = 512;
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 
@@ -253,7 +265,9 @@ struct HybridShape {
   int min_resident;
 };
 
-// One CTA of kHybridThreads per row (sm_90) where it holds the row, else a cluster of K
+// One CTA of `pair`'s shape per row where one holds the row with pair->min_resident CTAs
+// per SM (16-bit forward rows; nullptr: none), else one CTA of kHybridThreads per row
+// (sm_90) where it holds the row, else a cluster of K
 // CTAs of the first of `shapes` that serves it (each CTA a slice of ceil(packs / K)
 // packs), each thread keeping `bytes` of each row it holds in registers; the packs past
 // the registers' share go to shared memory, smem_bytes(packs left) in all. K: the
@@ -264,7 +278,7 @@ struct HybridShape {
 // in the kernels, the bytes per thread and what the packs left cost in shared memory.
 template <typename T, typename SmemBytes>
 Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_list<HybridShape> shapes, int pack,
-                       int bytes, SmemBytes smem_bytes, int max_cluster) {
+                       int bytes, SmemBytes smem_bytes, int max_cluster, const HybridShape* pair = nullptr) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::block_hybrid);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
@@ -275,6 +289,15 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
   plan.threads = kHybridThreads;
+  if (pair != nullptr) {
+    const int64_t smem = slice_smem(1, pair->threads);
+    const int64_t limit = opt_in_smem(pair->fn, p.device, false);
+    if (smem <= limit && resident_blocks(pair->fn, p.device, pair->threads, smem) >= pair->min_resident) {
+      plan.smem_limit = limit;
+      one_shot_grid(plan, p.device, pair->fn, pair->threads, std::min(plan_rows(p), kMaxGridBlocks), smem);
+      return plan;
+    }
+  }
   plan.smem_limit = opt_in_smem(one_fn, p.device, false);
   plan.smem_bytes = slice_smem(1, kHybridThreads);
   if (plan.smem_bytes <= plan.smem_limit && resident_blocks(one_fn, p.device, kHybridThreads, plan.smem_bytes) > 0) {
@@ -323,14 +346,14 @@ Plan plan_block_hybrid(const Problem& p) {
   const int pack = widest_pack<T>(p);
   const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads);
   const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
-  // 16-bit rows: two 512-thread CTAs per SM while 16 of them hold the row (to ~2.3 MB),
-  // one 1024-thread CTA per SM past that.
+  // 16-bit rows: two 512-thread CTAs per SM, one per row where one holds the row, else
+  // in clusters while 16 of them hold it (to ~2.3 MB); one 1024-thread CTA per SM past that.
   const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads), kHybridSmallThreads,
                                kHybridSmallSliceBytes, 2};
   const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
   if (kElem == 2) {
     return plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
-                                kMaxClusterSize);
+                                kMaxClusterSize, &two_per_sm);
   }
   return plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes, kMaxClusterSize);
 }
