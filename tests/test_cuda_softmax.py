@@ -352,8 +352,12 @@ HOPPER_AUTO = {
     (torch.float32, 524288): "split",         # 2 MB rows: past a cluster's registers; 128 chunks of 16 KB
     (torch.float32, 1048576): "split",        # 4 MB rows, 256 chunks: 4 rows are fewer than the SMs
     (torch.bfloat16, 32768): "cluster_regs",  # 64 KB rows: one CTA
-    (torch.bfloat16, 65536): "block_hybrid",  # 128 KB rows: one 512-thread CTA per row, two per SM (rule 1a)
+    (torch.bfloat16, 65536): "cluster_regs",  # 128 KB rows: one CTA of 1024 threads (rule 1)
     (torch.bfloat16, 262144): "block_hybrid",  # 512 KB rows: 4 CTAs of 512 threads, two per SM
+}
+# Where GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM (H200) differ.
+HOPPER_AUTO_FAST_SM = {
+    (torch.bfloat16, 65536): "block_hybrid",  # one 512-thread CTA per row, two per SM (rule 1a)
 }
 
 
@@ -373,7 +377,8 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
     if _is_hopper(x.device) and (dtype, cols) in HOPPER_AUTO:
         checked = many if cols * x.element_size() <= 1 << 20 else x
         p = cuda_softmax.plan(checked, "softmax", "auto")
-        assert p["variant"] == HOPPER_AUTO[dtype, cols], p
+        fast = _pairs_16_bit_rows(cuda_softmax.gpu_properties(x.device.index))
+        assert p["variant"] == (HOPPER_AUTO_FAST_SM if fast else {}).get((dtype, cols), HOPPER_AUTO[dtype, cols]), p
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 
@@ -389,7 +394,7 @@ HOPPER_FEW_ROWS = {
     (torch.float32, 65536, 64): 4,       # 2 CTAs by the SMs, 4 by the registers
     (torch.bfloat16, 131072, 1): 16,
     (torch.bfloat16, 65536, 66): 2,      # 66 x 2 = 132
-    (torch.bfloat16, 65536, 67): 0,      # one 512-thread block_hybrid CTA per row (rule 1a)
+    (torch.bfloat16, 65536, 67): 0,      # one CTA per row (rule 1; 1a on the H200)
     (torch.float32, 65536, 132): 0,      # as many rows as SMs: block_hybrid (rule 2)
 }
 
@@ -471,8 +476,9 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
 @pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 32768), (torch.bfloat16, 65536), (torch.float16, 70000),
                                          (torch.bfloat16, 65537)], ids=str)
 def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
-    """A 16-bit row that one CTA of HYBRID_SMALL_THREADS holds (its registers' share and
-    the shared memory left with two such CTAs per SM): one such CTA per row, two per SM
+    """On GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a 16-bit
+    row that one CTA of HYBRID_SMALL_THREADS holds (its registers' share and the shared
+    memory left with two such CTAs per SM): one such CTA per row, two per SM
     (an odd width's narrower packs keep fewer bytes in registers: it may need one CTA of
     HYBRID_THREADS). `auto` takes the pair for rows past one 512-thread cluster_regs CTA."""
     if not _is_hopper(0):
@@ -482,13 +488,20 @@ def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
     assert p["status"] == "ok" and p["cluster_size"] == 1, p
     held = p["threads"] * p["cols_per_thread"] * x.element_size() + p["smem_bytes"]
     assert held >= cols * x.element_size(), p
-    if cols % 8 == 0:  # 16-byte packs
+    pairs = _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))
+    if not pairs:
+        assert p["threads"] == limit("HYBRID_THREADS"), p
+    elif cols % 8 == 0:  # 16-byte packs
         assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
     else:
         assert p["threads"] in (limit("HYBRID_SMALL_THREADS"), limit("HYBRID_THREADS")), p
-    # auto: the pair past one 512-thread cluster_regs CTA (64 KB of 16-byte packs).
-    a = cuda_softmax.plan(x[:1].expand(264, cols), "softmax", "auto")
-    assert (a["reason_code"] == "pair_hybrid") == (cols * x.element_size() > 64 * 1024 and cols % 8 == 0), a
+    # auto: the pair for rows past one 512-thread cluster_regs CTA that one 1024-thread
+    # CTA holds (rule 1a: 64-128 KB of 16-byte packs); past that rule 2 takes the plan.
+    many = x[:1].expand(264, cols)
+    a = cuda_softmax.plan(many, "softmax", "auto")
+    assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
+    rule_1a = pairs and 64 * 1024 < cols * x.element_size() <= 128 * 1024 and cols % 8 == 0
+    assert (a["reason_code"] == "pair_hybrid") == rule_1a, a
     for op in OPS:
         run_and_check(Target("cuda", op, "block_hybrid"), x)
         run_and_check(Target("cuda", op, "auto"), x)
@@ -518,6 +531,12 @@ def _split_serves_groups(y: torch.Tensor, op: str) -> bool:
     """split's backward plans y and runs SPLIT_GRAD_MIN_GROUPS row groups or more at once."""
     p = cuda_softmax.plan(y, op, "split")
     return p["status"] == "ok" and p["blocks"] >= limit("SPLIT_GRAD_MIN_GROUPS") * p["split"]
+
+
+def _pairs_16_bit_rows(props: dict) -> bool:
+    """block_hybrid's 16-bit rows one per 512-thread CTA, two per SM: GPUs of
+    HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM."""
+    return props["dram_bytes_per_s"] // max(props["sm_count"], 1) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")
 
 
 def _fast_sm(props: dict) -> bool:

@@ -300,6 +300,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
       {"HYBRID_THREADS", kHybridThreads},
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
+      {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},
       {"HYBRID_SMALL_SLICE_BYTES", kHybridSmallSliceBytes},
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},

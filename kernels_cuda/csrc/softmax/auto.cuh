@@ -20,13 +20,14 @@
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
 //    bf16 65536 95.2 (the same rows in 2-CTA clusters: 90.5 and 88.4).
-// 1a. (sm_90) 16-bit rows past one 512-thread CTA's registers (over 64 KB) that one
-//    512-thread block_hybrid CTA holds (to 144 KB: bf16 65536): one such CTA per row, two
-//    per SM, rather than rule 1's one 1024-thread CTA per SM, whose phases (every load
-//    lands, the reductions, the exps and stores) run one after another with nothing else
-//    on the SM; a 16-bit row has twice the exps of an fp32 row of its bytes. H200, 1 GiB,
-//    % of copy, softmax / log-softmax: bf16 65536 93.0 / 94.4 -> 94.6 / 94.6, fp16 92.5 /
-//    92.7 -> 96.0 / 95.8 (block_hybrid.cuh, kHybridSmallThreads).
+// 1a. (sm_90, GPUs of 30 GB/s or more of DRAM bandwidth per SM) 16-bit rows past one
+//    512-thread CTA's registers (over 64 KB) that one 512-thread block_hybrid CTA holds
+//    (to 144 KB: bf16 65536): one such CTA per row, two per SM, rather than rule 1's one
+//    1024-thread CTA per SM, whose phases (every load lands, the reductions, the exps and
+//    stores) run one after another with nothing else on the SM; a 16-bit row has twice
+//    the exps of an fp32 row of its bytes. H200 (37 GB/s per SM), 1 GiB, % of copy,
+//    softmax / log-softmax: bf16 65536 93.0 / 94.4 -> 94.6 / 94.6, fp16 92.5 / 92.7 ->
+//    96.0 / 95.8; the H100 (25) lost 0.2-1.0 (block_hybrid.cuh, kHybridSmallThreads).
 // 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange.
 // 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64

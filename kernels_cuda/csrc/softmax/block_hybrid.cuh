@@ -10,7 +10,8 @@
 // at a time. 4- and 8-byte packs (misaligned views) use cp.async per pack, 2-byte packs
 // a synchronous copy; every thread then reads back only the packs it copied itself.
 // 16-bit forward rows that one CTA of kHybridSmallThreads holds (to kHybridSmallSliceBytes)
-// take such CTAs, two per SM, one row each (kHybridSmallThreads says why).
+// take such CTAs, two per SM, one row each, on GPUs of kHybridPairMinSmBandwidth or more
+// of DRAM bandwidth per SM (kHybridSmallThreads says why).
 // A row past one CTA goes to a cluster of K CTAs (2-16; fp32: the fewest whose slices
 // fit, rows up to ~4.6 MB; 16-bit forward: 512-thread CTAs, two per SM, slices of at most
 // kHybridSmallSliceBytes, while 16 of them hold the row, else fp32's shape), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
@@ -99,18 +100,25 @@ constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
 // bf16 262144 / 524288 / 1048576 92.0 / 88.4 / 87.1 -> 94.5 / 92.4 / 88.6 (log-softmax
 // 93.1 / 90.1 / 88.1 -> 94.8 / 92.9 / 89.0); fp32 lost (262144 95.4 -> 94.6, 524288 92.2
 // -> 87.5: twice the CTAs per row, 16 at 524288), and so did the backward.
-// The same CTAs, one per row, take the 16-bit rows that one of them holds (to 144 KB:
-// bf16 65536), two per SM, where one 1024-thread CTA per SM took them: the SM's second
-// CTA loads while the first reduces and computes its exps, which on one CTA per SM run
-// with nothing in flight. H200, 1 GiB, % of copy, softmax / log-softmax forward, the
-// 1024-thread CTA -> two 512-thread ones per SM (benchmarks/tuning/
-// hybrid_small_experiment.sh, copy s1; benchmarks/h200_2026-11-26c/hybrid_small_*):
-// block_hybrid bf16 65536 74.1 / 76.6 -> 94.6 / 94.6, fp16 74.5 / 76.4 -> 96.0 / 95.8 (and
-// 32768 74.0 -> 82.6; cluster_regs holds those rows at 97), against `auto`'s cluster_regs
-// (one 1024-thread CTA) bf16 93.0 / 94.4, fp16 92.5 / 92.7. Rows of 256 KB (bf16 131072)
-// as a cluster of two such CTAs lost to one 1024-thread CTA (84.6 against 89.9).
+// On GPUs of kHybridPairMinSmBandwidth or more of DRAM bandwidth per SM the same CTAs,
+// one per row, take the 16-bit rows that one of them holds (to 144 KB: bf16 65536), two
+// per SM, where one 1024-thread CTA per SM took them: the SM's second CTA loads while
+// the first reduces and computes its exps, which with one CTA per SM run with nothing in
+// flight, and the more bytes per second an SM must move, the more that costs. 1 GiB, %
+// of copy, softmax / log-softmax forward, one 1024-thread CTA per SM -> two 512-thread
+// ones (benchmarks/tuning/hybrid_small_experiment.sh, copy s1):
+//   H200 (37 GB/s per SM; benchmarks/h200_2026-11-26c/hybrid_small_*): block_hybrid bf16
+//     65536 74.1 / 76.6 -> 94.6 / 94.6, fp16 74.5 / 76.4 -> 96.0 / 95.8 (32768 74.0 ->
+//     82.6; cluster_regs holds those rows at 97), against `auto`'s cluster_regs bf16 93.0 /
+//     94.4, fp16 92.5 / 92.7; rows of 256 KB (bf16 131072) as a cluster of two such CTAs
+//     lost to one 1024-thread CTA (84.6 against 89.9);
+//   H100 (25 GB/s per SM; benchmarks/h100_2026-11-26c/pair_*_24b4ade*), `auto` before ->
+//     with the pair: bf16 49152 / 65536 99.5 / 99.1 -> 99.3 / 98.6, fp16 99.5 / 99.1 ->
+//     99.1 / 98.2 (log-softmax alike), 70000 mixed (bf16 96.5 -> 98.3, log-softmax fp16
+//     99.3 -> 98.0): one CTA per SM keeps up there.
 constexpr int kHybridSmallThreads = 512;
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
+constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 // The cluster of a block_hybrid CTA (K = 1 without a cluster launch): its slice of
@@ -346,14 +354,17 @@ Plan plan_block_hybrid(const Problem& p) {
   const int pack = widest_pack<T>(p);
   const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads);
   const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
-  // 16-bit rows: two 512-thread CTAs per SM, one per row where one holds the row, else
-  // in clusters while 16 of them hold it (to ~2.3 MB); one 1024-thread CTA per SM past that.
+  // 16-bit rows: two 512-thread CTAs per SM, one per row where one holds the row (GPUs of
+  // kHybridPairMinSmBandwidth per SM), else in clusters while 16 of them hold it (to ~2.3
+  // MB); one 1024-thread CTA per SM past that.
   const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads), kHybridSmallThreads,
                                kHybridSmallSliceBytes, 2};
   const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
   if (kElem == 2) {
+    const DeviceProperties device = device_properties(p.device);
+    const bool pairs = device.dram_bytes_per_s / std::max(device.sm_count, 1) >= kHybridPairMinSmBandwidth;
     return plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
-                                kMaxClusterSize, &two_per_sm);
+                                kMaxClusterSize, pairs ? &two_per_sm : nullptr);
   }
   return plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes, kMaxClusterSize);
 }
