@@ -17,6 +17,10 @@
 # checkout's auto and block_hybrid run beside the copy's block_hybrid, at COLS (default
 # 151936,196608, fp32 and bf16, softmax forward). Every result is checked against
 # float64, as always.
+# Runs so far: at 2d43531 on an H100 (benchmarks/h100_2026-11-26c/hybrid_any_k_*): 3-CTA
+# clusters won at both widths (fp32 151936 / 196608 84.3 / 91.1 -> 90.6 / 95.8, bf16 82.3 /
+# 89.2 -> 86.7 / 93.4). Next: the same on an H200, then compute-sanitizer over the odd
+# cluster sizes, before the planner takes them.
 source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/hybrid_any_k_alt}
 cols=${COLS:-151936,196608}

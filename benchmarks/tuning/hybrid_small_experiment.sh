@@ -24,6 +24,11 @@
 # that one 1024-thread CTA holds (bf16 131072) to a cluster of the 512-thread CTAs
 # instead. The checkout's `auto` and block_hybrid run beside the copies' block_hybrid.
 # Every result is checked against float64, as always.
+# Runs so far: at 39eb6be on an H200 (benchmarks/h200_2026-11-26c/hybrid_small_*): s1 won
+# at 65536 (bf16 / fp16 softmax 93.0 / 92.5 -> 94.6 / 96.0), lost at 32768 to cluster_regs
+# (82.6 against 97.1); s1c lost at 131072 (84.6 against 89.9). s1 is the package's rule 1a
+# since 24b4ade, on GPUs of 30 GB/s or more of DRAM bandwidth per SM since bae34ff (the
+# H100 lost 0.2-1.0 with it: h100_2026-11-26c/pair_*_24b4ade*).
 source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/hybrid_small_alt}
 alts=${ALTS:-s1 s1c}

@@ -31,6 +31,10 @@
 # h200_2026-11-26c/wide_store_*_5d1be00*): fp32 forward +1.0-1.4 (92.9 / 91.9 / 88.7 ->
 # 94.3 / 93.0 / 90.0), backward +0.4-0.6, bf16 forward 65536 92.9 -> 44.9 and backward
 # 93.5 -> 78.4 (the split stores), hence v4 and wb.
+# At 6ee8d08 (H200, ALTS="v4 wb", 2048-1048576): both +0.5-1.4 in the forward everywhere
+# (fp32 65536 93.3 -> 94.5), the backward within the rounds' spread: v4 is the package's
+# Cache::kPlainVector since c284b7d (checked on an H100 by a before/after run of the
+# package, benchmarks/h100_2026-11-26c/store_*).
 source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/wide_store_alt}
 alts=${ALTS:-v4 wb}
