@@ -53,10 +53,7 @@ if variant.endswith("nox"):
 open(path, "w").write(s)
 PY
 done
-for v in $copies; do
-  (cd "$alt/$v" && PYTHONPATH="$alt/$v" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
-done
-wait
+build_trees $(for v in $copies; do echo "$alt/$v"; done)
 B="--min-bytes 1GiB --quiet --format markdown --layout long --op $ops --pass fwd --backends cuda"
 timeout 150 python3 -m comparison --cols $cols --dtype $dtypes $B --variants auto --output "$out/cluster_width_auto_${tag}_$rev.md" | tail -1
 for r in $runs; do

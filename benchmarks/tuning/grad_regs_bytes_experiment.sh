@@ -31,10 +31,7 @@ line = "const int min_cta = fills_cta ? std::min(kGradRegsMinBytes16, cap_two) :
 assert line in s, "cluster_regs.cuh changed: update this experiment's patch"
 open(path, "w").write(s.replace(line, "const int min_cta = min_two;"))
 PY
-for tree in "$root" "$alt/b32"; do
-  (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
-done
-wait
+build_trees "$root" "$alt/b32"
 B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass bwd --backends cuda --variants auto,cluster_regs"
 for tree in "$root" "$alt/b32"; do
   name=$([ "$tree" = "$root" ] && echo checkout || echo b32)

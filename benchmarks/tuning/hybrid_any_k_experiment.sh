@@ -37,10 +37,7 @@ assert s.count(a) == 1 and s.count(b) == 1, "block_hybrid.cuh changed: update th
 s = s.replace(a, "shape.slice_bytes) ++k;").replace(b, "shape.slice_bytes; ++k) {")
 open(path, "w").write(s)
 PY
-for tree in "$root" "$alt/anyk"; do
-  (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
-done
-wait
+build_trees "$root" "$alt/anyk"
 B="--min-bytes 1GiB --quiet --format csv --op softmax --pass fwd --backends cuda --cols $cols --dtype $dtypes"
 PYTHONPATH=$root timeout 120 python3 -m comparison $B --variants auto,block_hybrid,cluster_regs \
   --output "$out/hybrid_any_k_${tag}_${rev}_base.csv" | tail -1

@@ -68,10 +68,7 @@ PY
 done
 trees="$root"
 for v in $alts; do trees="$trees $alt/$v"; done
-for tree in $trees; do
-  (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
-done
-wait
+build_trees $trees
 # Each copy runs from its own directory: `python -m` and `python -` put the working
 # directory first on sys.path, ahead of PYTHONPATH.
 for tree in $trees; do

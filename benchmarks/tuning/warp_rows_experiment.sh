@@ -132,10 +132,7 @@ if variant == "st":
 open(path, "w").write(s)
 PY
 done
-for v in $copies; do
-  (cd "$alt/$v" && PYTHONPATH="$alt/$v" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
-done
-wait
+build_trees $(for v in $copies; do echo "$alt/$v"; done)
 B="--min-bytes 1GiB --quiet --format markdown --layout long --op softmax --pass ${PASSES:-fwd,bwd} --backends cuda"
 for r in $runs; do
   IFS=: read -r v w rpa p16 <<< "$r"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Whether the CUDA kernels of rows past warp_per_row (cluster_regs, block_hybrid, split,
-# split_smem; forward and backward) run closer to the copy on an H200 with plain stores
-# of their output instead of streaming ones (st.global.cs, evict-first). One device call
-# of about six minutes, from the repository root on a GPU machine (results in $OUT,
-# named by GPU and commit):
+# How the CUDA kernels' output stores (kOutputStore, common/packs.cuh) weigh on rows past
+# warp_per_row (cluster_regs, block_hybrid, split, split_smem; forward and backward): the
+# checkout's plain stores of one instruction per pack (Cache::kPlainVector) against the
+# streaming ones (st.global.cs, evict-first) they replaced, or plain C++ stores. One
+# device call of about six minutes, from the repository root on a GPU machine (results
+# in $OUT, named by GPU and commit):
 #
 #   bash benchmarks/tuning/wide_store_experiment.sh
 #
@@ -11,33 +12,29 @@
 # points (warp_per_row, bf16 128 95.2 -> 98.4; benchmarks/h200_2026-11-26b/
 # warp_rows_st2_*), and the wide rows are where this GPU trails most (CUDA forward bf16
 # 65536 / 131072 / 262144 at 93.0 / 90.0 / 80.9% of copy in the record at 8f858e4, where
-# Quack's forward held 99.0 / 98.3 / 94.2; its kernel stores plainly). Every wide kernel
-# stores through store_pack<Cache::kStreaming> (RegSlice::write's default, write_packs'
-# and the backward's grad stores); no wide row was measured with plain stores.
-# Copies of the package, differing from the checkout as ALTS names them (default
-# "v4 wb"):
-#   plain    store_pack's streaming form stores plainly (`*w = raw`): ptxas then splits
-#            many 16-byte stores (of 16-bit packs above all) into 2- and 4-byte ones
-#            (cuobjdump, sm_90: 4733 STG.E against the checkout's 174)
-#   plainld  plain, and load_pack's streaming form loads plainly too
-#   v4       store_pack's streaming form as a weak st.global.v4.b32 / v2 / b32 / b16 in
-#            inline assembly: one instruction per pack, default eviction (STG.E.128)
-#   wb       the same through __stwb (st.global.wb: STG.E.128.STRONG.SM)
+# Quack's forward held 99.0 / 98.3 / 94.2; its kernel stores plainly).
+# Copies of the package, differing from the checkout as ALTS names them (default "cs"):
+#   cs       kOutputStore = Cache::kStreaming (the stores before c284b7d)
+#   plain    kOutputStore = Cache::kNormal (`*w = raw`): ptxas then splits many 16-byte
+#            stores (of 16-bit packs above all) into 2- and 4-byte ones (cuobjdump,
+#            sm_90: 4733 STG.E against 174)
 # Each copy and the checkout run `auto` (VARIANTS) of the CUDA backend, PASSES (default
 # fwd,bwd) of softmax (OPS), at COLS x DTYPES on 1 GiB inputs; ROUNDS (default 2) times
 # in turn, so the spread between rounds of one tree shows the noise. Every result is
 # checked against float64, as always.
-# Runs so far: ALTS=plain at 5d1be00 on an H200 (COLS=65536,131072,262144; benchmarks/
-# h200_2026-11-26c/wide_store_*_5d1be00*): fp32 forward +1.0-1.4 (92.9 / 91.9 / 88.7 ->
-# 94.3 / 93.0 / 90.0), backward +0.4-0.6, bf16 forward 65536 92.9 -> 44.9 and backward
-# 93.5 -> 78.4 (the split stores), hence v4 and wb.
-# At 6ee8d08 (H200, ALTS="v4 wb", 2048-1048576): both +0.5-1.4 in the forward everywhere
-# (fp32 65536 93.3 -> 94.5), the backward within the rounds' spread: v4 is the package's
-# Cache::kPlainVector since c284b7d (checked on an H100 by a before/after run of the
-# package, benchmarks/h100_2026-11-26c/store_*).
+# Runs so far (the checkout then stored streaming, and the copies patched store_pack's
+# streaming form): ALTS=plain at 5d1be00 on an H200 (COLS=65536,131072,262144;
+# benchmarks/h200_2026-11-26c/wide_store_*_5d1be00*): fp32 forward +1.0-1.4 (92.9 / 91.9
+# / 88.7 -> 94.3 / 93.0 / 90.0), backward +0.4-0.6, bf16 forward 65536 92.9 -> 44.9 and
+# backward 93.5 -> 78.4 (the split stores). At 6ee8d08 (H200, 2048-1048576) two copies of
+# one instruction per pack, a weak st.global.v4.b32 in inline assembly (v4) and __stwb
+# (st.global.wb): both +0.5-1.4 in the forward everywhere (fp32 65536 93.3 -> 94.5), the
+# backward within the rounds' spread. v4 is the package's Cache::kPlainVector since
+# c284b7d (checked on an H100 by a before/after run of the package, benchmarks/
+# h100_2026-11-26c/store_*).
 source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/wide_store_alt}
-alts=${ALTS:-v4 wb}
+alts=${ALTS:-cs}
 cols=${COLS:-2048,8192,32768,65536,131072,262144,524288,1048576}
 dtypes=${DTYPES:-fp32,bf16}
 passes=${PASSES:-fwd,bwd}
@@ -52,40 +49,15 @@ for v in $alts; do
 import sys
 path, variant = sys.argv[1:]
 s = open(path).read()
-store, load = "    __stcs(w, raw);\n", "    raw = __ldcs(w);\n"
-head = "template <Cache kCache, typename T, int N>\n__device__ __forceinline__ void store_pack("
-assert store in s and load in s and head in s, "packs.cuh changed: update this experiment's patch"
-if variant in ("plain", "plainld"):
-    s = s.replace(store, "    *w = raw;\n")
-if variant == "plainld":
-    s = s.replace(load, "    raw = *w;\n")
-if variant == "wb":
-    s = s.replace(store, "    __stwb(w, raw);\n")
-if variant == "v4":
-    weak = """__device__ __forceinline__ void store_weak(uint4* p, uint4 v) {
-  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\\n" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
-}
-__device__ __forceinline__ void store_weak(uint2* p, uint2 v) {
-  asm volatile("st.global.v2.b32 [%0], {%1, %2};\\n" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");
-}
-__device__ __forceinline__ void store_weak(unsigned int* p, unsigned int v) {
-  asm volatile("st.global.b32 [%0], %1;\\n" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ void store_weak(unsigned short* p, unsigned short v) {
-  asm volatile("st.global.b16 [%0], %1;\\n" ::"l"(p), "h"(v) : "memory");
-}
-
-"""
-    s = s.replace(head, weak + head, 1).replace(store, "    store_weak(w, raw);\n")
-open(path, "w").write(s)
+line = "constexpr Cache kOutputStore = Cache::kPlainVector;"
+assert line in s and variant in ("cs", "plain"), "packs.cuh changed (or an unknown copy): update this experiment"
+store = {"cs": "Cache::kStreaming", "plain": "Cache::kNormal"}[variant]
+open(path, "w").write(s.replace(line, f"constexpr Cache kOutputStore = {store};"))
 PY
 done
 trees="$root"
 for v in $alts; do trees="$trees $alt/$v"; done
-for tree in $trees; do
-  (cd "$tree" && PYTHONPATH="$tree" python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1) &
-done
-wait
+build_trees $trees
 B="--min-bytes 1GiB --quiet --format csv --op $ops --backends cuda --variants $variants --cols $cols --dtype $dtypes"
 labels=""
 for r in $(seq 1 "$rounds"); do
