@@ -30,7 +30,9 @@ def test_every_sweep_is_a_valid_command_line():
         args = build_parser().parse_args(list(sweep.argv))
         assert args.cols, name
     assert list(record.SWEEPS) == ["forward", "forward_wide", "backward", "step", "ladder", "reductions", "few_rows",
-                                   "default"]
+                                   "vocab", "default"]
+    vocab = build_parser().parse_args(list(record.SWEEPS["vocab"].argv))
+    assert 50257 in vocab.cols and any(c % 8 for c in vocab.cols), "an odd (misaligned) width among them"
     few = build_parser().parse_args(list(record.SWEEPS["few_rows"].argv))
     assert few.latency and few.rows == [1, 4, 16, 64] and few.cols[0] == 32768 and few.cols[-1] == 1048576
 

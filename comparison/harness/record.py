@@ -40,6 +40,8 @@ from .plot import matplotlib_missing, plot_results
 WIDTHS = "128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144"
 LADDER_WIDTHS = "128,512,1024,2048,4096,8192,16384,32768,65536"
 ALL_DTYPES = "fp32,bf16,fp16"
+# The vocabulary sizes of well-known language models: the widths a softmax over logits has.
+VOCAB_WIDTHS = "32000,50257,128256,151936,256000"
 ONE_GIB = ("--min-bytes", "1GiB")
 
 
@@ -76,6 +78,12 @@ SWEEPS: dict[str, Sweep] = {
         "graph, do_bench and an eager loop, kernel launches, beside torch, Quack and an empty kernel",
         ("--latency", "--cols", "32768,65536,131072,262144,524288,1048576", "--rows", "1,4,16,64",
          "--dtype", "fp32,bf16", "--op", "softmax,log_softmax")),
+    "vocab": Sweep(
+        "softmax and log-softmax, forward and backward, at real models' vocabulary widths (Llama 2 32000, "
+        "GPT-2 50257: odd, so most rows are not 16-byte aligned, Llama 3 128256, Qwen 151936, Gemma 256000), `auto` of "
+        "every available backend, 1 GiB inputs",
+        ("--cols", VOCAB_WIDTHS, "--dtype", "fp32,bf16", "--op", "softmax,log_softmax", "--pass", "fwd,bwd",
+         *ONE_GIB)),
     "default": Sweep(
         "the README's command as it is (fp32 and bf16, softmax and log-softmax, inputs 4x the L2 cache)",
         ("--cols", "512,2048,8192")),
