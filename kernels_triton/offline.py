@@ -26,8 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
-import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -39,7 +38,7 @@ H100 = launch.DeviceLimits(index=0, name="H100 SXM (offline)", sm_count=132, reg
                            dram_bytes_per_s=2 * 2619 * 10**6 * 640)  # 2619 MHz HBM3 over 5120 bits: 3.35 TB/s
 # An H200 as the plans see it: the H100's SMs with a 60 MiB L2 and 4.8 TB/s (NVIDIA's
 # figure), so 36 GB/s of DRAM bandwidth per SM, which takes split's *_FAST_SM rules.
-H200 = dataclasses.replace(H100, name="H200 SXM (offline)", l2_bytes=60 * 2**20, dram_bytes_per_s=48 * 10**11)
+H200 = replace(H100, name="H200 SXM (offline)", l2_bytes=60 * 2**20, dram_bytes_per_s=48 * 10**11)
 
 
 @dataclass(frozen=True)

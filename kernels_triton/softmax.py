@@ -171,7 +171,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     out.update(constexprs=first, num_warps=first_warps, maxnreg=maxnreg)
     # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
     # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
-    row_bytes = cols * x.element_size() * (2 if op == "softmax_backward" else 1)
+    row_bytes = cols * elem * (2 if op == "softmax_backward" else 1)
     if not on_gpu:
         # Interpreter: no SMs to fill, one program per unit of work (`split`: a few, so
         # that each loops over rows; SPLIT is 1 there).

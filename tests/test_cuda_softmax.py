@@ -533,15 +533,20 @@ def _split_serves_groups(y: torch.Tensor, op: str) -> bool:
     return p["status"] == "ok" and p["blocks"] >= limit("SPLIT_GRAD_MIN_GROUPS") * p["split"]
 
 
+def _sm_bandwidth(props: dict) -> int:
+    """The GPU's DRAM bandwidth per SM (bytes/s), as the planner's rules read it."""
+    return props["dram_bytes_per_s"] // max(props["sm_count"], 1)
+
+
 def _pairs_16_bit_rows(props: dict) -> bool:
     """block_hybrid's 16-bit rows one per 512-thread CTA, two per SM: GPUs of
     HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM."""
-    return props["dram_bytes_per_s"] // max(props["sm_count"], 1) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")
+    return _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")
 
 
 def _fast_sm(props: dict) -> bool:
     """The GPU's SMs have SPLIT_GRAD_FAST_SM_BANDWIDTH of DRAM bandwidth each or more."""
-    return props["dram_bytes_per_s"] // max(props["sm_count"], 1) >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
+    return _sm_bandwidth(props) >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
 
 
 def _takes_split_backward(y: torch.Tensor, op: str) -> bool:
@@ -570,7 +575,7 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
         return "split_smem", "split_smem_rows"
     if _is_hopper(y.device):
         props = cuda_softmax.gpu_properties(y.device.index)
-        sm_bandwidth = props["dram_bytes_per_s"] // max(props["sm_count"], 1)
+        sm_bandwidth = _sm_bandwidth(props)
         hybrid = cuda_softmax.plan(y, op, "block_hybrid")
         one_cta = hybrid["status"] == "ok" and hybrid["cluster_size"] == 1  # auto asks for one CTA
         if one_cta and hybrid["cols_per_thread"] * y.element_size() >= limit("GRAD_HYBRID_FIRST_BYTES"):
@@ -700,7 +705,7 @@ def test_backward_auto_plan_follows_the_rule(dtype, cols):
     if _is_hopper(y.device) and (dtype, cols) == (torch.bfloat16, 73728):
         # its register plan is a 16-CTA cluster: block_hybrid holds the rows instead
         # where each SM moves 30 GB/s or more (H200), not on the H100 (25 GB/s)
-        fast_sm = props["dram_bytes_per_s"] // props["sm_count"] >= limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH")
+        fast_sm = _sm_bandwidth(props) >= limit("GRAD_CLUSTER_MAX_SM_BANDWIDTH")
         assert p["variant"] == ("block_hybrid" if fast_sm else "cluster_regs"), p
 
 

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -30,6 +31,10 @@ struct DeviceProperties {
   // H200: 4.8 TB/s, both over 132 SMs: what differs between them is the bandwidth each
   // SM has to keep busy.
   int64_t dram_bytes_per_s = 0;
+
+  // The DRAM bandwidth each SM must keep busy (bytes/s): what the `auto` rules that differ
+  // between the H100 (25 GB/s) and the H200 (37 GB/s) read.
+  int64_t dram_bytes_per_sm_s() const { return dram_bytes_per_s / std::max(sm_count, 1); }
 };
 
 // Thread-safe; the caller does not need to make `device` current. Returned by value:

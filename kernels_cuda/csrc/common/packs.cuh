@@ -91,7 +91,10 @@ enum class Cache { kNormal, kGlobal, kStreaming, kPlainVector };
 // 97.1 / 93.3 / 91.8 / 88.8 / 84.8 -> 97.3 / 98.0 / 94.5 / 92.8 / 89.9 / 86.2, bf16 2048 /
 // 8192 / 32768 / 262144 98.5 / 97.1 / 97.3 / 80.4 -> 99.2 / 98.3 / 98.1 / 81.0; backward
 // within the rounds' spread but at bf16 262144 / 524288 (90.5 / 83.5-85.1 -> 91.3 /
-// 85.5-85.7). Evict-first stores gain nothing here: a one-pass kernel re-reads nothing.
+// 85.5-85.7). H100, the package before / after (benchmarks/h100_2026-11-26c/store_*): even
+// to 8192 columns, +0.2-0.7 from 32768 (fp32 131072 96.5 -> 97.1), the backward even but
+// at split_smem's rows (kSplitSmemGradStore). Evict-first stores gain nothing here: a
+// one-pass kernel re-reads nothing.
 constexpr Cache kOutputStore = Cache::kPlainVector;
 
 // Weak global stores of one instruction per pack (kPlainVector).

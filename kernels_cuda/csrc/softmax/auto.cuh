@@ -318,7 +318,7 @@ Plan plan_auto_backward(const Problem& p) {
   }
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
   const DeviceProperties device = device_properties(p.device);
-  const int64_t sm_bandwidth = device.dram_bytes_per_s / std::max(device.sm_count, 1);
+  const int64_t sm_bandwidth = device.dram_bytes_per_sm_s();
   const int64_t split_min_row_bytes =
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
   if (p.rows >= device.sm_count && row_bytes >= split_min_row_bytes) {

@@ -361,8 +361,7 @@ Plan plan_block_hybrid(const Problem& p) {
                                kHybridSmallSliceBytes, 2};
   const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
   if (kElem == 2) {
-    const DeviceProperties device = device_properties(p.device);
-    const bool pairs = device.dram_bytes_per_s / std::max(device.sm_count, 1) >= kHybridPairMinSmBandwidth;
+    const bool pairs = device_properties(p.device).dram_bytes_per_sm_s() >= kHybridPairMinSmBandwidth;
     return plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
                                 kMaxClusterSize, pairs ? &two_per_sm : nullptr);
   }
