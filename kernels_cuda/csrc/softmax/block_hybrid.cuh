@@ -279,8 +279,13 @@ struct HybridShape {
 // CTAs of the first of `shapes` that serves it (each CTA a slice of ceil(packs / K)
 // packs), each thread keeping `bytes` of each row it holds in registers; the packs past
 // the registers' share go to shared memory, smem_bytes(packs left) in all. K: the
-// smallest power of two (at most max_cluster) whose slices hold at most the shape's
-// slice_bytes of the row and fit with the shape's min_resident CTAs per SM;
+// smallest (2..max_cluster, of any size) whose slices hold at most the shape's
+// slice_bytes of the row and fit with the shape's min_resident CTAs per SM. Any size,
+// not the next power of two: a row just past what K CTAs hold takes K + 1 CTAs, each
+// with a large slice, where one CTA per SM needs its slice large (1 GiB, % of copy,
+// powers of two -> any size, benchmarks/tuning/hybrid_any_k_experiment.sh: H100
+// 2026-11-26, fp32 151936 / 196608 84.3 / 91.1 -> 90.6 / 95.8 over 3 CTAs where 4 took
+// them, bf16 82.3 / 89.2 -> 86.7 / 93.4, benchmarks/h100_2026-11-26c/hybrid_any_k_*);
 // row_exceeds_smem where no shape's max_cluster CTAs hold the row, cluster_not_resident
 // where no such cluster can be co-scheduled. The forward and backward plans differ only
 // in the kernels, the bytes per thread and what the packs left cost in shared memory.
@@ -319,8 +324,8 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
   for (const HybridShape& shape : shapes) {
     const int64_t limit = opt_in_smem(shape.fn, p.device, false);
     int k = 2;
-    while (k < max_cluster && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) k *= 2;
-    for (; k <= max_cluster && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; k *= 2) {
+    while (k < max_cluster && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) ++k;
+    for (; k <= max_cluster && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; ++k) {
       const int64_t smem = slice_smem(k, shape.threads);
       plan.threads = shape.threads;
       plan.smem_limit = limit;
