@@ -285,7 +285,10 @@ struct HybridShape {
 // with a large slice, where one CTA per SM needs its slice large (1 GiB, % of copy,
 // powers of two -> any size, benchmarks/tuning/hybrid_any_k_experiment.sh: H100
 // 2026-11-26, fp32 151936 / 196608 84.3 / 91.1 -> 90.6 / 95.8 over 3 CTAs where 4 took
-// them, bf16 82.3 / 89.2 -> 86.7 / 93.4, benchmarks/h100_2026-11-26c/hybrid_any_k_*);
+// them, bf16 82.3 / 89.2 -> 86.7 / 93.4, benchmarks/h100_2026-11-26c/hybrid_any_k_*; H200
+// `auto` before / after, two rounds, benchmarks/h200_2026-11-26d/anyk_*: fp32 151936 /
+// 196608 / 327680 74.9 / 83.6 / 75.7 -> 83.3 / 90.4 / 85.9 over 3, 3 and 5 CTAs, bf16
+// 66.1 / 74.5 / 66.9 -> 73.5 / 80.1 / 78.3);
 // row_exceeds_smem where no shape's max_cluster CTAs hold the row, cluster_not_resident
 // where no such cluster can be co-scheduled. The forward and backward plans differ only
 // in the kernels, the bytes per thread and what the packs left cost in shared memory.
