@@ -441,9 +441,9 @@ def test_auto_rules_for_rows_past_1_mb():
     x = make_rows(3, wide, torch.float32, "cuda", seed=41)
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
-    x = make_rows(sms, 262145, torch.float32, "cuda", seed=44)  # odd width: scalar packs
+    x = make_rows(sms, 262145, torch.float32, "cuda", seed=44)  # odd width: rows read in three parts
     p = cuda_softmax.plan(x, "softmax", "auto")
-    assert p["variant"] == "block_hybrid" and p["pack"] == 1, p
+    assert p["variant"] == "block_hybrid" and (p["pack"], p["realigned"]) == (4, 1), p
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 
@@ -528,6 +528,41 @@ def test_auto_serves_misaligned_views_of_rows_past_one_cta():
             assert p["cluster_size"] >= aligned["cluster_size"], (aligned, p)
         for op in OPS:
             run_and_check(Target("cuda", op, "auto"), view)
+
+
+def _realigned(x: torch.Tensor) -> bool:
+    """Whether every row of x sits at the same offset from a 16-byte boundary as the row
+    of a fresh contiguous output does (so one split into head, packs and tail serves both)."""
+    size, rows, cols = x.element_size(), x.shape[0], x.shape[1]
+    return x.data_ptr() % 16 == 0 and (rows == 1 or (x.stride(0) - cols) * size % 16 == 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
+@pytest.mark.parametrize("cols", [1, 3, 7, 9, 197, 1025, 3001, 20001, 50257, 70001, 151937])
+def test_odd_widths_read_rows_in_three_parts(dtype, cols):
+    """An odd width starts each row of a contiguous tensor at another offset from a 16-byte
+    boundary: cluster_regs and block_hybrid (and auto through them) read such rows as a
+    head of single values, 16-byte packs and a tail, where x's and y's rows share their
+    offsets (contiguous rows, or a row stride that differs from the width by whole
+    16-byte packs), and every value of every row agrees with float64: make_rows puts
+    spikes in the first and last columns, which are edges here. Rows with no whole pack
+    (cols < 8) are all edges; narrow rows share a CTA (each row group's edges); wide ones
+    span clusters (the first CTA takes the edges)."""
+    rows = 5 if cols * 4 <= 1 << 20 else 3
+    contiguous = make_rows(rows, cols, dtype, "cuda", seed=cols)
+    padded = make_rows(rows, cols + 16 // contiguous.element_size(), dtype, "cuda", seed=cols + 1)[:, :cols]
+    shifted = make_rows(rows, cols + 1, dtype, "cuda", seed=cols + 2)[:, 1:]  # x's rows off y's: no split
+    full = 16 // contiguous.element_size()
+    for x in (contiguous, padded, shifted):
+        for variant in ("cluster_regs", "block_hybrid", "auto"):
+            p = cuda_softmax.plan(x, "softmax", variant)
+            if p["status"] != "ok" or p["variant"] not in ("cluster_regs", "block_hybrid"):
+                continue
+            split = _realigned(x) and _max_pack(x) < full
+            assert (p["realigned"], p["pack"]) == ((1, full) if split else (0, _max_pack(x))), (cols, variant, p)
+            assert ("edges=true" in p["kernel"]) == split, p
+            for op in OPS:
+                run_and_check(Target("cuda", op, variant), x)
 
 
 def _split_serves_groups(y: torch.Tensor, op: str) -> bool:

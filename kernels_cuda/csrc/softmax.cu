@@ -142,6 +142,7 @@ Plan plan_backward_variant(const Problem& p, int64_t variant) {
 inline std::string kernel_name(int64_t dtype, const Plan& plan) {
   const std::string t = dtype_name(dtype);
   const auto n = [](int64_t v) { return std::to_string(v); };
+  const std::string edges = plan.realigned ? ", edges=true" : "";  // rows read in three parts (kEdges)
   switch (plan.variant) {
     case Variant::naive: return "softmax_naive_kernel<" + t + ">";
     case Variant::smem_tree:
@@ -153,7 +154,7 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
       return "softmax_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + ", cols_per_thread=" +
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
-      return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
+      return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +
              ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) + ">";
     case Variant::split:
@@ -166,7 +167,7 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
              ", max_threads=" + n(threads) + ">";
     }
     case Variant::block_hybrid:
-      return "softmax_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + ", threads=" + n(plan.threads) + ">";
+      return "softmax_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", threads=" + n(plan.threads) + ">";
     default: return "softmax_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
   }
 }

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "common/dtypes.cuh"
 
@@ -187,6 +188,26 @@ inline int max_pack_elems(int elem_size, std::initializer_list<uint64_t> ptrs,
     for (uint64_t p : ptrs) ok = ok && p % bytes == 0;
     if (rows > 1) {
       for (int64_t s : row_strides) ok = ok && s % n == 0;
+    }
+    if (ok) return n;
+  }
+  return 1;
+}
+
+// Widest pack (elements, at most 16 bytes) for rows read as head, whole packs and tail
+// (common/row_edges.cuh): every row of every tensor must start at the same offset from
+// a boundary of the pack's bytes, so that one split of the row serves them all. `rows_at`
+// holds each tensor's first row and its row stride (elements); with a single row the
+// strides never apply. The width does not matter (the tail takes what is left).
+inline int realigned_pack_elems(int elem_size, std::initializer_list<std::pair<uint64_t, int64_t>> rows_at,
+                                int64_t rows) {
+  for (int n = 16 / elem_size; n > 1; n >>= 1) {
+    const uint64_t bytes = static_cast<uint64_t>(n) * elem_size;
+    const auto& first = *rows_at.begin();
+    bool ok = true;
+    for (const auto& [ptr, stride] : rows_at) {
+      ok = ok && ptr % bytes == first.first % bytes;
+      if (rows > 1) ok = ok && static_cast<uint64_t>(stride - first.second) * elem_size % bytes == 0;
     }
     if (ok) return n;
   }

@@ -37,6 +37,7 @@
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/reg_slice.cuh"
+#include "common/row_edges.cuh"
 #include "common/row_scan.cuh"
 #include "softmax/geometry.cuh"
 
@@ -149,15 +150,19 @@ struct HybridCluster {
     // (merge at the first row), i.e. once it has started.
     if (k_ctas() > 1 && first_row() < rows) cluster_arrive_release();
   }
-  __device__ __forceinline__ int64_t first() const {
+  // Of a row of `packs_of_row` whole packs (a row read in three parts has one fewer where
+  // its head is not empty: common/row_edges.cuh), or of row_packs.
+  __device__ __forceinline__ int64_t first(int64_t packs_of_row) const {
     const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
-    return want < row_packs ? want : row_packs;
+    return want < packs_of_row ? want : packs_of_row;
   }
+  __device__ __forceinline__ int64_t first() const { return first(row_packs); }
   // Packs in this CTA's slice (0 for a CTA past the row's end).
-  __device__ __forceinline__ int packs() const {
-    const int64_t start = first();
-    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
+  __device__ __forceinline__ int packs(int64_t packs_of_row) const {
+    const int64_t start = first(packs_of_row);
+    return static_cast<int>((start + slice_packs < packs_of_row ? start + slice_packs : packs_of_row) - start);
   }
+  __device__ __forceinline__ int packs() const { return packs(row_packs); }
   __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
   static __device__ __forceinline__ int64_t first_row() { return blockIdx.x / k_ctas(); }
   static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
@@ -178,7 +183,9 @@ struct HybridCluster {
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int kThreads>
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh); the cluster's
+// first CTA takes the edges.
+template <typename T, int N, int kThreads, bool kEdges = false>
 __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_block_hybrid_kernel(RowsArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
@@ -193,13 +200,20 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
   const HybridCluster cl(a.cols / N, a.slice_packs, a.rows);
   const int G = blockDim.x;
   const int t = threadIdx.x;
-  const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
-  const int smem_packs = cl.packs() - reg_packs;
-  const HybridPieces pieces(smem_packs, kBulk);
+  // Aligned rows all split alike; a row read in three parts (kEdges) has its own split,
+  // its whole packs from column `head`.
+  const int aligned_reg_packs = min(cl.packs(), G * (B / kPackBytes));
+  const HybridPieces aligned_pieces(cl.packs() - aligned_reg_packs, kBulk);
   if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
-    const T* xr = a.x + row * a.x_stride + cl.first_col(N);
+    const int head = kEdges ? row_head<T, N>(a.x + row * a.x_stride, a.cols) : 0;
+    const int64_t row_packs = (a.cols - head) / N;
+    const int reg_packs = kEdges ? min(cl.packs(row_packs), G * (B / kPackBytes)) : aligned_reg_packs;
+    const HybridPieces pieces = kEdges ? HybridPieces(cl.packs(row_packs) - reg_packs, kBulk) : aligned_pieces;
+    const int smem_packs = pieces.smem_packs;
+    const int64_t first_col = kEdges ? head + cl.first(row_packs) * N : cl.first_col(N);
+    const T* xr = a.x + row * a.x_stride + first_col;
     const T* xs = xr + static_cast<int64_t>(reg_packs) * N;
     // Every thread is done with the previous row's cache and warp_pairs (read after
     // slice_merge_pairs' barrier; rewritten below).
@@ -222,6 +236,12 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
     RegSlice<T, N, B> s;
     s.load(xr, t, G, reg_packs);
     OnlinePair acc = s.reduce(a.log);
+    if constexpr (kEdges) {
+      if (cl.rank() == 0) {
+        const T* x0 = a.x + row * a.x_stride;
+        acc = online_fold(acc, edge_value(x0, RowEdges<T, N>(x0, a.cols), t));
+      }
+    }
     if constexpr (kBulk) {
 #pragma unroll
       for (int c = 0; c < kHybridPieces; ++c) {
@@ -240,10 +260,16 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
     acc = slice_merge_pairs(acc, warp_pairs, 0, G);
     if (cl.k_ctas() > 1) acc = cl.merge(exchange, acc, it);
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-    T* yr = a.y + row * a.cols + cl.first_col(N);
+    T* yr = a.y + row * a.cols + first_col;
     s.write(yr, t, G, reg_packs, n, a.log);
     write_packs<Cache::kNormal, kOutputStore, T, N>(cache, yr + static_cast<int64_t>(reg_packs) * N,
                                                       smem_packs, n, a.log);
+    if constexpr (kEdges) {
+      if (cl.rank() == 0) {
+        const int64_t r = rematerialize(row);
+        write_edge<T, N>(a.x + r * a.x_stride, a.y + r * a.cols, a.cols, t, n, a.log);
+      }
+    }
   }
 #endif
 }
@@ -253,14 +279,21 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
 // ---------------------------------------------------------------------------------
 
 // kHybridSmallThreads is instantiated for 16-bit values only (the shape fp32 does not use).
+// Rows read in three parts (edges) have instances of their own, of 16-byte packs only.
 struct BlockHybridFamily {
-  template <typename T, int N> static const void* get(int threads) {
+  template <typename T, int N, bool kEdges> static const void* instance(int threads) {
     if constexpr (sizeof(T) == 2) {
       if (threads == kHybridSmallThreads) {
-        return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads>);
+        return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges>);
       }
     }
-    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads>);
+    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads, kEdges>);
+  }
+  template <typename T, int N> static const void* get(int threads, bool edges) {
+    if constexpr (N * sizeof(T) == 16) {
+      if (edges) return instance<T, N, true>(threads);
+    }
+    return instance<T, N, false>(threads);
   }
 };
 
@@ -359,21 +392,23 @@ template <typename T>
 Plan plan_block_hybrid(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
-  const int pack = widest_pack<T>(p);
-  const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads);
+  int64_t realigned = 0;
+  const int pack = realigned_pack<T>(p, realigned);
+  const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads, realigned != 0);
   const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
   // 16-bit rows: two 512-thread CTAs per SM, one per row where one holds the row (GPUs of
   // kHybridPairMinSmBandwidth per SM), else in clusters while 16 of them hold it (to ~2.3
   // MB); one 1024-thread CTA per SM past that.
-  const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads), kHybridSmallThreads,
-                               kHybridSmallSliceBytes, 2};
+  const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads, realigned != 0),
+                               kHybridSmallThreads, kHybridSmallSliceBytes, 2};
   const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
-  if (kElem == 2) {
-    const bool pairs = device_properties(p.device).dram_bytes_per_sm_s() >= kHybridPairMinSmBandwidth;
-    return plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
-                                kMaxClusterSize, pairs ? &two_per_sm : nullptr);
-  }
-  return plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes, kMaxClusterSize);
+  const bool pairs = device_properties(p.device).dram_bytes_per_sm_s() >= kHybridPairMinSmBandwidth;
+  Plan plan = kElem == 2 ? plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem),
+                                                smem_bytes, kMaxClusterSize, pairs ? &two_per_sm : nullptr)
+                         : plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
+                                                kMaxClusterSize);
+  plan.realigned = realigned;
+  return plan;
 }
 
 // ---------------------------------------------------------------------------------

@@ -43,6 +43,7 @@
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/reg_slice.cuh"
+#include "common/row_edges.cuh"
 #include "softmax/geometry.cuh"
 
 namespace sk {
@@ -91,16 +92,21 @@ constexpr int regs_budget(int elem, int n, int bytes) {
          : (n * elem >= 8 || elem == 4) && bytes <= 64 ? 40
                                                         : 64;
 }
-constexpr int regs_min_blocks(int elem, int n, int bytes, int threads) {
-  return std::max(1, 65536 / (regs_budget(elem, n, bytes) * threads));
+// Rows read in three parts (edges: common/row_edges.cuh) need more than 40 registers:
+// at 40 those instances spilled 4-8 bytes (ptxas sm_90); they take 48 (two 512-thread
+// CTAs per SM instead of three).
+constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edges = false) {
+  const int budget = regs_budget(elem, n, bytes);
+  return std::max(1, 65536 / ((edges && budget == 40 ? 48 : budget) * threads));
 }
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int B, int kThreads>
-__global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kThreads))
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh).
+template <typename T, int N, int B, int kThreads, bool kEdges = false>
+__global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kThreads, kEdges))
     softmax_cluster_regs_kernel(RowsArgs<T> a) {
   __shared__ OnlinePair warp_pairs[kThreads / 32];
   int k_ctas = 1;
@@ -128,13 +134,24 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
 #endif
   const int g = threadIdx.x / G;
   const int t = threadIdx.x - g * G;
-  const int packs = static_cast<int>(a.cols / N);  // rows of at most 1 MB
-  const int first = min(packs, rank * a.slice_packs);
   const int64_t row = unit * R + g;
+  // kEdges: the row's whole packs start at column `head`; its edges go to the threads
+  // 0 .. count - 1 of its group in the cluster's first CTA.
+  const int head = kEdges ? row_head<T, N>(a.x + row * a.x_stride, a.cols) : 0;
+  const int packs = static_cast<int>((a.cols - head) / N);  // rows of at most 1 MB
+  const int first = min(packs, rank * a.slice_packs);
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
+  const int64_t first_col = head + static_cast<int64_t>(first) * N;
   RegSlice<T, N, B> s;
-  s.load(a.x + row * a.x_stride + static_cast<int64_t>(first) * N, t, G, local);
-  OnlinePair acc = slice_merge_pairs(s.reduce(a.log), warp_pairs, g, G);
+  s.load(a.x + row * a.x_stride + first_col, t, G, local);
+  OnlinePair acc = s.reduce(a.log);
+  if constexpr (kEdges) {
+    if (row < a.rows && rank == 0) {
+      const T* xr = a.x + row * a.x_stride;
+      acc = online_fold(acc, edge_value(xr, RowEdges<T, N>(xr, a.cols), t));
+    }
+  }
+  acc = slice_merge_pairs(acc, warp_pairs, g, G);
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
@@ -143,9 +160,18 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
     // unlike cluster_smem, which reads its peers' slots.
   }
 #endif
-  if (local == 0) return;
-  s.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
-          a.log);
+  if constexpr (kEdges) {
+    if (row >= a.rows) return;
+    const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+    if (local > 0) s.write(a.y + row * a.cols + first_col, t, G, local, n, a.log);
+    if (rank == 0) {
+      const int64_t r = rematerialize(row);
+      write_edge<T, N>(a.x + r * a.x_stride, a.y + r * a.cols, a.cols, t, n, a.log);
+    }
+  } else {
+    if (local == 0) return;
+    s.write(a.y + row * a.cols + first_col, t, G, local, make_row_norm(acc.m, acc.d, a.log), a.log);
+  }
 }
 
 // ---------------------------------------------------------------------------------
@@ -156,30 +182,32 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
 // kRegsMinBytes32 / kRegsMinBytes16 up to what kRegsMaxLoads packs hold (at most
 // kRegsMaxBytes; scalar fp16/bf16 packs: 32 only), with __launch_bounds__ for
 // kRegsMaxThreads, plus kRegsMaxBytes with bounds for kRegsWideThreads (max_threads >
-// kRegsMaxThreads). 23 kernels in all.
-template <typename T, int N>
-const void* cluster_regs_kernel(int bytes_per_thread, int max_threads) {
+// kRegsMaxThreads): 23 kernels, and the same again of 16-byte packs for rows read in
+// three parts (kEdges: 9 more).
+template <typename T, int N, bool kEdges>
+const void* cluster_regs_instance(int bytes_per_thread, int max_threads) {
   constexpr int kMax = std::min(kRegsMaxBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
   constexpr int kMin = std::min(sizeof(T) == 4 ? kRegsMinBytes32 : kRegsMinBytes16, kMax);
   constexpr int R = kRegsMaxThreads;
   if (max_threads > R) {  // the one wide shape: kRegsWideThreads threads of kRegsMaxBytes
     if constexpr (kMax == kRegsMaxBytes) {
       if (bytes_per_thread == kRegsMaxBytes) {
-        return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, kRegsMaxBytes, kRegsWideThreads>);
+        return reinterpret_cast<const void*>(
+            &softmax_cluster_regs_kernel<T, N, kRegsMaxBytes, kRegsWideThreads, kEdges>);
       }
     }
   } else {
     switch (bytes_per_thread) {
       case 32:
-        if constexpr (kMin <= 32) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32, R>);
+        if constexpr (kMin <= 32) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 32, R, kEdges>);
         break;
       case 64:
         if constexpr (kMin <= 64 && kMax >= 64) {
-          return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64, R>);
+          return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 64, R, kEdges>);
         }
         break;
       case 128:
-        if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128, R>);
+        if constexpr (kMax >= 128) return reinterpret_cast<const void*>(&softmax_cluster_regs_kernel<T, N, 128, R, kEdges>);
         break;
       default:
         break;
@@ -187,6 +215,15 @@ const void* cluster_regs_kernel(int bytes_per_thread, int max_threads) {
   }
   throw std::runtime_error("cluster_regs: no kernel for " + std::to_string(bytes_per_thread) +
                            " bytes per thread and packs of " + std::to_string(N));
+}
+
+// edges: rows read in three parts (realigned plans, whose packs are always 16 bytes).
+template <typename T, int N>
+const void* cluster_regs_kernel(int bytes_per_thread, int max_threads, bool edges) {
+  if constexpr (N * sizeof(T) == 16) {
+    if (edges) return cluster_regs_instance<T, N, true>(bytes_per_thread, max_threads);
+  }
+  return cluster_regs_instance<T, N, false>(bytes_per_thread, max_threads);
 }
 
 // The most bytes per thread in at most kRegsMaxLoads packs: scalar packs (each in a
@@ -198,8 +235,8 @@ inline int cluster_regs_max_bytes(int pack_bytes) {
 }
 
 struct ClusterRegsFamily {
-  template <typename T, int N> static const void* get(int bytes_per_thread, int max_threads) {
-    return cluster_regs_kernel<T, N>(bytes_per_thread, max_threads);
+  template <typename T, int N> static const void* get(int bytes_per_thread, int max_threads, bool edges) {
+    return cluster_regs_kernel<T, N>(bytes_per_thread, max_threads, edges);
   }
 };
 
@@ -214,7 +251,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   // to kRegsMaxThreads. The first whose slices fit, with the fewest bytes per thread
   // that fit; the next when that shape cannot be resident.
   const int max_k = device_properties(p.device).major >= kClusterMinMajor ? kMaxClusterSize : 1;
-  const int pack = widest_pack<T>(p);
+  const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int pack_bytes = pack * kElem;
@@ -240,7 +277,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads);
+    const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
     int active = 0;
     if (k > 1) {

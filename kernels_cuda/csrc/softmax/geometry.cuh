@@ -92,6 +92,22 @@ int widest_pack(const Problem& p) {
   return max_pack_elems(static_cast<int>(sizeof(T)), {p.x, p.y, p.g}, {p.stride, p.g_stride}, p.rows, p.cols);
 }
 
+// The pack of a path whose kernels read each row as head, whole packs and tail
+// (common/row_edges.cuh): the widest pack whole rows allow (widest_pack), or 16 bytes
+// where every row of x, y (and g) starts at the same offset from a 16-byte boundary, as
+// the rows of a contiguous tensor of odd width do; `realigned` (the plan's field) says
+// which. Only 16-byte packs are read so (their own kernel instances, kEdges).
+template <typename T>
+int realigned_pack(const Problem& p, int64_t& realigned) {
+  const int whole = widest_pack<T>(p);
+  constexpr int kFull = 16 / static_cast<int>(sizeof(T));
+  const int elem = static_cast<int>(sizeof(T));
+  const int split = p.g != 0 ? realigned_pack_elems(elem, {{p.x, p.stride}, {p.y, p.cols}, {p.g, p.g_stride}}, p.rows)
+                             : realigned_pack_elems(elem, {{p.x, p.stride}, {p.y, p.cols}}, p.rows);
+  realigned = whole < kFull && split == kFull ? 1 : 0;
+  return realigned ? kFull : whole;
+}
+
 // Rows a grid is sized for: at least one, so that a plan for an empty input is well formed.
 inline int64_t plan_rows(const Problem& p) { return std::max<int64_t>(p.rows, 1); }
 

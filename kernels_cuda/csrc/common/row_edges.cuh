@@ -1,0 +1,96 @@
+// Rows that do not start on a pack boundary, read in three parts: the head (the values
+// before the row's first address aligned to a whole pack), the body (whole packs), the
+// tail (the values after the last whole pack). An odd width in a contiguous tensor
+// (GPT-2's 50257 columns) starts each row at another offset from a 16-byte boundary, so
+// no pack wider than one value fits every row whole; read this way, all but at most
+// 2 (N - 1) values of each row move in full packs. One split serves x and y (and y, dy
+// and dx, backward) where their rows all sit at the same offset from a pack boundary,
+// which plans check (realigned_pack_elems, common/packs.cuh).
+//
+// The kernels that read rows so are instances of their own (kEdges): the aligned
+// instances, tuned to their register bounds, spilled with even the per-row head in them
+// (bf16 cluster_regs backward: 24 bytes, 152 with the edges read and written).
+// Threads 0 .. count() - 1 of a row's thread group (of the cluster's first CTA) each
+// take one edge value: they fold it into their part of the row's reduction, and after
+// the row's barrier read it again (from L2) to write its output, the row's pointers
+// worked out again from the row's index (rematerialize) rather than kept live across
+// the reduction.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/grad.cuh"
+#include "common/online.cuh"
+#include "common/packs.cuh"
+
+namespace sk {
+
+// The values of `row` before its first address aligned to a pack of N values (at most
+// the row's width). Every pointer is aligned to T.
+template <typename T, int N>
+__device__ __forceinline__ int row_head(const T* row, int64_t cols) {
+  constexpr unsigned kBytes = N * sizeof(T);
+  const unsigned off = static_cast<unsigned>(reinterpret_cast<uintptr_t>(row)) % kBytes;
+  const int h = off == 0 ? 0 : static_cast<int>((kBytes - off) / sizeof(T));
+  return cols < h ? static_cast<int>(cols) : h;
+}
+
+template <typename T, int N>
+struct RowEdges {
+  int head;      // values before the first whole pack
+  int64_t cols;  // the row's width
+
+  __device__ __forceinline__ RowEdges(const T* row, int64_t width) : head(row_head<T, N>(row, width)), cols(width) {}
+  // Whole packs, from column `head`.
+  __device__ __forceinline__ int64_t body() const { return (cols - head) / N; }
+  __device__ __forceinline__ int count() const { return head + static_cast<int>((cols - head) % N); }
+  // The column of edge value e (0 <= e < count()): the head's, then the tail's.
+  __device__ __forceinline__ int64_t col(int e) const { return e < head ? e : e + body() * N; }
+};
+
+// v itself, as a value the compiler cannot reuse from before: expressions of it are
+// computed again rather than kept in registers.
+__device__ __forceinline__ int64_t rematerialize(int64_t v) {
+  asm volatile("" : "+l"(v));
+  return v;
+}
+
+// Forward: edge value e of the row at x (-inf where e is not an edge), folded into a
+// thread's online pair; its output.
+template <typename T, int N>
+__device__ __forceinline__ float edge_value(const T* x, const RowEdges<T, N>& edges, int e) {
+  return e < edges.count() ? to_float(x[edges.col(e)]) : -INFINITY;
+}
+
+__device__ __forceinline__ OnlinePair online_fold(OnlinePair acc, float v) {
+  return online_accumulate(acc, v, [&](float m) { return exp_term(v, m); });
+}
+
+// Reads edge e of row x again and writes its output to row y.
+template <typename T, int N>
+__device__ __forceinline__ void write_edge(const T* x, T* y, int64_t cols, int e, const RowNorm& n, bool log) {
+  const RowEdges<T, N> edges(x, cols);
+  if (e < edges.count()) y[edges.col(e)] = from_float<T>(normalize(to_float(x[edges.col(e)]), n, log));
+}
+
+// Backward: edge e's term of the row's sum (0 where e is not an edge), and, read again,
+// its dx.
+template <typename T, int N>
+__device__ __forceinline__ float edge_grad_term(const T* y, const T* g, int64_t cols, int e, bool log) {
+  const RowEdges<T, N> edges(y, cols);
+  return e < edges.count() ? grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log) : 0.0f;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void write_edge_grad(const T* y, const T* g, T* dx, int64_t cols, int e, float s,
+                                                bool log) {
+  const RowEdges<T, N> edges(y, cols);
+  if (e < edges.count()) {
+    dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));
+  }
+}
+
+}  // namespace sk
