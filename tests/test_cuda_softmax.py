@@ -481,29 +481,31 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
 def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
     """On GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a 16-bit
     row that one CTA of HYBRID_SMALL_THREADS holds (its registers' share and the shared
-    memory left with two such CTAs per SM): one such CTA per row, two per SM
-    (an odd width's narrower packs keep fewer bytes in registers: it may need one CTA of
-    HYBRID_THREADS). `auto` takes the pair for rows past one 512-thread cluster_regs CTA."""
+    memory left with two such CTAs per SM): one such CTA per row, two per SM (an odd
+    width's rows, read as head, whole packs and tail, hold their whole packs so). `auto`
+    takes the pair for rows past one 512-thread cluster_regs CTA."""
     if not _is_hopper(0):
         pytest.skip("block_hybrid needs sm_90")
     x = make_rows(3, cols, dtype, "cuda", seed=cols)
     p = cuda_softmax.plan(x, "softmax", "block_hybrid")
     assert p["status"] == "ok" and p["cluster_size"] == 1, p
     held = p["threads"] * p["cols_per_thread"] * x.element_size() + p["smem_bytes"]
-    assert held >= cols * x.element_size(), p
+    whole = cols // p["pack"] * p["pack"] if p["realigned"] else cols  # the edges: one value per thread
+    assert held >= whole * x.element_size(), p
     pairs = _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))
     if not pairs:
         assert p["threads"] == limit("HYBRID_THREADS"), p
-    elif cols % 8 == 0:  # 16-byte packs
+    elif p["pack"] == 8:  # 16-byte packs (an odd width's rows in three parts too)
         assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
     else:
         assert p["threads"] in (limit("HYBRID_SMALL_THREADS"), limit("HYBRID_THREADS")), p
     # auto: the pair for rows past one 512-thread cluster_regs CTA that one 1024-thread
     # CTA holds (rule 1a: 64-128 KB of 16-byte packs); past that rule 2 takes the plan.
-    many = x[:1].expand(264, cols)
+    many = torch.empty(264, cols, dtype=dtype, device="cuda")  # plans read shape, strides and alignment
     a = cuda_softmax.plan(many, "softmax", "auto")
     assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
-    rule_1a = pairs and 64 * 1024 < cols * x.element_size() <= 128 * 1024 and cols % 8 == 0
+    whole_packs = cols // 8 * 8 * x.element_size()  # what registers hold of a row read in three parts
+    rule_1a = pairs and 64 * 1024 < whole_packs <= 128 * 1024
     assert (a["reason_code"] == "pair_hybrid") == rule_1a, a
     for op in OPS:
         run_and_check(Target("cuda", op, "block_hybrid"), x)

@@ -31,3 +31,15 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 echo "elapsed $(el)"
 
+# ---- call 2 (H200): .device/call2.sh
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+COLS=197,1025,3001,50257,70001,151937,32768,65536,131072 DTYPES=fp32,bf16 PASSES=fwd OPS=softmax ROUNDS=2 PREFIX=edges timeout 330 bash .device/ba.sh > $OUT/edges_before_after_$C.log 2>&1; tail -24 $OUT/edges_before_after_$C.log
+echo "elapsed $(el)"
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_edges_${G}_$C.log --backends cuda --variants cluster_regs,block_hybrid,auto --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 5x7,5x197,3x1025,3x20001,2x50257,2x151937 2>&1 | tail -8
+echo "elapsed $(el)"
+
