@@ -543,28 +543,36 @@ def _realigned(x: torch.Tensor) -> bool:
 @pytest.mark.parametrize("cols", [1, 3, 7, 9, 197, 1025, 3001, 20001, 50257, 70001, 151937])
 def test_odd_widths_read_rows_in_three_parts(dtype, cols):
     """An odd width starts each row of a contiguous tensor at another offset from a 16-byte
-    boundary: cluster_regs and block_hybrid (and auto through them) read such rows as a
-    head of single values, 16-byte packs and a tail, where x's and y's rows share their
-    offsets (contiguous rows, or a row stride that differs from the width by whole
-    16-byte packs), and every value of every row agrees with float64: make_rows puts
-    spikes in the first and last columns, which are edges here. Rows with no whole pack
-    (cols < 8) are all edges; narrow rows share a CTA (each row group's edges); wide ones
-    span clusters (the first CTA takes the edges)."""
+    boundary: cluster_regs and block_hybrid (and auto through them), forward and
+    backward, read such rows as a head of single values, 16-byte packs and a tail, where
+    the rows of every tensor share their offsets (contiguous rows, or a row stride that
+    differs from the width by whole 16-byte packs), and every value of every row agrees
+    with float64: make_rows puts spikes in the first and last columns, which are edges
+    here. Rows with no whole pack (cols < 8) are all edges; narrow rows share a CTA (each
+    row group's edges); wide ones span clusters (the first CTA takes the edges)."""
     rows = 5 if cols * 4 <= 1 << 20 else 3
-    contiguous = make_rows(rows, cols, dtype, "cuda", seed=cols)
-    padded = make_rows(rows, cols + 16 // contiguous.element_size(), dtype, "cuda", seed=cols + 1)[:, :cols]
-    shifted = make_rows(rows, cols + 1, dtype, "cuda", seed=cols + 2)[:, 1:]  # x's rows off y's: no split
-    full = 16 // contiguous.element_size()
-    for x in (contiguous, padded, shifted):
-        for variant in ("cluster_regs", "block_hybrid", "auto"):
-            p = cuda_softmax.plan(x, "softmax", variant)
-            if p["status"] != "ok" or p["variant"] not in ("cluster_regs", "block_hybrid"):
-                continue
-            split = _realigned(x) and _max_pack(x) < full
-            assert (p["realigned"], p["pack"]) == ((1, full) if split else (0, _max_pack(x))), (cols, variant, p)
-            assert ("edges=true" in p["kernel"]) == split, p
-            for op in OPS:
-                run_and_check(Target("cuda", op, variant), x)
+    full = 16 // torch.empty(0, dtype=dtype).element_size()
+    layouts = {  # each tensor of a case laid out alike
+        "contiguous": lambda t: t,
+        "padded": lambda t: torch.empty(rows, cols + full, dtype=dtype, device="cuda")[:, :cols].copy_(t),
+        "shifted": lambda t: torch.empty(rows, cols + 1, dtype=dtype, device="cuda")[:, 1:].copy_(t),  # no split
+    }
+    x = make_rows(rows, cols, dtype, "cuda", seed=cols)
+    dy = make_gradient(rows, cols, dtype, "cuda", seed=cols + 1)
+    for layout in layouts.values():
+        cases = [(op, layout(x), None) for op in OPS]
+        for op in BACKWARD_OPS:
+            forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
+            cases.append((op, layout(forward(x.double(), -1).to(dtype)), layout(dy)))
+        for op, t, g in cases:
+            split = _realigned(t) and _max_pack(t) < full
+            for variant in ("cluster_regs", "block_hybrid", "auto"):
+                p = cuda_softmax.plan(t, op, variant, dy=g) if g is not None else cuda_softmax.plan(t, op, variant)
+                if p["status"] != "ok" or p["variant"] not in ("cluster_regs", "block_hybrid"):
+                    continue
+                assert (p["realigned"], p["pack"]) == ((1, full) if split else (0, _max_pack(t))), (op, variant, p)
+                assert ("edges=true" in p["kernel"]) == split, p
+                run_and_check(Target("cuda", op, variant), t, dy=g)
 
 
 def _split_serves_groups(y: torch.Tensor, op: str) -> bool:

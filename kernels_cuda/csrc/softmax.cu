@@ -175,12 +175,13 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
 inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
   const std::string t = dtype_name(dtype);
   const auto n = [](int64_t v) { return std::to_string(v); };
+  const std::string edges = plan.realigned ? ", edges=true" : "";  // rows read in three parts (kEdges)
   switch (plan.variant) {
     case Variant::warp_per_row:
       return "softmax_backward_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + ", cols_per_thread=" +
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
-      return "softmax_backward_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
+      return "softmax_backward_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ", max_threads=" +
              n(plan.threads > kGradRegsThreads ? kGradRegsWideThreads : kGradRegsThreads) +
              ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
@@ -190,7 +191,9 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
     case Variant::split_smem:
       return std::string("softmax_backward_split_smem") + (plan.stages > 1 ? "_pipelined" : "") + "_kernel<" + t +
              ", pack=" + n(plan.pack) + ">";
-    default: return "softmax_backward_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
+    default:
+      return "softmax_backward_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + edges +
+             ">";
   }
 }
 

@@ -1,18 +1,23 @@
 // Rows that do not start on a pack boundary, read in three parts: the head (the values
 // before the row's first address aligned to a whole pack), the body (whole packs), the
-// tail (the values after the last whole pack). An odd width in a contiguous tensor
-// (GPT-2's 50257 columns) starts each row at another offset from a 16-byte boundary, so
-// no pack wider than one value fits every row whole; read this way, all but at most
-// 2 (N - 1) values of each row move in full packs. One split serves x and y (and y, dy
-// and dx, backward) where their rows all sit at the same offset from a pack boundary,
-// which plans check (realigned_pack_elems, common/packs.cuh).
+// tail (the values after them). An odd width in a contiguous tensor (GPT-2's 50257
+// columns) starts each row at another offset from a 16-byte boundary, so no pack wider
+// than one value fits every row whole; read this way, all but at most 3 (N - 1) values of
+// each row move in full packs. One split serves x and y (and y, dy and dx, backward)
+// where their rows all sit at the same offset from a pack boundary, which plans check
+// (realigned_pack_elems, common/packs.cuh).
+//
+// The body has the same number of packs in every row (edge_body: the most that fit
+// after any head of up to N - 1 values), so a kernel's split of the row over threads,
+// shared memory and CTAs is the same for every row and only the head moves it: per-row
+// splits kept a few more values live, and the register-bound kernels spilled. The tail
+// takes what is left (up to 2 (N - 1) values).
 //
 // The kernels that read rows so are instances of their own (kEdges): the aligned
-// instances, tuned to their register bounds, spilled with even the per-row head in them
-// (bf16 cluster_regs backward: 24 bytes, 152 with the edges read and written).
+// instances, tuned to their register bounds, spilled with even the per-row head in them.
 // Threads 0 .. count() - 1 of a row's thread group (of the cluster's first CTA) each
 // take one edge value: they fold it into their part of the row's reduction, and after
-// the row's barrier read it again (from L2) to write its output, the row's pointers
+// the row's barrier read it again (from L1/L2) to write its output, the row's pointers
 // worked out again from the row's index (rematerialize) rather than kept live across
 // the reduction.
 #pragma once
@@ -38,15 +43,21 @@ __device__ __forceinline__ int row_head(const T* row, int64_t cols) {
   return cols < h ? static_cast<int>(cols) : h;
 }
 
+// Whole packs in the body of every row of `cols` values (at least N - 1 of them left for
+// the head and tail).
+template <int N>
+__host__ __device__ __forceinline__ int64_t edge_body(int64_t cols) {
+  return cols >= N - 1 ? (cols - (N - 1)) / N : 0;
+}
+
 template <typename T, int N>
 struct RowEdges {
   int head;      // values before the first whole pack
   int64_t cols;  // the row's width
 
   __device__ __forceinline__ RowEdges(const T* row, int64_t width) : head(row_head<T, N>(row, width)), cols(width) {}
-  // Whole packs, from column `head`.
-  __device__ __forceinline__ int64_t body() const { return (cols - head) / N; }
-  __device__ __forceinline__ int count() const { return head + static_cast<int>((cols - head) % N); }
+  __device__ __forceinline__ int64_t body() const { return edge_body<N>(cols); }
+  __device__ __forceinline__ int count() const { return static_cast<int>(cols - body() * N); }
   // The column of edge value e (0 <= e < count()): the head's, then the tail's.
   __device__ __forceinline__ int64_t col(int e) const { return e < head ? e : e + body() * N; }
 };
@@ -76,6 +87,15 @@ __device__ __forceinline__ void write_edge(const T* x, T* y, int64_t cols, int e
   if (e < edges.count()) y[edges.col(e)] = from_float<T>(normalize(to_float(x[edges.col(e)]), n, log));
 }
 
+// Asks for edge e of the row at p ahead of its read (prefetch.global.L1: no register
+// waits for it), where holding the value from an early load made the backward's
+// register-bound instances spill.
+template <typename T, int N>
+__device__ __forceinline__ void prefetch_edge(const T* p, int64_t cols, int e) {
+  const RowEdges<T, N> edges(p, cols);
+  if (e < edges.count()) asm volatile("prefetch.global.L1 [%0];\n" ::"l"(p + edges.col(e)));
+}
+
 // Backward: edge e's term of the row's sum (0 where e is not an edge), and, read again,
 // its dx.
 template <typename T, int N>
@@ -84,8 +104,17 @@ __device__ __forceinline__ float edge_grad_term(const T* y, const T* g, int64_t 
   return e < edges.count() ? grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log) : 0.0f;
 }
 
+// The same as a call of its own (registers apart from the caller's): inlined, the
+// reads and expf of a few edge values made the register-bound backward instances spill
+// (bf16 block_hybrid: 32 bytes; bf16 cluster_regs at 64 bytes of each tensor per thread:
+// 60-76); a call costs a few instructions per row in 2 (N - 1) threads.
 template <typename T, int N>
-__device__ __forceinline__ void write_edge_grad(const T* y, const T* g, T* dx, int64_t cols, int e, float s,
+__device__ __noinline__ float edge_grad_term_apart(const T* y, const T* g, int64_t cols, int e, bool log) {
+  return edge_grad_term<T, N>(y, g, cols, e, log);
+}
+
+template <typename T, int N>
+__device__ __noinline__ void write_edge_grad(const T* y, const T* g, T* dx, int64_t cols, int e, float s,
                                                 bool log) {
   const RowEdges<T, N> edges(y, cols);
   if (e < edges.count()) {

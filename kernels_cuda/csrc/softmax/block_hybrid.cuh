@@ -150,19 +150,15 @@ struct HybridCluster {
     // (merge at the first row), i.e. once it has started.
     if (k_ctas() > 1 && first_row() < rows) cluster_arrive_release();
   }
-  // Of a row of `packs_of_row` whole packs (a row read in three parts has one fewer where
-  // its head is not empty: common/row_edges.cuh), or of row_packs.
-  __device__ __forceinline__ int64_t first(int64_t packs_of_row) const {
+  __device__ __forceinline__ int64_t first() const {
     const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
-    return want < packs_of_row ? want : packs_of_row;
+    return want < row_packs ? want : row_packs;
   }
-  __device__ __forceinline__ int64_t first() const { return first(row_packs); }
   // Packs in this CTA's slice (0 for a CTA past the row's end).
-  __device__ __forceinline__ int packs(int64_t packs_of_row) const {
-    const int64_t start = first(packs_of_row);
-    return static_cast<int>((start + slice_packs < packs_of_row ? start + slice_packs : packs_of_row) - start);
+  __device__ __forceinline__ int packs() const {
+    const int64_t start = first();
+    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
   }
-  __device__ __forceinline__ int packs() const { return packs(row_packs); }
   __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
   static __device__ __forceinline__ int64_t first_row() { return blockIdx.x / k_ctas(); }
   static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
@@ -197,22 +193,18 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
   __shared__ __align__(8) uint64_t full[kHybridPieces];
   __shared__ OnlinePair warp_pairs[kThreads / 32];
   __shared__ OnlinePair exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
-  const HybridCluster cl(a.cols / N, a.slice_packs, a.rows);
+  // kEdges: every row's whole packs (as many in each) start at its column `head`.
+  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows);
   const int G = blockDim.x;
   const int t = threadIdx.x;
-  // Aligned rows all split alike; a row read in three parts (kEdges) has its own split,
-  // its whole packs from column `head`.
-  const int aligned_reg_packs = min(cl.packs(), G * (B / kPackBytes));
-  const HybridPieces aligned_pieces(cl.packs() - aligned_reg_packs, kBulk);
+  const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
+  const int smem_packs = cl.packs() - reg_packs;
+  const HybridPieces pieces(smem_packs, kBulk);
   if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
     const int head = kEdges ? row_head<T, N>(a.x + row * a.x_stride, a.cols) : 0;
-    const int64_t row_packs = (a.cols - head) / N;
-    const int reg_packs = kEdges ? min(cl.packs(row_packs), G * (B / kPackBytes)) : aligned_reg_packs;
-    const HybridPieces pieces = kEdges ? HybridPieces(cl.packs(row_packs) - reg_packs, kBulk) : aligned_pieces;
-    const int smem_packs = pieces.smem_packs;
-    const int64_t first_col = kEdges ? head + cl.first(row_packs) * N : cl.first_col(N);
+    const int64_t first_col = head + cl.first_col(N);
     const T* xr = a.x + row * a.x_stride + first_col;
     const T* xs = xr + static_cast<int64_t>(reg_packs) * N;
     // Every thread is done with the previous row's cache and warp_pairs (read after
@@ -429,8 +421,10 @@ Plan plan_block_hybrid(const Problem& p) {
 // 32 bytes: H100 101.1-99.2 against 97.7-94.4, H200 100.2-97.5 against 94.4-91.8
 // (2026-11-24, benchmarks/tuning/hybrid_backward_experiment.sh's question, results in
 // benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/hybrid_b64_*.md).
-constexpr int hybrid_grad_bytes(int elem, int pack_bytes) {
-  return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(32, 4 * pack_bytes);
+// Rows read in three parts (edges: common/row_edges.cuh) keep 16-bit values to one
+// 16-byte pack of each: at 32 bytes the bf16 instance spilled 32 bytes.
+constexpr int hybrid_grad_bytes(int elem, int pack_bytes, bool edges = false) {
+  return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(edges ? 16 : 32, 4 * pack_bytes);
 }
 
 // ---------------------------------------------------------------------------------
@@ -447,17 +441,19 @@ __host__ __device__ __forceinline__ int64_t hybrid_grad_dy_offset(int64_t smem_p
   return round_up(smem_packs * pack_bytes, int64_t{16});
 }
 
-template <typename T, int N>
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh), as forward.
+template <typename T, int N, bool kEdges = false>
 __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybrid_kernel(GradArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
-  constexpr int B = hybrid_grad_bytes(static_cast<int>(sizeof(T)), kPackBytes);
+  constexpr int B = hybrid_grad_bytes(static_cast<int>(sizeof(T)), kPackBytes, kEdges);
   constexpr bool kBulk = kPackBytes == 16;
   constexpr bool kAsync = !kBulk && kPackBytes >= 4;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
   __shared__ __align__(8) uint64_t full[kHybridPieces];
   __shared__ float exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
-  const HybridCluster cl(a.cols / N, a.slice_packs, a.rows);
+  // kEdges: every row's whole packs (as many in each) start at its column `head`.
+  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows);
   const int G = blockDim.x;
   const int t = threadIdx.x;
   const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
@@ -468,8 +464,14 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
   if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
-    const T* yr = a.y + row * a.y_stride + cl.first_col(N);
-    const T* gr = a.dy + row * a.dy_stride + cl.first_col(N);
+    const int64_t first_col = (kEdges ? row_head<T, N>(a.y + row * a.y_stride, a.cols) : 0) + cl.first_col(N);
+    const bool edges = kEdges && cl.rank() == 0;
+    if (edges) {
+      prefetch_edge<T, N>(a.y + row * a.y_stride, a.cols, t);
+      prefetch_edge<T, N>(a.dy + row * a.dy_stride, a.cols, t);
+    }
+    const T* yr = a.y + row * a.y_stride + first_col;
+    const T* gr = a.dy + row * a.dy_stride + first_col;
     const int64_t first_smem = static_cast<int64_t>(reg_packs) * N;
     if constexpr (kBulk) {
       if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
@@ -492,6 +494,7 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
     GradSlice<T, N, B> s;
     s.load(yr, gr, t, G, reg_packs);
     float sum = s.sum(a.log);
+    if (edges) sum += edge_grad_term<T, N>(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, t, a.log);
     if constexpr (kBulk) {
 #pragma unroll
       for (int c = 0; c < kHybridPieces; ++c) {
@@ -509,9 +512,16 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
     }
     sum = block_allreduce(sum, SumOp());
     if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, it);
-    T* xr = a.dx + row * a.cols + cl.first_col(N);
+    T* xr = a.dx + row * a.cols + first_col;
     s.write(xr, t, G, reg_packs, sum, a.log);
     grad_write_packs<Cache::kNormal, T, N>(ys, gs, xr + first_smem, smem_packs, sum, a.log);
+    if constexpr (kEdges) {
+      if (cl.rank() == 0) {
+        const int64_t r = rematerialize(row);
+        write_edge_grad<T, N>(a.y + r * a.y_stride, a.dy + r * a.dy_stride, a.dx + r * a.cols, a.cols, t, sum,
+                              a.log);
+      }
+    }
   }
 #endif
 }
@@ -521,8 +531,11 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
 // ---------------------------------------------------------------------------------
 
 struct BlockHybridBackwardFamily {
-  template <typename T, int N> static const void* get() {
-    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N>);
+  template <typename T, int N> static const void* get(bool edges) {
+    if constexpr (N * sizeof(T) == 16) {
+      if (edges) return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, true>);
+    }
+    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, false>);
   }
 };
 
@@ -531,12 +544,15 @@ template <typename T>
 Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterSize) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
-  const int pack = widest_pack<T>(p);
-  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack);
-  return plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
-                              hybrid_grad_bytes(kElem, pack * kElem),
-                              [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); },
-                              max_cluster);
+  int64_t realigned = 0;
+  const int pack = realigned_pack<T>(p, realigned);
+  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, realigned != 0);
+  Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
+                                   hybrid_grad_bytes(kElem, pack * kElem, realigned != 0),
+                                   [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); },
+                                   max_cluster);
+  plan.realigned = realigned;
+  return plan;
 }
 
 }  // namespace softmax

@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   // kEdges: the row's whole packs start at column `head`; its edges go to the threads
   // 0 .. count - 1 of its group in the cluster's first CTA.
   const int head = kEdges ? row_head<T, N>(a.x + row * a.x_stride, a.cols) : 0;
-  const int packs = static_cast<int>((a.cols - head) / N);  // rows of at most 1 MB
+  const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);  // rows of at most 1 MB
   const int first = min(packs, rank * a.slice_packs);
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
   const int64_t first_col = head + static_cast<int64_t>(first) * N;
@@ -361,8 +361,10 @@ constexpr int kGradRegsClusterMinBytes = 64;
 // takes up to 8 loads per tensor (scalar packs at 16 spill); 16-bit values need
 // conversion temporaries, so up to 4 loads, or 8 of at most 4 bytes (8-byte packs at 8
 // loads spill 44-48 bytes, 4-byte packs at 16 spill 52-68); at 128 registers
-// kRegsMaxLoads loads of either, at most 128 bytes.
-constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm) {
+// kRegsMaxLoads loads of either, at most 128 bytes. Rows read in three parts (edges:
+// common/row_edges.cuh) keep 16-bit values to 32 bytes at 64 registers: at 64 bytes
+// those instances spilled 64-104 bytes.
+constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm, bool edges = false) {
   if (one_per_sm) return std::min(128, kRegsMaxLoads * pack_bytes);
   if (elem == 4) return std::min(64, 8 * pack_bytes);
   return std::min(64, std::max(4 * pack_bytes, std::min(32, 8 * pack_bytes)));
@@ -376,7 +378,8 @@ constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm) {
 // write of dx.
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int B, int kThreads, int kMinBlocks>
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh).
+template <typename T, int N, int B, int kThreads, int kMinBlocks, bool kEdges = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster_regs_kernel(GradArgs<T> a) {
   __shared__ float warp_sums[kThreads / 32];
   int k_ctas = 1;
@@ -399,22 +402,43 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster
 #endif
   const int g = threadIdx.x / G;
   const int t = threadIdx.x - g * G;
-  const int packs = static_cast<int>(a.cols / N);
-  const int first = min(packs, rank * a.slice_packs);
   const int64_t row = unit * R + g;
+  // kEdges: the row's whole packs start at column `head`; its edges go to the threads
+  // 0 .. count - 1 of its group in the cluster's first CTA, prefetched here and read
+  // after the packs' sum.
+  const int head = kEdges ? row_head<T, N>(a.y + row * a.y_stride, a.cols) : 0;
+  const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
+  const int first = min(packs, rank * a.slice_packs);
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;
-  const int64_t offset = static_cast<int64_t>(first) * N;
+  const int64_t offset = head + static_cast<int64_t>(first) * N;
+  const bool edges = kEdges && row < a.rows && rank == 0;
+  if (edges) {
+    prefetch_edge<T, N>(a.y + row * a.y_stride, a.cols, t);
+    prefetch_edge<T, N>(a.dy + row * a.dy_stride, a.cols, t);
+  }
   GradSlice<T, N, B> s;
   s.load(a.y + row * a.y_stride + offset, a.dy + row * a.dy_stride + offset, t, G, local);
-  float total = slice_sum(s.sum(a.log), warp_sums, g, G);
+  float part = s.sum(a.log);
+  if (edges) part += edge_grad_term_apart<T, N>(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, t, a.log);
+  float total = slice_sum(part, warp_sums, g, G);
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {
     cluster_wait();
     total = cluster_sum(cluster, exchange, total);
   }
 #endif
-  if (local == 0) return;
-  s.write(a.dx + row * a.cols + offset, t, G, local, total, a.log);
+  if constexpr (kEdges) {
+    if (row >= a.rows) return;
+    if (local > 0) s.write(a.dx + row * a.cols + offset, t, G, local, total, a.log);
+    if (rank == 0) {
+      const int64_t r = rematerialize(row);
+      write_edge_grad<T, N>(a.y + r * a.y_stride, a.dy + r * a.dy_stride, a.dx + r * a.cols, a.cols, t, total,
+                            a.log);
+    }
+  } else {
+    if (local == 0) return;
+    s.write(a.dx + row * a.cols + offset, t, G, local, total, a.log);
+  }
 }
 
 // ---------------------------------------------------------------------------------
@@ -424,30 +448,34 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster
 // The instances the plan can pick, no others: for each bound (four 256-thread or two
 // 512-thread CTAs per SM, one 1024-thread CTA, one 512-thread CTA per SM) the bytes per
 // thread from the shape's smallest (kGradRegsMinBytes, the cap, kGradRegsClusterMinBytes)
-// to its cap.
-template <typename T, int N, int kThreads, int kMinBlocks>
+// to its cap; the same of 16-byte packs for rows read in three parts (kEdges).
+template <typename T, int N, int kThreads, int kMinBlocks, bool kEdges>
 const void* cluster_regs_backward_instance(int bytes) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   constexpr bool kOnePerSm = kMinBlocks == 1 && kThreads == kGradRegsThreads;
-  constexpr int kCap = grad_regs_cap(kElem, N * kElem, kOnePerSm);
+  constexpr int kCap = grad_regs_cap(kElem, N * kElem, kOnePerSm, kEdges);
   constexpr int kLo = kOnePerSm ? std::min(kGradRegsClusterMinBytes, kCap)
                                 : (kThreads == kGradRegsWideThreads ? kCap : std::min(kGradRegsMinBytes, kCap));
   switch (bytes) {
     case 16:
       if constexpr (kLo <= 16 && 16 <= kCap)
-        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 16, kThreads, kMinBlocks>);
+        return reinterpret_cast<const void*>(
+            &softmax_backward_cluster_regs_kernel<T, N, 16, kThreads, kMinBlocks, kEdges>);
       break;
     case 32:
       if constexpr (kLo <= 32 && 32 <= kCap)
-        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 32, kThreads, kMinBlocks>);
+        return reinterpret_cast<const void*>(
+            &softmax_backward_cluster_regs_kernel<T, N, 32, kThreads, kMinBlocks, kEdges>);
       break;
     case 64:
       if constexpr (kLo <= 64 && 64 <= kCap)
-        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 64, kThreads, kMinBlocks>);
+        return reinterpret_cast<const void*>(
+            &softmax_backward_cluster_regs_kernel<T, N, 64, kThreads, kMinBlocks, kEdges>);
       break;
     case 128:
       if constexpr (kLo <= 128 && 128 <= kCap)
-        return reinterpret_cast<const void*>(&softmax_backward_cluster_regs_kernel<T, N, 128, kThreads, kMinBlocks>);
+        return reinterpret_cast<const void*>(
+            &softmax_backward_cluster_regs_kernel<T, N, 128, kThreads, kMinBlocks, kEdges>);
       break;
     default:
       break;
@@ -456,19 +484,30 @@ const void* cluster_regs_backward_instance(int bytes) {
                            std::to_string(kThreads) + " threads and packs of " + std::to_string(N));
 }
 
+template <typename T, int N, bool kEdges>
+const void* cluster_regs_backward_bound(int bytes, int bound) {
+  if (bound == 4) return cluster_regs_backward_instance<T, N, kGradRegsSmallThreads, 4, kEdges>(bytes);
+  if (bound == 2) return cluster_regs_backward_instance<T, N, kGradRegsThreads, 2, kEdges>(bytes);
+  if (bound == kGradRegsWideThreads) {
+    return cluster_regs_backward_instance<T, N, kGradRegsWideThreads, 1, kEdges>(bytes);
+  }
+  return cluster_regs_backward_instance<T, N, kGradRegsThreads, 1, kEdges>(bytes);
+}
+
 // The four bounds a shape names: 4 = four 256-thread CTAs per SM, 2 = two 512-thread
-// CTAs per SM, 1024 = one 1024-thread CTA, 1 = one 512-thread CTA per SM.
+// CTAs per SM, 1024 = one 1024-thread CTA, 1 = one 512-thread CTA per SM. edges: rows
+// read in three parts (realigned plans, of 16-byte packs).
 template <typename T, int N>
-const void* cluster_regs_backward_kernel(int bytes, int bound) {
-  if (bound == 4) return cluster_regs_backward_instance<T, N, kGradRegsSmallThreads, 4>(bytes);
-  if (bound == 2) return cluster_regs_backward_instance<T, N, kGradRegsThreads, 2>(bytes);
-  if (bound == kGradRegsWideThreads) return cluster_regs_backward_instance<T, N, kGradRegsWideThreads, 1>(bytes);
-  return cluster_regs_backward_instance<T, N, kGradRegsThreads, 1>(bytes);
+const void* cluster_regs_backward_kernel(int bytes, int bound, bool edges) {
+  if constexpr (N * sizeof(T) == 16) {
+    if (edges) return cluster_regs_backward_bound<T, N, true>(bytes, bound);
+  }
+  return cluster_regs_backward_bound<T, N, false>(bytes, bound);
 }
 
 struct ClusterRegsBackwardFamily {
-  template <typename T, int N> static const void* get(int bytes, int bound) {
-    return cluster_regs_backward_kernel<T, N>(bytes, bound);
+  template <typename T, int N> static const void* get(int bytes, int bound, bool edges) {
+    return cluster_regs_backward_kernel<T, N>(bytes, bound, edges);
   }
 };
 
@@ -477,7 +516,8 @@ Plan plan_cluster_regs_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::cluster_regs);
   const int max_k = device_properties(p.device).major >= kClusterMinMajor ? kMaxClusterSize : 1;
-  const int pack = widest_pack<T>(p);
+  const int pack = realigned_pack<T>(p, plan.realigned);
+  const bool edges = plan.realigned != 0;
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int pack_bytes = pack * kElem;
@@ -494,8 +534,8 @@ Plan plan_cluster_regs_backward(const Problem& p) {
     if (slice_bytes > static_cast<int64_t>(shape.threads) * bytes) return {0, 0};
     return {bytes, static_cast<int>(round_up(ceil_div(ceil_div(packs, shape.k), bytes / pack_bytes), 32))};
   };
-  const int cap_two = grad_regs_cap(kElem, pack_bytes, false);
-  const int cap_one = grad_regs_cap(kElem, pack_bytes, true);
+  const int cap_two = grad_regs_cap(kElem, pack_bytes, false, edges);
+  const int cap_one = grad_regs_cap(kElem, pack_bytes, true, edges);
   const int min_two = std::min(kGradRegsMinBytes, cap_two);
   const int min_one = std::min(kGradRegsClusterMinBytes, cap_one);
   const bool fills_cta = kElem == 2 && packs * pack_bytes > int64_t{kGradRegsThreads} * kGradRegsMinBytes / 2;
@@ -525,7 +565,7 @@ Plan plan_cluster_regs_backward(const Problem& p) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const void* fn = kernel_for_pack<ClusterRegsBackwardFamily, T>(pack, bytes, shape.bound);
+    const void* fn = kernel_for_pack<ClusterRegsBackwardFamily, T>(pack, bytes, shape.bound, edges);
     const int resident = resident_blocks(fn, p.device, threads, 0);
     int active = 0;
     if (shape.k > 1) {
