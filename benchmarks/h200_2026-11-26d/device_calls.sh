@@ -43,3 +43,15 @@ echo "elapsed $(el)"
 timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_edges_${G}_$C.log --backends cuda --variants cluster_regs,block_hybrid,auto --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 5x7,5x197,3x1025,3x20001,2x50257,2x151937 2>&1 | tail -8
 echo "elapsed $(el)"
 
+# ---- call 3 (H200): .device/call3.sh
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+COLS=1025,3001,50257,70001,151937,32768,65536,131072 DTYPES=fp32,bf16 PASSES=${PASSES:-bwd,fwd} OPS=softmax,log_softmax ROUNDS=1 PREFIX=edges2 timeout 300 bash .device/ba.sh > $OUT/edges2_before_after_${G}_$C.log 2>&1; tail -36 $OUT/edges2_before_after_${G}_$C.log | cut -c1-130
+echo "elapsed $(el)"
+timeout 130 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_edges_bwd_${G}_$C.log --backends cuda --variants cluster_regs,block_hybrid,auto --dtypes fp32,bf16,fp16 --ops softmax_backward,log_softmax_backward,softmax --shapes 5x7,5x197,3x1025,3x20001,2x50257,2x151937 2>&1 | tail -8
+echo "elapsed $(el)"
+
