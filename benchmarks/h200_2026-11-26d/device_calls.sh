@@ -55,3 +55,5 @@ echo "elapsed $(el)"
 timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_edges_bwd_${G}_$C.log --backends cuda --variants cluster_regs,block_hybrid,auto --dtypes fp32,bf16,fp16 --ops softmax_backward,log_softmax_backward,softmax --shapes 5x7,5x197,3x1025,3x20001,2x50257,2x151937 2>&1 | tail -8
 echo "elapsed $(el)"
 
+# ---- call 4 (H100): .device/call4.sh (call 3's script)
+
