@@ -540,16 +540,17 @@ def _realigned(x: torch.Tensor) -> bool:
 
 
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
-@pytest.mark.parametrize("cols", [1, 3, 7, 9, 197, 1025, 3001, 20001, 50257, 70001, 151937])
+@pytest.mark.parametrize("cols", [1, 3, 7, 9, 15, 33, 197, 577, 1023, 1025, 3001, 20001, 50257, 70001, 151937])
 def test_odd_widths_read_rows_in_three_parts(dtype, cols):
     """An odd width starts each row of a contiguous tensor at another offset from a 16-byte
-    boundary: cluster_regs and block_hybrid (and auto through them), forward and
-    backward, read such rows as a head of single values, 16-byte packs and a tail, where
+    boundary: warp_per_row, cluster_regs and block_hybrid (and auto through them), forward
+    and backward, read such rows as a head of single values, 16-byte packs and a tail, where
     the rows of every tensor share their offsets (contiguous rows, or a row stride that
     differs from the width by whole 16-byte packs), and every value of every row agrees
     with float64: make_rows puts spikes in the first and last columns, which are edges
-    here. Rows with no whole pack (cols < 8) are all edges; narrow rows share a CTA (each
-    row group's edges); wide ones span clusters (the first CTA takes the edges)."""
+    here. Rows with no whole pack (cols < 8) are all edges; a warp's lane groups (fewer
+    lanes than edges, some) and a CTA's rows take each row's edges; wide rows span
+    clusters (the first CTA takes the edges)."""
     rows = 5 if cols * 4 <= 1 << 20 else 3
     full = 16 // torch.empty(0, dtype=dtype).element_size()
     layouts = {  # each tensor of a case laid out alike
@@ -566,9 +567,9 @@ def test_odd_widths_read_rows_in_three_parts(dtype, cols):
             cases.append((op, layout(forward(x.double(), -1).to(dtype)), layout(dy)))
         for op, t, g in cases:
             split = _realigned(t) and _max_pack(t) < full
-            for variant in ("cluster_regs", "block_hybrid", "auto"):
+            for variant in ("warp_per_row", "cluster_regs", "block_hybrid", "auto"):
                 p = cuda_softmax.plan(t, op, variant, dy=g) if g is not None else cuda_softmax.plan(t, op, variant)
-                if p["status"] != "ok" or p["variant"] not in ("cluster_regs", "block_hybrid"):
+                if p["status"] != "ok" or p["variant"] not in ("warp_per_row", "cluster_regs", "block_hybrid"):
                     continue
                 assert (p["realigned"], p["pack"]) == ((1, full) if split else (0, _max_pack(t))), (op, variant, p)
                 assert ("edges=true" in p["kernel"]) == split, p

@@ -151,7 +151,7 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
       return "softmax_ladder_kernel<" + t + ", coalesced=" + (plan.variant != Variant::smem_tree ? "true" : "false") +
              ", shuffle=" + (plan.variant == Variant::warp_shuffle ? "true" : "false") + ">";
     case Variant::warp_per_row:
-      return "softmax_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + ", cols_per_thread=" +
+      return "softmax_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", cols_per_thread=" +
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
@@ -178,7 +178,7 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
   const std::string edges = plan.realigned ? ", edges=true" : "";  // rows read in three parts (kEdges)
   switch (plan.variant) {
     case Variant::warp_per_row:
-      return "softmax_backward_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + ", cols_per_thread=" +
+      return "softmax_backward_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", cols_per_thread=" +
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
       return "softmax_backward_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +

@@ -50,6 +50,16 @@ __host__ __device__ __forceinline__ int64_t edge_body(int64_t cols) {
   return cols >= N - 1 ? (cols - (N - 1)) / N : 0;
 }
 
+// row_head where kEdges, else 0 (the aligned instances' rows start on a pack).
+template <bool kEdges, typename T, int N>
+__device__ __forceinline__ int row_head_if(const T* row, int64_t cols) {
+  if constexpr (kEdges) {
+    return row_head<T, N>(row, cols);
+  } else {
+    return 0;
+  }
+}
+
 template <typename T, int N>
 struct RowEdges {
   int head;      // values before the first whole pack
@@ -118,6 +128,62 @@ __device__ __noinline__ void write_edge_grad(const T* y, const T* g, T* dx, int6
                                                 bool log) {
   const RowEdges<T, N> edges(y, cols);
   if (e < edges.count()) {
+    dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// A row's edges over a group of G lanes (warp_per_row: G may be fewer than the edges):
+// lane l takes edges l, l + G, ..., each read where it is used (its max, its term, its
+// output) rather than held: the row's registers are the group's packs.
+// ---------------------------------------------------------------------------------
+
+template <typename T, int N>
+__device__ __forceinline__ OnlinePair edges_pair(const T* x, int64_t cols, int lane, int G) {
+  const RowEdges<T, N> edges(x, cols);
+  OnlinePair acc = online_empty();
+  for (int e = lane; e < edges.count(); e += G) acc = online_fold(acc, to_float(x[edges.col(e)]));
+  return acc;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ float edges_max(const T* x, int64_t cols, int lane, int G) {
+  const RowEdges<T, N> edges(x, cols);
+  float m = -INFINITY;
+  for (int e = lane; e < edges.count(); e += G) m = nan_max(m, to_float(x[edges.col(e)]));
+  return m;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ float edges_sum_exp(const T* x, int64_t cols, int lane, int G, float m) {
+  const RowEdges<T, N> edges(x, cols);
+  float d = 0.0f;
+  for (int e = lane; e < edges.count(); e += G) d += exp_term(to_float(x[edges.col(e)]), m);
+  return d;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void write_edges(const T* x, T* y, int64_t cols, int lane, int G, const RowNorm& n,
+                                            bool log) {
+  const RowEdges<T, N> edges(x, cols);
+  for (int e = lane; e < edges.count(); e += G) {
+    y[edges.col(e)] = from_float<T>(normalize(to_float(x[edges.col(e)]), n, log));
+  }
+}
+
+template <typename T, int N>
+__device__ __forceinline__ float edges_grad_sum(const T* y, const T* g, int64_t cols, int lane, int G, bool log) {
+  const RowEdges<T, N> edges(y, cols);
+  float s = 0.0f;
+  for (int e = lane; e < edges.count(); e += G) s += grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log);
+  return s;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void write_edges_grad(const T* y, const T* g, T* dx, int64_t cols, int lane, int G,
+                                                 float s, bool log) {
+  const RowEdges<T, N> edges(y, cols);
+  for (int e = lane; e < edges.count(); e += G) {
     dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));
   }
 }

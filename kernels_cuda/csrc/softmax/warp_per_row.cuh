@@ -23,6 +23,7 @@
 #include "common/online.cuh"
 #include "common/packs.cuh"
 #include "common/reg_slice.cuh"
+#include "common/row_edges.cuh"
 #include "common/warp_reduce.cuh"
 #include "softmax/geometry.cuh"
 
@@ -104,7 +105,9 @@ struct WarpRowGroups {
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int C, int R>
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh); a row's lanes
+// take its edges in turn.
+template <typename T, int N, int C, int R, bool kEdges = false>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
   static_assert(C % N == 0, "cols_per_thread must be whole packs");
   constexpr int P = C / N;
@@ -116,14 +119,20 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     const int G = a.group_width;
     const WarpRowGroups g(G, 1);
     const int group_lane = g.group_lane;
-    const int packs = static_cast<int>(a.cols / N);
+    const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
     for (int64_t base = g.first; base < a.rows; base += g.step) {
       const int64_t row = base + g.offset;
+      const T* xr = a.x + row * a.x_stride;
+      const int head = row_head_if<kEdges, T, N>(xr, a.cols);
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
-      s.load(a.x + row * a.x_stride, group_lane, G, row < a.rows ? packs : 0);
-      const OnlinePair acc = G == 32 ? warp_merge_pairs(s.reduce(a.log)) : group_merge_pairs(s.reduce(a.log), G);
+      s.load(xr + head, group_lane, G, row < a.rows ? packs : 0);
+      OnlinePair part = s.reduce(a.log);
+      if (kEdges && row < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
+      const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
       if (row < a.rows) {
-        s.template write<kWarpRow16Store>(a.y + row * a.cols, group_lane, G, packs, make_row_norm(acc.m, acc.d, a.log), a.log);
+        const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+        s.template write<kWarpRow16Store>(a.y + row * a.cols + head, group_lane, G, packs, n, a.log);
+        if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
       }
     }
     return;
@@ -137,18 +146,26 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     const int G = a.group_width;
     const WarpRowGroups g(G, R);
     const int group_lane = g.group_lane;
-    const int packs = static_cast<int>(a.cols / N);
+    const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
     for (int64_t base = g.first; base < a.rows; base += g.step) {
       const int64_t row0 = base + g.offset;
       RegSlice<T, N, N * static_cast<int>(sizeof(T))> s[R];
 #pragma unroll
-      for (int r = 0; r < R; ++r) s[r].load(a.x + (row0 + r) * a.x_stride, group_lane, G, row0 + r < a.rows ? packs : 0);
+      for (int r = 0; r < R; ++r) {
+        const T* xr = a.x + (row0 + r) * a.x_stride;
+        s[r].load(xr + row_head_if<kEdges, T, N>(xr, a.cols), group_lane, G, row0 + r < a.rows ? packs : 0);
+      }
 #pragma unroll
       for (int r = 0; r < R; ++r) {
-        const OnlinePair acc = group_merge_pairs(s[r].reduce(a.log), G);  // every lane: warp-uniform loop
+        const T* xr = a.x + (row0 + r) * a.x_stride;
+        OnlinePair part = s[r].reduce(a.log);
+        if (kEdges && row0 + r < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
+        const OnlinePair acc = group_merge_pairs(part, G);  // every lane: warp-uniform loop
         if (row0 + r < a.rows) {
-          s[r].template write<kWarpRow16Store>(a.y + (row0 + r) * a.cols, group_lane, G, packs,
-                                               make_row_norm(acc.m, acc.d, a.log), a.log);
+          const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+          T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
+          s[r].template write<kWarpRow16Store>(yr, group_lane, G, packs, n, a.log);
+          if constexpr (kEdges) write_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
         }
       }
     }
@@ -157,7 +174,8 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
   const int G = a.group_width;
   const WarpRowGroups g(G, R);
   const int group_lane = g.group_lane;
-  const int cols = static_cast<int>(a.cols);  // <= kWarpRowMaxCols
+  // <= kWarpRowMaxCols; kEdges: the whole packs' columns, from each row's head.
+  const int cols = static_cast<int>(kEdges ? edge_body<N>(a.cols) * N : a.cols);
 
   for (int64_t base = g.first; base < a.rows; base += g.step) {
     const int64_t row0 = base + g.offset;
@@ -166,8 +184,9 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const bool row_ok = row0 + r < a.rows;
-      const T* xr = a.x + (row0 + r) * a.x_stride;
-      m[r] = -INFINITY;
+      const T* x0 = a.x + (row0 + r) * a.x_stride;
+      const T* xr = x0 + row_head_if<kEdges, T, N>(x0, a.cols);
+      m[r] = kEdges && row_ok ? edges_max<T, N>(x0, a.cols, group_lane, G) : -INFINITY;
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         const int col = (p * G + group_lane) * N;
@@ -188,7 +207,8 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       m[r] = warp_allreduce(m[r], MaxOp(), G);
-      d[r] = 0.0f;
+      const T* x0 = a.x + (row0 + r) * a.x_stride;
+      d[r] = kEdges && row0 + r < a.rows ? edges_sum_exp<T, N>(x0, a.cols, group_lane, G, m[r]) : 0.0f;
       if (a.log) {
 #pragma unroll
         for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], m[r]);
@@ -206,7 +226,9 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       d[r] = warp_allreduce(d[r], SumOp(), G);
       if (row0 + r >= a.rows) continue;
       const RowNorm n = make_row_norm(m[r], d[r], a.log);
-      T* yr = a.y + (row0 + r) * a.cols;
+      const T* x0 = a.x + (row0 + r) * a.x_stride;
+      T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(x0, a.cols);
+      if constexpr (kEdges) write_edges<T, N>(x0, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         const int col = (p * G + group_lane) * N;
@@ -237,25 +259,35 @@ using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 // The instances plan_warp_per_row and plan_warp_per_row_backward pick from, through
 // `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R>() and a
 // name for errors).
-template <typename Kernels, typename T, int N, int C>
-const void* warp_row_kernel(int rows_per_access) {
+template <typename Kernels, typename T, int N, int C, bool kEdges>
+const void* warp_row_instance(int rows_per_access) {
   if constexpr (C == N) {
-    if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows>();
+    if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows, kEdges>();
   }
-  return Kernels::template get<T, N, C, 1>();
+  return Kernels::template get<T, N, C, 1, kEdges>();
+}
+
+// edges: rows read in three parts (realigned plans, whose packs are 16 bytes: the
+// instances of kEdges).
+template <typename Kernels, typename T, int N, int C>
+const void* warp_row_kernel(int rows_per_access, bool edges) {
+  if constexpr (N * sizeof(T) == 16) {
+    if (edges) return warp_row_instance<Kernels, T, N, C, true>(rows_per_access);
+  }
+  return warp_row_instance<Kernels, T, N, C, false>(rows_per_access);
 }
 
 // The first listed C >= needed that is a multiple of N; writes it to *chosen.
 template <typename Kernels, typename T, int N, int C, int... Rest>
-const void* pick_warp_row(int needed, int rows_per_access, int* chosen) {
+const void* pick_warp_row(int needed, int rows_per_access, bool edges, int* chosen) {
   if constexpr (C % N == 0) {
     if (needed <= C) {
       *chosen = C;
-      return warp_row_kernel<Kernels, T, N, C>(rows_per_access);
+      return warp_row_kernel<Kernels, T, N, C>(rows_per_access, edges);
     }
   }
   if constexpr (sizeof...(Rest) > 0) {
-    return pick_warp_row<Kernels, T, N, Rest...>(needed, rows_per_access, chosen);
+    return pick_warp_row<Kernels, T, N, Rest...>(needed, rows_per_access, edges, chosen);
   } else {
     throw std::runtime_error(std::string(Kernels::kName) + ": no kernel for " + std::to_string(needed) +
                              " values per thread");
@@ -263,22 +295,22 @@ const void* pick_warp_row(int needed, int rows_per_access, int* chosen) {
 }
 
 template <typename Kernels, typename T, int N, int... Cs>
-const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, int* chosen) {
-  return pick_warp_row<Kernels, T, N, Cs...>(needed, rows_per_access, chosen);
+const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, bool edges, int* chosen) {
+  return pick_warp_row<Kernels, T, N, Cs...>(needed, rows_per_access, edges, chosen);
 }
 
 // kernel_for_pack's family over `Kernels`.
 template <typename Kernels>
 struct WarpRowFamilyOf {
-  template <typename T, int N> static const void* get(int needed, int rows_per_access, int* chosen) {
-    return pick_warp_row_list<Kernels, T, N>(WarpRowColsPerThread{}, needed, rows_per_access, chosen);
+  template <typename T, int N> static const void* get(int needed, int rows_per_access, bool edges, int* chosen) {
+    return pick_warp_row_list<Kernels, T, N>(WarpRowColsPerThread{}, needed, rows_per_access, edges, chosen);
   }
 };
 
 struct WarpRowKernels {
   static constexpr const char* kName = "warp_per_row";
-  template <typename T, int N, int C, int R> static const void* get() {
-    return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R>);
+  template <typename T, int N, int C, int R, bool kEdges> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R, kEdges>);
   }
 };
 using WarpRowFamily = WarpRowFamilyOf<WarpRowKernels>;
@@ -290,7 +322,7 @@ Plan plan_warp_per_row(const Problem& p) {
     plan.status = PlanStatus::too_wide_for_warp;
     return plan;
   }
-  const int pack = widest_pack<T>(p);
+  const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
@@ -301,7 +333,8 @@ Plan plan_warp_per_row(const Problem& p) {
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
   const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
   int cols_per_thread = 0;
-  const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
+  const void* fn =
+      kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, plan.realigned != 0, &cols_per_thread);
   plan.pack = pack;
   plan.cols_per_thread = cols_per_thread;
   plan.group_width = group;
@@ -319,7 +352,8 @@ Plan plan_warp_per_row(const Problem& p) {
 // of y and dy and one write of dx; the row's sum is log2(G) xor-shuffles.
 // ---------------------------------------------------------------------------------
 
-template <typename T, int N, int C, int R>
+// kEdges: as forward.
+template <typename T, int N, int C, int R, bool kEdges = false>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row_kernel(GradArgs<T> a) {
   // Lanes that hold several packs of a row come in groups of 32 (plan_warp_per_row_backward
   // gives them no other group; a change there must change this): known at compile time,
@@ -335,19 +369,30 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
   const int64_t warps_per_block = blockDim.x >> 5;
   const int64_t warp = static_cast<int64_t>(blockIdx.x) * warps_per_block + (threadIdx.x >> 5);
   const int64_t n_warps = static_cast<int64_t>(gridDim.x) * warps_per_block;
-  const int packs = static_cast<int>(a.cols / N);  // <= kWarpRowMaxCols
+  // <= kWarpRowMaxCols; kEdges: every row's whole packs (as many in each) from its head.
+  const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
   for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
     const int64_t row0 = base + static_cast<int64_t>(group) * R;
     GradSlice<T, N, C * static_cast<int>(sizeof(T))> s[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int64_t row = row0 + r;
-      s[r].load(a.y + row * a.y_stride, a.dy + row * a.dy_stride, group_lane, G, row < a.rows ? packs : 0);
+      const int head = row_head_if<kEdges, T, N>(a.y + row * a.y_stride, a.cols);
+      s[r].load(a.y + row * a.y_stride + head, a.dy + row * a.dy_stride + head, group_lane, G,
+                row < a.rows ? packs : 0);
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-      const float total = warp_allreduce(s[r].sum(a.log), SumOp(), G);  // every lane: warp-uniform loop
-      if (row0 + r < a.rows) s[r].write(a.dx + (row0 + r) * a.cols, group_lane, G, packs, total, a.log);
+      const int64_t row = row0 + r;
+      const T* yr = a.y + row * a.y_stride;
+      const T* gr = a.dy + row * a.dy_stride;
+      float part = s[r].sum(a.log);
+      if (kEdges && row < a.rows) part += edges_grad_sum<T, N>(yr, gr, a.cols, group_lane, G, a.log);
+      const float total = warp_allreduce(part, SumOp(), G);  // every lane: warp-uniform loop
+      if (row < a.rows) {
+        s[r].write(a.dx + row * a.cols + row_head_if<kEdges, T, N>(yr, a.cols), group_lane, G, packs, total, a.log);
+        if constexpr (kEdges) write_edges_grad<T, N>(yr, gr, a.dx + row * a.cols, a.cols, group_lane, G, total, a.log);
+      }
     }
   }
 }
@@ -359,8 +404,8 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 
 struct WarpRowBackwardKernels {
   static constexpr const char* kName = "warp_per_row backward";
-  template <typename T, int N, int C, int R> static const void* get() {
-    return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, R>);
+  template <typename T, int N, int C, int R, bool kEdges> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, R, kEdges>);
   }
 };
 using WarpRowBackwardFamily = WarpRowFamilyOf<WarpRowBackwardKernels>;
@@ -372,14 +417,15 @@ Plan plan_warp_per_row_backward(const Problem& p) {
     plan.status = PlanStatus::too_wide_for_warp;
     return plan;
   }
-  const int pack = widest_pack<T>(p);
+  const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int group = packs <= 32 ? static_cast<int>(next_pow2(packs)) : 32;
   const int needed = packs <= 32 ? pack : static_cast<int>(ceil_div(packs, 32)) * pack;
   const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
   int cols_per_thread = 0;
-  const void* fn = kernel_for_pack<WarpRowBackwardFamily, T>(pack, needed, rows_per_access, &cols_per_thread);
+  const void* fn = kernel_for_pack<WarpRowBackwardFamily, T>(pack, needed, rows_per_access, plan.realigned != 0,
+                                                             &cols_per_thread);
   plan.pack = pack;
   plan.cols_per_thread = cols_per_thread;
   plan.group_width = group;
