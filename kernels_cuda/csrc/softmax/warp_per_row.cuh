@@ -126,13 +126,21 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       const int head = row_head_if<kEdges, T, N>(xr, a.cols);
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
       s.load(xr + head, group_lane, G, row < a.rows ? packs : 0);
+      float edge = -INFINITY;  // kEdges: the lane's first edge, read beside its packs
+      if constexpr (kEdges) edge = LaneEdge<T, N>(xr, a.cols, group_lane, row < a.rows).v;
       OnlinePair part = s.reduce(a.log);
-      if (kEdges && row < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
+      if constexpr (kEdges) {
+        part = online_fold(part, edge);
+        if (row < a.rows && G < 2 * (N - 1)) part = online_merge(part, more_edges_pair<T, N>(xr, a.cols, group_lane, G));
+      }
       const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
       if (row < a.rows) {
         const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
         s.template write<kWarpRow16Store>(a.y + row * a.cols + head, group_lane, G, packs, n, a.log);
-        if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
+        if constexpr (kEdges) {
+          write_lane_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, edge,
+                                 [&](float v) { return normalize(v, n, a.log); }, n, a.log);
+        }
       }
     }
     return;
@@ -150,22 +158,33 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     for (int64_t base = g.first; base < a.rows; base += g.step) {
       const int64_t row0 = base + g.offset;
       RegSlice<T, N, N * static_cast<int>(sizeof(T))> s[R];
+      float edge[R];  // kEdges: each row's first edge of the lane, read beside its packs
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const T* xr = a.x + (row0 + r) * a.x_stride;
         s[r].load(xr + row_head_if<kEdges, T, N>(xr, a.cols), group_lane, G, row0 + r < a.rows ? packs : 0);
+        edge[r] = -INFINITY;
+        if constexpr (kEdges) edge[r] = LaneEdge<T, N>(xr, a.cols, group_lane, row0 + r < a.rows).v;
       }
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const T* xr = a.x + (row0 + r) * a.x_stride;
         OnlinePair part = s[r].reduce(a.log);
-        if (kEdges && row0 + r < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
+        if constexpr (kEdges) {
+          part = online_fold(part, edge[r]);
+          if (row0 + r < a.rows && G < 2 * (N - 1)) {
+            part = online_merge(part, more_edges_pair<T, N>(xr, a.cols, group_lane, G));
+          }
+        }
         const OnlinePair acc = group_merge_pairs(part, G);  // every lane: warp-uniform loop
         if (row0 + r < a.rows) {
           const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
           T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
           s[r].template write<kWarpRow16Store>(yr, group_lane, G, packs, n, a.log);
-          if constexpr (kEdges) write_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
+          if constexpr (kEdges) {
+            write_lane_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, edge[r],
+                                   [&](float v) { return normalize(v, n, a.log); }, n, a.log);
+          }
         }
       }
     }
@@ -181,12 +200,19 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     const int64_t row0 = base + g.offset;
     float v[R][C];
     float m[R];
+    float edge[R];  // kEdges: each row's first edge of the lane, as v holds its values
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const bool row_ok = row0 + r < a.rows;
       const T* x0 = a.x + (row0 + r) * a.x_stride;
       const T* xr = x0 + row_head_if<kEdges, T, N>(x0, a.cols);
-      m[r] = kEdges && row_ok ? edges_max<T, N>(x0, a.cols, group_lane, G) : -INFINITY;
+      m[r] = -INFINITY;
+      edge[r] = -INFINITY;
+      if constexpr (kEdges) {
+        edge[r] = LaneEdge<T, N>(x0, a.cols, group_lane, row_ok).v;
+        m[r] = nan_max(edge[r], row_ok && G < 2 * (N - 1) ? more_edges_max<T, N>(x0, a.cols, group_lane, G)
+                                                          : -INFINITY);
+      }
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         const int col = (p * G + group_lane) * N;
@@ -208,7 +234,13 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     for (int r = 0; r < R; ++r) {
       m[r] = warp_allreduce(m[r], MaxOp(), G);
       const T* x0 = a.x + (row0 + r) * a.x_stride;
-      d[r] = kEdges && row0 + r < a.rows ? edges_sum_exp<T, N>(x0, a.cols, group_lane, G, m[r]) : 0.0f;
+      d[r] = 0.0f;
+      if constexpr (kEdges) {
+        if (row0 + r < a.rows && G < 2 * (N - 1)) d[r] = more_edges_sum_exp<T, N>(x0, a.cols, group_lane, G, m[r]);
+        const float e = exp_term(edge[r], m[r]);
+        d[r] += e;
+        if (!a.log) edge[r] = e;
+      }
       if (a.log) {
 #pragma unroll
         for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], m[r]);
@@ -228,7 +260,10 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       const RowNorm n = make_row_norm(m[r], d[r], a.log);
       const T* x0 = a.x + (row0 + r) * a.x_stride;
       T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(x0, a.cols);
-      if constexpr (kEdges) write_edges<T, N>(x0, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
+      if constexpr (kEdges) {
+        write_lane_edges<T, N>(x0, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, edge[r],
+                               [&](float x) { return a.log ? (x - n.m) - n.c : x * n.c; }, n, a.log);
+      }
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         const int col = (p * G + group_lane) * N;
@@ -374,12 +409,19 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
   for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
     const int64_t row0 = base + static_cast<int64_t>(group) * R;
     GradSlice<T, N, C * static_cast<int>(sizeof(T))> s[R];
+    float edge_y[R], edge_g[R];  // kEdges: each row's first edge of the lane, read beside its packs
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int64_t row = row0 + r;
       const int head = row_head_if<kEdges, T, N>(a.y + row * a.y_stride, a.cols);
       s[r].load(a.y + row * a.y_stride + head, a.dy + row * a.dy_stride + head, group_lane, G,
                 row < a.rows ? packs : 0);
+      edge_y[r] = edge_g[r] = 0.0f;
+      if constexpr (kEdges) {
+        const LaneGradEdge<T, N> e(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, group_lane, row < a.rows);
+        edge_y[r] = e.y;
+        edge_g[r] = e.g;
+      }
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -387,11 +429,17 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
       const T* yr = a.y + row * a.y_stride;
       const T* gr = a.dy + row * a.dy_stride;
       float part = s[r].sum(a.log);
-      if (kEdges && row < a.rows) part += edges_grad_sum<T, N>(yr, gr, a.cols, group_lane, G, a.log);
+      if constexpr (kEdges) {
+        part += grad_term(edge_y[r], edge_g[r], a.log);
+        if (row < a.rows && G < 2 * (N - 1)) part += more_edges_grad_sum<T, N>(yr, gr, a.cols, group_lane, G, a.log);
+      }
       const float total = warp_allreduce(part, SumOp(), G);  // every lane: warp-uniform loop
       if (row < a.rows) {
         s[r].write(a.dx + row * a.cols + row_head_if<kEdges, T, N>(yr, a.cols), group_lane, G, packs, total, a.log);
-        if constexpr (kEdges) write_edges_grad<T, N>(yr, gr, a.dx + row * a.cols, a.cols, group_lane, G, total, a.log);
+        if constexpr (kEdges) {
+          write_lane_edges_grad<T, N>(yr, gr, a.dx + row * a.cols, a.cols, group_lane, G, edge_y[r], edge_g[r], total,
+                                      a.log);
+        }
       }
     }
   }
