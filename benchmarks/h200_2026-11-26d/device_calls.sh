@@ -69,3 +69,15 @@ echo "elapsed $(el)"
 timeout $(( 290 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_warp_edges_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes fp32,bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 5x7,5x15,5x197,3x577,3x1023 2>&1 | tail -8
 echo "elapsed $(el)"
 
+# ---- call 6 (H200): .device/call6.sh
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+COLS=197,577,1023,33,128 DTYPES=fp32,bf16 PASSES=fwd,bwd OPS=softmax ROUNDS=1 PREFIX=warp_edges2 timeout 200 bash .device/ba.sh > $OUT/warp_edges2_before_after_${G}_$C.log 2>&1; tail -22 $OUT/warp_edges2_before_after_${G}_$C.log | cut -c1-130
+echo "elapsed $(el)"
+timeout 60 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp or misaligned or alignment" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_warp_edges2_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_warp_edges2_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 290 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_warp_edges2_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes fp32,bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 5x7,5x15,5x197,3x577,3x1023 2>&1 | tail -8
+echo "elapsed $(el)"
+
