@@ -134,88 +134,56 @@ __device__ __noinline__ void write_edge_grad(const T* y, const T* g, T* dx, int6
 
 // ---------------------------------------------------------------------------------
 // A row's edges over a group of G lanes (warp_per_row: G may be fewer than the edges):
-// lane l holds edge l in registers (LaneEdge: read beside the row's packs, so that its
-// latency overlaps theirs; read after the reduction it cost the narrow rows a round trip
-// each, bf16 197 backward 80.5 -> 71.6% of copy on an H200), and where the edges
-// outnumber the lanes, takes edges l + G, l + 2G, ... too, each read where it is used.
+// lane l takes edges l, l + G, ..., each read where it is used (its max, its term, its
+// output) rather than held: the row's registers are the group's packs.
 // ---------------------------------------------------------------------------------
 
-// Edge `lane` of the row at x (none where lane >= count or the row does not exist).
 template <typename T, int N>
-struct LaneEdge {
-  float v = -INFINITY;  // forward: -inf adds nothing to the pair
-  __device__ __forceinline__ LaneEdge(const T* x, int64_t cols, int lane, bool row_ok) {
-    const RowEdges<T, N> edges(x, cols);
-    if (row_ok && lane < edges.count()) v = to_float(x[edges.col(lane)]);
-  }
-};
-
-// The edges past the group's first G (e = lane + G, lane + 2G, ...).
-template <typename T, int N>
-__device__ __forceinline__ OnlinePair more_edges_pair(const T* x, int64_t cols, int lane, int G) {
+__device__ __forceinline__ OnlinePair edges_pair(const T* x, int64_t cols, int lane, int G) {
   const RowEdges<T, N> edges(x, cols);
   OnlinePair acc = online_empty();
-  for (int e = lane + G; e < edges.count(); e += G) acc = online_fold(acc, to_float(x[edges.col(e)]));
+  for (int e = lane; e < edges.count(); e += G) acc = online_fold(acc, to_float(x[edges.col(e)]));
   return acc;
 }
 
 template <typename T, int N>
-__device__ __forceinline__ float more_edges_max(const T* x, int64_t cols, int lane, int G) {
+__device__ __forceinline__ float edges_max(const T* x, int64_t cols, int lane, int G) {
   const RowEdges<T, N> edges(x, cols);
   float m = -INFINITY;
-  for (int e = lane + G; e < edges.count(); e += G) m = nan_max(m, to_float(x[edges.col(e)]));
+  for (int e = lane; e < edges.count(); e += G) m = nan_max(m, to_float(x[edges.col(e)]));
   return m;
 }
 
 template <typename T, int N>
-__device__ __forceinline__ float more_edges_sum_exp(const T* x, int64_t cols, int lane, int G, float m) {
+__device__ __forceinline__ float edges_sum_exp(const T* x, int64_t cols, int lane, int G, float m) {
   const RowEdges<T, N> edges(x, cols);
   float d = 0.0f;
-  for (int e = lane + G; e < edges.count(); e += G) d += exp_term(to_float(x[edges.col(e)]), m);
+  for (int e = lane; e < edges.count(); e += G) d += exp_term(to_float(x[edges.col(e)]), m);
   return d;
 }
 
-// Writes the outputs of the lane's edges: edge `lane` from v (the forward's value as
-// read, or as the caller keeps it: fp32 softmax's exp(x - m)), the others read again.
-template <typename T, int N, typename Out>
-__device__ __forceinline__ void write_lane_edges(const T* x, T* y, int64_t cols, int lane, int G, float v, Out&& out,
-                                                 const RowNorm& n, bool log) {
+template <typename T, int N>
+__device__ __forceinline__ void write_edges(const T* x, T* y, int64_t cols, int lane, int G, const RowNorm& n,
+                                            bool log) {
   const RowEdges<T, N> edges(x, cols);
-  if (lane < edges.count()) y[edges.col(lane)] = from_float<T>(out(v));
-  for (int e = lane + G; e < edges.count(); e += G) {
+  for (int e = lane; e < edges.count(); e += G) {
     y[edges.col(e)] = from_float<T>(normalize(to_float(x[edges.col(e)]), n, log));
   }
 }
 
-// Backward: edge `lane` of y and dy (+0 where there is none: it adds nothing to the sum).
 template <typename T, int N>
-struct LaneGradEdge {
-  float y = 0.0f;
-  float g = 0.0f;
-  __device__ __forceinline__ LaneGradEdge(const T* yr, const T* gr, int64_t cols, int lane, bool row_ok) {
-    const RowEdges<T, N> edges(yr, cols);
-    if (row_ok && lane < edges.count()) {
-      y = to_float(yr[edges.col(lane)]);
-      g = to_float(gr[edges.col(lane)]);
-    }
-  }
-};
-
-template <typename T, int N>
-__device__ __forceinline__ float more_edges_grad_sum(const T* y, const T* g, int64_t cols, int lane, int G,
-                                                     bool log) {
+__device__ __forceinline__ float edges_grad_sum(const T* y, const T* g, int64_t cols, int lane, int G, bool log) {
   const RowEdges<T, N> edges(y, cols);
   float s = 0.0f;
-  for (int e = lane + G; e < edges.count(); e += G) s += grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log);
+  for (int e = lane; e < edges.count(); e += G) s += grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log);
   return s;
 }
 
 template <typename T, int N>
-__device__ __forceinline__ void write_lane_edges_grad(const T* y, const T* g, T* dx, int64_t cols, int lane, int G,
-                                                      float first_y, float first_g, float s, bool log) {
+__device__ __forceinline__ void write_edges_grad(const T* y, const T* g, T* dx, int64_t cols, int lane, int G,
+                                                 float s, bool log) {
   const RowEdges<T, N> edges(y, cols);
-  if (lane < edges.count()) dx[edges.col(lane)] = from_float<T>(grad_out<T>(first_y, first_g, s, log));
-  for (int e = lane + G; e < edges.count(); e += G) {
+  for (int e = lane; e < edges.count(); e += G) {
     dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));
   }
 }

@@ -126,21 +126,13 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       const int head = row_head_if<kEdges, T, N>(xr, a.cols);
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
       s.load(xr + head, group_lane, G, row < a.rows ? packs : 0);
-      float edge = -INFINITY;  // kEdges: the lane's first edge, read beside its packs
-      if constexpr (kEdges) edge = LaneEdge<T, N>(xr, a.cols, group_lane, row < a.rows).v;
       OnlinePair part = s.reduce(a.log);
-      if constexpr (kEdges) {
-        part = online_fold(part, edge);
-        if (row < a.rows && G < 2 * (N - 1)) part = online_merge(part, more_edges_pair<T, N>(xr, a.cols, group_lane, G));
-      }
+      if (kEdges && row < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
       const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
       if (row < a.rows) {
         const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
         s.template write<kWarpRow16Store>(a.y + row * a.cols + head, group_lane, G, packs, n, a.log);
-        if constexpr (kEdges) {
-          write_lane_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, edge,
-                                 [&](float v) { return normalize(v, n, a.log); }, n, a.log);
-        }
+        if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
       }
     }
     return;
@@ -158,33 +150,22 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     for (int64_t base = g.first; base < a.rows; base += g.step) {
       const int64_t row0 = base + g.offset;
       RegSlice<T, N, N * static_cast<int>(sizeof(T))> s[R];
-      float edge[R];  // kEdges: each row's first edge of the lane, read beside its packs
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const T* xr = a.x + (row0 + r) * a.x_stride;
         s[r].load(xr + row_head_if<kEdges, T, N>(xr, a.cols), group_lane, G, row0 + r < a.rows ? packs : 0);
-        edge[r] = -INFINITY;
-        if constexpr (kEdges) edge[r] = LaneEdge<T, N>(xr, a.cols, group_lane, row0 + r < a.rows).v;
       }
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const T* xr = a.x + (row0 + r) * a.x_stride;
         OnlinePair part = s[r].reduce(a.log);
-        if constexpr (kEdges) {
-          part = online_fold(part, edge[r]);
-          if (row0 + r < a.rows && G < 2 * (N - 1)) {
-            part = online_merge(part, more_edges_pair<T, N>(xr, a.cols, group_lane, G));
-          }
-        }
+        if (kEdges && row0 + r < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
         const OnlinePair acc = group_merge_pairs(part, G);  // every lane: warp-uniform loop
         if (row0 + r < a.rows) {
           const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
           T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
           s[r].template write<kWarpRow16Store>(yr, group_lane, G, packs, n, a.log);
-          if constexpr (kEdges) {
-            write_lane_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, edge[r],
-                                   [&](float v) { return normalize(v, n, a.log); }, n, a.log);
-          }
+          if constexpr (kEdges) write_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
         }
       }
     }
@@ -200,19 +181,12 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     const int64_t row0 = base + g.offset;
     float v[R][C];
     float m[R];
-    float edge[R];  // kEdges: each row's first edge of the lane, as v holds its values
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const bool row_ok = row0 + r < a.rows;
       const T* x0 = a.x + (row0 + r) * a.x_stride;
       const T* xr = x0 + row_head_if<kEdges, T, N>(x0, a.cols);
-      m[r] = -INFINITY;
-      edge[r] = -INFINITY;
-      if constexpr (kEdges) {
-        edge[r] = LaneEdge<T, N>(x0, a.cols, group_lane, row_ok).v;
-        m[r] = nan_max(edge[r], row_ok && G < 2 * (N - 1) ? more_edges_max<T, N>(x0, a.cols, group_lane, G)
-                                                          : -INFINITY);
-      }
+      m[r] = kEdges && row_ok ? edges_max<T, N>(x0, a.cols, group_lane, G) : -INFINITY;
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         const int col = (p * G + group_lane) * N;
@@ -234,13 +208,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     for (int r = 0; r < R; ++r) {
       m[r] = warp_allreduce(m[r], MaxOp(), G);
       const T* x0 = a.x + (row0 + r) * a.x_stride;
-      d[r] = 0.0f;
-      if constexpr (kEdges) {
-        if (row0 + r < a.rows && G < 2 * (N - 1)) d[r] = more_edges_sum_exp<T, N>(x0, a.cols, group_lane, G, m[r]);
-        const float e = exp_term(edge[r], m[r]);
-        d[r] += e;
-        if (!a.log) edge[r] = e;
-      }
+      d[r] = kEdges && row0 + r < a.rows ? edges_sum_exp<T, N>(x0, a.cols, group_lane, G, m[r]) : 0.0f;
       if (a.log) {
 #pragma unroll
         for (int k = 0; k < C; ++k) d[r] += exp_term(v[r][k], m[r]);
@@ -260,10 +228,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       const RowNorm n = make_row_norm(m[r], d[r], a.log);
       const T* x0 = a.x + (row0 + r) * a.x_stride;
       T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(x0, a.cols);
-      if constexpr (kEdges) {
-        write_lane_edges<T, N>(x0, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, edge[r],
-                               [&](float x) { return a.log ? (x - n.m) - n.c : x * n.c; }, n, a.log);
-      }
+      if constexpr (kEdges) write_edges<T, N>(x0, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         const int col = (p * G + group_lane) * N;
@@ -409,19 +374,12 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
   for (int64_t base = warp * rows_per_warp; base < a.rows; base += n_warps * rows_per_warp) {
     const int64_t row0 = base + static_cast<int64_t>(group) * R;
     GradSlice<T, N, C * static_cast<int>(sizeof(T))> s[R];
-    float edge_y[R], edge_g[R];  // kEdges: each row's first edge of the lane, read beside its packs
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int64_t row = row0 + r;
       const int head = row_head_if<kEdges, T, N>(a.y + row * a.y_stride, a.cols);
       s[r].load(a.y + row * a.y_stride + head, a.dy + row * a.dy_stride + head, group_lane, G,
                 row < a.rows ? packs : 0);
-      edge_y[r] = edge_g[r] = 0.0f;
-      if constexpr (kEdges) {
-        const LaneGradEdge<T, N> e(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, group_lane, row < a.rows);
-        edge_y[r] = e.y;
-        edge_g[r] = e.g;
-      }
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -429,17 +387,11 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
       const T* yr = a.y + row * a.y_stride;
       const T* gr = a.dy + row * a.dy_stride;
       float part = s[r].sum(a.log);
-      if constexpr (kEdges) {
-        part += grad_term(edge_y[r], edge_g[r], a.log);
-        if (row < a.rows && G < 2 * (N - 1)) part += more_edges_grad_sum<T, N>(yr, gr, a.cols, group_lane, G, a.log);
-      }
+      if (kEdges && row < a.rows) part += edges_grad_sum<T, N>(yr, gr, a.cols, group_lane, G, a.log);
       const float total = warp_allreduce(part, SumOp(), G);  // every lane: warp-uniform loop
       if (row < a.rows) {
         s[r].write(a.dx + row * a.cols + row_head_if<kEdges, T, N>(yr, a.cols), group_lane, G, packs, total, a.log);
-        if constexpr (kEdges) {
-          write_lane_edges_grad<T, N>(yr, gr, a.dx + row * a.cols, a.cols, group_lane, G, edge_y[r], edge_g[r], total,
-                                      a.log);
-        }
+        if constexpr (kEdges) write_edges_grad<T, N>(yr, gr, a.dx + row * a.cols, a.cols, group_lane, G, total, a.log);
       }
     }
   }
@@ -458,6 +410,19 @@ struct WarpRowBackwardKernels {
 };
 using WarpRowBackwardFamily = WarpRowFamilyOf<WarpRowBackwardKernels>;
 
+// 16-bit rows of one 16-byte pack per lane (at most 32 packs) keep their whole-row
+// pack where they are read in three parts would be (realigned): the edges cost that
+// shape more than the wider packs gain. H200, backward softmax, 1 GiB, % of copy, before
+// -> in three parts (benchmarks/h200_2026-11-26d/warp_edges_*_5fd3633, warp_edges2_*):
+// bf16 197 80.5 -> 71.6 with the edges read after the sum, 56.2 with them held from the
+// loads; rows of several packs per lane gained (bf16 577 / 1023 71 -> 102).
+template <typename T>
+bool warp_row_backward_realigns(const Problem& p) {
+  int64_t realigned = 0;
+  const int pack = realigned_pack<T>(p, realigned);
+  return realigned != 0 && !(sizeof(T) == 2 && p.cols / pack <= 32);
+}
+
 template <typename T>
 Plan plan_warp_per_row_backward(const Problem& p) {
   Plan plan = new_plan(Variant::warp_per_row);
@@ -465,7 +430,7 @@ Plan plan_warp_per_row_backward(const Problem& p) {
     plan.status = PlanStatus::too_wide_for_warp;
     return plan;
   }
-  const int pack = realigned_pack<T>(p, plan.realigned);
+  const int pack = warp_row_backward_realigns<T>(p) ? realigned_pack<T>(p, plan.realigned) : widest_pack<T>(p);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int group = packs <= 32 ? static_cast<int>(next_pow2(packs)) : 32;
