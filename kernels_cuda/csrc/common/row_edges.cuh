@@ -2,7 +2,7 @@
 // before the row's first address aligned to a whole pack), the body (whole packs), the
 // tail (the values after them). An odd width in a contiguous tensor (GPT-2's 50257
 // columns) starts each row at another offset from a 16-byte boundary, so no pack wider
-// than one value fits every row whole; read this way, all but at most 3 (N - 1) values of
+// than one value fits every row whole; read this way, all but at most 2 (N - 1) values of
 // each row move in full packs. One split serves x and y (and y, dy and dx, backward)
 // where their rows all sit at the same offset from a pack boundary, which plans check
 // (realigned_pack_elems, common/packs.cuh).
@@ -116,16 +116,18 @@ __device__ __forceinline__ float edge_grad_term(const T* y, const T* g, int64_t 
 
 // The same as a call of its own (registers apart from the caller's): inlined, the
 // reads and expf of a few edge values made the register-bound backward instances spill
-// (bf16 block_hybrid: 32 bytes; bf16 cluster_regs at 64 bytes of each tensor per thread:
-// 60-76); a call costs a few instructions per row in 2 (N - 1) threads.
+// (bf16 cluster_regs at 64 bytes of each tensor per thread: 60-76 bytes; block_hybrid,
+// which keeps the inlined form, spilled with a call there instead); a call costs a few
+// instructions per row in at most 2 (N - 1) threads.
 template <typename T, int N>
 __device__ __noinline__ float edge_grad_term_apart(const T* y, const T* g, int64_t cols, int e, bool log) {
   return edge_grad_term<T, N>(y, g, cols, e, log);
 }
 
+// Reads edge e of rows y and dy again and writes its dx (a call of its own, as above:
+// inlined, the bf16 block_hybrid backward spilled 16 bytes).
 template <typename T, int N>
-__device__ __noinline__ void write_edge_grad(const T* y, const T* g, T* dx, int64_t cols, int e, float s,
-                                                bool log) {
+__device__ __noinline__ void write_edge_grad(const T* y, const T* g, T* dx, int64_t cols, int e, float s, bool log) {
   const RowEdges<T, N> edges(y, cols);
   if (e < edges.count()) {
     dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));

@@ -422,7 +422,10 @@ Plan plan_block_hybrid(const Problem& p) {
 // (2026-11-24, benchmarks/tuning/hybrid_backward_experiment.sh's question, results in
 // benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/hybrid_b64_*.md).
 // Rows read in three parts (edges: common/row_edges.cuh) keep 16-bit values to one
-// 16-byte pack of each: at 32 bytes the bf16 instance spilled 32 bytes.
+// 16-byte pack of each: with the edges' dx inlined, 32 bytes spilled 32 bytes in the bf16
+// instance (16 measured: benchmarks/h200_2026-11-26d/edges2_*, h100_2026-11-26d/edges2_*).
+// With that dx a call of its own (write_edge_grad) 32 bytes no longer spill: not yet
+// measured.
 constexpr int hybrid_grad_bytes(int elem, int pack_bytes, bool edges = false) {
   return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(edges ? 16 : 32, 4 * pack_bytes);
 }

@@ -361,10 +361,9 @@ constexpr int kGradRegsClusterMinBytes = 64;
 // takes up to 8 loads per tensor (scalar packs at 16 spill); 16-bit values need
 // conversion temporaries, so up to 4 loads, or 8 of at most 4 bytes (8-byte packs at 8
 // loads spill 44-48 bytes, 4-byte packs at 16 spill 52-68); at 128 registers
-// kRegsMaxLoads loads of either, at most 128 bytes. Rows read in three parts (edges:
-// common/row_edges.cuh) keep 16-bit values to 32 bytes at 64 registers: at 64 bytes
-// those instances spilled 64-104 bytes.
-constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm, bool edges = false) {
+// kRegsMaxLoads loads of either, at most 128 bytes (rows read in three parts alike: their
+// edges' term and output are calls of their own, common/row_edges.cuh).
+constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm) {
   if (one_per_sm) return std::min(128, kRegsMaxLoads * pack_bytes);
   if (elem == 4) return std::min(64, 8 * pack_bytes);
   return std::min(64, std::max(4 * pack_bytes, std::min(32, 8 * pack_bytes)));
@@ -453,7 +452,7 @@ template <typename T, int N, int kThreads, int kMinBlocks, bool kEdges>
 const void* cluster_regs_backward_instance(int bytes) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   constexpr bool kOnePerSm = kMinBlocks == 1 && kThreads == kGradRegsThreads;
-  constexpr int kCap = grad_regs_cap(kElem, N * kElem, kOnePerSm, kEdges);
+  constexpr int kCap = grad_regs_cap(kElem, N * kElem, kOnePerSm);
   constexpr int kLo = kOnePerSm ? std::min(kGradRegsClusterMinBytes, kCap)
                                 : (kThreads == kGradRegsWideThreads ? kCap : std::min(kGradRegsMinBytes, kCap));
   switch (bytes) {
@@ -534,8 +533,8 @@ Plan plan_cluster_regs_backward(const Problem& p) {
     if (slice_bytes > static_cast<int64_t>(shape.threads) * bytes) return {0, 0};
     return {bytes, static_cast<int>(round_up(ceil_div(ceil_div(packs, shape.k), bytes / pack_bytes), 32))};
   };
-  const int cap_two = grad_regs_cap(kElem, pack_bytes, false, edges);
-  const int cap_one = grad_regs_cap(kElem, pack_bytes, true, edges);
+  const int cap_two = grad_regs_cap(kElem, pack_bytes, false);
+  const int cap_one = grad_regs_cap(kElem, pack_bytes, true);
   const int min_two = std::min(kGradRegsMinBytes, cap_two);
   const int min_one = std::min(kGradRegsClusterMinBytes, cap_one);
   const bool fills_cta = kElem == 2 && packs * pack_bytes > int64_t{kGradRegsThreads} * kGradRegsMinBytes / 2;
