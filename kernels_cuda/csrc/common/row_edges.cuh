@@ -70,6 +70,9 @@ struct RowEdges {
   __device__ __forceinline__ int count() const { return static_cast<int>(cols - body() * N); }
   // The column of edge value e (0 <= e < count()): the head's, then the tail's.
   __device__ __forceinline__ int64_t col(int e) const { return e < head ? e : e + body() * N; }
+  // Edge value e of `row` (any tensor laid out as the row these edges are of), and its store.
+  __device__ __forceinline__ float value(const T* row, int e) const { return to_float(row[col(e)]); }
+  __device__ __forceinline__ void store(T* row, int e, float v) const { row[col(e)] = from_float<T>(v); }
 };
 
 // v itself, as a value the compiler cannot reuse from before: expressions of it are
@@ -83,7 +86,7 @@ __device__ __forceinline__ int64_t rematerialize(int64_t v) {
 // thread's online pair; its output.
 template <typename T, int N>
 __device__ __forceinline__ float edge_value(const T* x, const RowEdges<T, N>& edges, int e) {
-  return e < edges.count() ? to_float(x[edges.col(e)]) : -INFINITY;
+  return e < edges.count() ? edges.value(x, e) : -INFINITY;
 }
 
 __device__ __forceinline__ OnlinePair online_fold(OnlinePair acc, float v) {
@@ -94,7 +97,7 @@ __device__ __forceinline__ OnlinePair online_fold(OnlinePair acc, float v) {
 template <typename T, int N>
 __device__ __forceinline__ void write_edge(const T* x, T* y, int64_t cols, int e, const RowNorm& n, bool log) {
   const RowEdges<T, N> edges(x, cols);
-  if (e < edges.count()) y[edges.col(e)] = from_float<T>(normalize(to_float(x[edges.col(e)]), n, log));
+  if (e < edges.count()) edges.store(y, e, normalize(edges.value(x, e), n, log));
 }
 
 // Asks for edge e of the row at p ahead of its read (prefetch.global.L1: no register
@@ -111,7 +114,7 @@ __device__ __forceinline__ void prefetch_edge(const T* p, int64_t cols, int e) {
 template <typename T, int N>
 __device__ __forceinline__ float edge_grad_term(const T* y, const T* g, int64_t cols, int e, bool log) {
   const RowEdges<T, N> edges(y, cols);
-  return e < edges.count() ? grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log) : 0.0f;
+  return e < edges.count() ? grad_term(edges.value(y, e), edges.value(g, e), log) : 0.0f;
 }
 
 // The same as a call of its own (registers apart from the caller's): inlined, the
@@ -129,9 +132,7 @@ __device__ __noinline__ float edge_grad_term_apart(const T* y, const T* g, int64
 template <typename T, int N>
 __device__ __noinline__ void write_edge_grad(const T* y, const T* g, T* dx, int64_t cols, int e, float s, bool log) {
   const RowEdges<T, N> edges(y, cols);
-  if (e < edges.count()) {
-    dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));
-  }
+  if (e < edges.count()) edges.store(dx, e, grad_out<T>(edges.value(y, e), edges.value(g, e), s, log));
 }
 
 // ---------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ template <typename T, int N>
 __device__ __forceinline__ OnlinePair edges_pair(const T* x, int64_t cols, int lane, int G) {
   const RowEdges<T, N> edges(x, cols);
   OnlinePair acc = online_empty();
-  for (int e = lane; e < edges.count(); e += G) acc = online_fold(acc, to_float(x[edges.col(e)]));
+  for (int e = lane; e < edges.count(); e += G) acc = online_fold(acc, edges.value(x, e));
   return acc;
 }
 
@@ -152,7 +153,7 @@ template <typename T, int N>
 __device__ __forceinline__ float edges_max(const T* x, int64_t cols, int lane, int G) {
   const RowEdges<T, N> edges(x, cols);
   float m = -INFINITY;
-  for (int e = lane; e < edges.count(); e += G) m = nan_max(m, to_float(x[edges.col(e)]));
+  for (int e = lane; e < edges.count(); e += G) m = nan_max(m, edges.value(x, e));
   return m;
 }
 
@@ -160,7 +161,7 @@ template <typename T, int N>
 __device__ __forceinline__ float edges_sum_exp(const T* x, int64_t cols, int lane, int G, float m) {
   const RowEdges<T, N> edges(x, cols);
   float d = 0.0f;
-  for (int e = lane; e < edges.count(); e += G) d += exp_term(to_float(x[edges.col(e)]), m);
+  for (int e = lane; e < edges.count(); e += G) d += exp_term(edges.value(x, e), m);
   return d;
 }
 
@@ -168,16 +169,14 @@ template <typename T, int N>
 __device__ __forceinline__ void write_edges(const T* x, T* y, int64_t cols, int lane, int G, const RowNorm& n,
                                             bool log) {
   const RowEdges<T, N> edges(x, cols);
-  for (int e = lane; e < edges.count(); e += G) {
-    y[edges.col(e)] = from_float<T>(normalize(to_float(x[edges.col(e)]), n, log));
-  }
+  for (int e = lane; e < edges.count(); e += G) edges.store(y, e, normalize(edges.value(x, e), n, log));
 }
 
 template <typename T, int N>
 __device__ __forceinline__ float edges_grad_sum(const T* y, const T* g, int64_t cols, int lane, int G, bool log) {
   const RowEdges<T, N> edges(y, cols);
   float s = 0.0f;
-  for (int e = lane; e < edges.count(); e += G) s += grad_term(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), log);
+  for (int e = lane; e < edges.count(); e += G) s += grad_term(edges.value(y, e), edges.value(g, e), log);
   return s;
 }
 
@@ -186,7 +185,7 @@ __device__ __forceinline__ void write_edges_grad(const T* y, const T* g, T* dx, 
                                                  float s, bool log) {
   const RowEdges<T, N> edges(y, cols);
   for (int e = lane; e < edges.count(); e += G) {
-    dx[edges.col(e)] = from_float<T>(grad_out<T>(to_float(y[edges.col(e)]), to_float(g[edges.col(e)]), s, log));
+    edges.store(dx, e, grad_out<T>(edges.value(y, e), edges.value(g, e), s, log));
   }
 }
 

@@ -417,10 +417,11 @@ using WarpRowBackwardFamily = WarpRowFamilyOf<WarpRowBackwardKernels>;
 // bf16 197 80.5 -> 71.6 with the edges read after the sum, 56.2 with them held from the
 // loads; rows of several packs per lane gained (bf16 577 / 1023 71 -> 102).
 template <typename T>
-bool warp_row_backward_realigns(const Problem& p) {
-  int64_t realigned = 0;
+int warp_row_backward_pack(const Problem& p, int64_t& realigned) {
   const int pack = realigned_pack<T>(p, realigned);
-  return realigned != 0 && !(sizeof(T) == 2 && p.cols / pack <= 32);
+  if (realigned == 0 || !(sizeof(T) == 2 && p.cols / pack <= 32)) return pack;
+  realigned = 0;
+  return widest_pack<T>(p);
 }
 
 template <typename T>
@@ -430,7 +431,7 @@ Plan plan_warp_per_row_backward(const Problem& p) {
     plan.status = PlanStatus::too_wide_for_warp;
     return plan;
   }
-  const int pack = warp_row_backward_realigns<T>(p) ? realigned_pack<T>(p, plan.realigned) : widest_pack<T>(p);
+  const int pack = warp_row_backward_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int group = packs <= 32 ? static_cast<int>(next_pow2(packs)) : 32;
