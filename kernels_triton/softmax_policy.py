@@ -52,9 +52,12 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
         limit = min(AUTO_FUSED_MAX_COLS["pairs"], softmax_fused.FUSED_MAX_COLS_PAIRS[x.dtype])
     else:
         limit = AUTO_FUSED_MAX_COLS["16-bit"]
-    if cols <= limit and not few_rows_split(x, align, sm_count):
+    # `split` cuts the rows as its loads see them: rows read as head, whole vectors and
+    # tail as aligned ones (softmax_split.load_align).
+    split_align = softmax_split.load_align(x)
+    if cols <= limit and not few_rows_split(x, split_align, sm_count):
         return "fused"
-    return "split" if softmax_split.fits(cols, elem, align, sm_count) else "online"
+    return "split" if softmax_split.fits(cols, elem, split_align, sm_count) else "online"
 
 
 # The backward's `auto`: `fused` up to these widths, then `split` while a group of its
@@ -91,5 +94,5 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
     # H100, 1 GiB, % of copy, 1048576 columns, split / tiled (benchmarks/h100_2026-11-25/
     # triton_bwd_7b1914e.md): softmax fp32 84.2 / 58.7, bf16 82.8 / 58.4, fp16 82.9 / 58.6;
     # log-softmax 83.5 / 73.3, 82.0 / 67.2, 81.9 / 67.2 (before the move: 51.9 for bf16).
-    return "split" if softmax_split.backward_fits(cols, elem, align, sm_count) else "tiled"
+    return "split" if softmax_split.backward_fits(cols, elem, softmax_split.load_align(y, dy), sm_count) else "tiled"
 
