@@ -16,7 +16,8 @@ from . import softmax_fused, softmax_rows, softmax_split
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
 # of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
-# `auto` uses `fused` up to this width (odd rows: FUSED_MAX_COLS_ODD) and `split`
+# `auto` uses `fused` up to this width (odd rows loaded a value at a time:
+# FUSED_MAX_COLS_ODD; read as head, whole vectors and tail, as aligned ones) and `split`
 # beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and
 # .cs stores used before); paired 16-bit 32768 97.9, and bf16 65536 93.6 (log-softmax
 # 95.9) since the segmented tile (SEGMENTS; session 5 tuning log, run 2), against 83.9
@@ -44,7 +45,7 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     interpreter (where `split` takes any width)."""
     cols, elem = x.shape[1], x.element_size()
     align = softmax_rows.row_align(x)
-    if align == 1:
+    if softmax_fused.loads_values(x):
         limit = softmax_fused.FUSED_MAX_COLS_ODD
     elif elem == 4:
         limit = AUTO_FUSED_MAX_COLS["fp32"]
@@ -78,7 +79,7 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
     None under the interpreter (where `split` takes any width)."""
     cols, elem = y.shape[1], y.element_size()
     align = softmax_rows.row_align(y, dy)
-    if align == 1:
+    if softmax_fused.loads_values(y, dy):
         limit = softmax_fused.FUSED_BWD_MAX_COLS_ODD
     elif elem == 4:
         limit = AUTO_BWD_FUSED_MAX_COLS["fp32"]

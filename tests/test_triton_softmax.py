@@ -200,13 +200,14 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [
-        (fused.FUSED_MAX_COLS, fused.FUSED_MAX_COLS + 2, 2),         # even widths, ALIGN >= 2
-        (fused.FUSED_MAX_COLS_ODD - 1, fused.FUSED_MAX_COLS_ODD + 1, 1),  # odd widths, ALIGN 1
+        (fused.FUSED_MAX_COLS, fused.FUSED_MAX_COLS + 2, 2, "contiguous"),         # even widths, ALIGN >= 2
+        (fused.FUSED_MAX_COLS - 1, fused.FUSED_MAX_COLS + 1, 1, "contiguous"),     # odd, read with EDGES
+        (fused.FUSED_MAX_COLS_ODD - 1, fused.FUSED_MAX_COLS_ODD + 1, 1, "offset by one"),  # value by value
     ]
     for op in OPS:
-        for fits, too_wide, align in cases:
-            assert BACKEND.supports(torch.empty(2, fits, device=DEVICE), op, "fused")
-            x = torch.empty(2, too_wide, device=DEVICE)
+        for fits, too_wide, align, layout in cases:
+            assert BACKEND.supports(in_layout(torch.empty(2, fits, device=DEVICE), layout), op, "fused")
+            x = in_layout(torch.empty(2, too_wide, device=DEVICE), layout)
             assert rows_mod.row_align(x) == align
             support = BACKEND.supports(x, op, "fused")
             limit = fused.max_cols(x)
@@ -260,7 +261,13 @@ def test_auto_follows_the_thresholds():
             assert softmax_mod.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_MAX_COLS_ODD
     assert softmax_mod.plan(torch.empty(rows, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
-    assert softmax_mod.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
+    # odd rows value by value (one element in) to FUSED_MAX_COLS_ODD; read as head, whole
+    # vectors and tail (contiguous) as aligned ones
+    for cols, layout, kernel in [(odd - 1, "offset by one", "fused"), (odd + 1, "offset by one", "split"),
+                                 (odd + 1, "contiguous", "fused"),
+                                 (policy.AUTO_FUSED_MAX_COLS["fp32"] + 1, "contiguous", "split")]:
+        x = in_layout(torch.empty(rows, cols, device=DEVICE), layout)
+        assert softmax_mod.plan(x, "log_softmax")["kernel"] == kernel, (cols, layout)
     # past what a GPU keeps resident at one program per SM: online (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_MAX_CHUNK_VALUES where 16 KiB ones outnumber the SMs)
     widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES[4], device=DEVICE)
@@ -792,7 +799,7 @@ GPU_WIDTHS = [
     4096, 4099,     # one row per fused block; 4099 odd
     8192,           # online: exactly one tile (second tile of the pair empty)
     16384,          # fused 16 warps; online: one full pair of tiles
-    16385,          # odd: widest odd fused row is 16384, so fused refuses; split: aligned chunks, EDGES
+    16385,          # odd, past fused's value-by-value widest (16384): read with EDGES, as aligned rows
     32768,          # FUSED_MAX_COLS: fused 32 warps (16-bit: 16 warps of pairs)
     32769,          # first odd width past fused (refuses); auto: split, ALIGN 1 read with EDGES
     65536,          # fused: paired 16-bit only; split: 16 (fp32) or 8 (16-bit) programs per row

@@ -350,12 +350,14 @@ def test_backward_fused_refuses_rows_past_its_register_limit():
         (torch.float16, fused.FUSED_BWD_MAX_COLS, fused.FUSED_BWD_MAX_COLS + 2),   # fp16: never paired
         (torch.bfloat16, fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16],
          fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16] + 2),                    # bf16 pairs
-        (torch.float32, fused.FUSED_BWD_MAX_COLS_ODD - 1, fused.FUSED_BWD_MAX_COLS_ODD + 1),  # odd
+        (torch.float32, fused.FUSED_BWD_MAX_COLS - 1, fused.FUSED_BWD_MAX_COLS + 1),  # odd, EDGES
+        (torch.float32, fused.FUSED_BWD_MAX_COLS_ODD - 1, fused.FUSED_BWD_MAX_COLS_ODD + 1, "offset by one"),
     ]
     for op in BWD_OPS:
-        for dtype, fits, too_wide in cases:
-            assert BACKEND.supports(torch.empty(2, fits, dtype=dtype, device=DEVICE), op, "fused")
-            y = torch.empty(2, too_wide, dtype=dtype, device=DEVICE)
+        for dtype, fits, too_wide, *layout in cases:
+            layout = layout[0] if layout else "contiguous"  # odd one element in: value by value
+            assert BACKEND.supports(in_layout(torch.empty(2, fits, dtype=dtype, device=DEVICE), layout), op, "fused")
+            y = in_layout(torch.empty(2, too_wide, dtype=dtype, device=DEVICE), layout)
             support = BACKEND.supports(y, op, "fused")
             assert not support and "'tiled'" in support.reason
             assert str(fused.backward_max_cols(y, y)) in support.reason
@@ -386,8 +388,13 @@ def test_backward_auto_follows_the_thresholds():
             for op in BWD_OPS:
                 assert softmax_mod.plan(y, op, dy=y)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_BWD_MAX_COLS_ODD
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd - 1)]), 132) == "fused"
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd + 1)]), 132) == "split"
+    # odd rows value by value (one element in) to FUSED_BWD_MAX_COLS_ODD; read as head,
+    # whole vectors and tail (contiguous) as aligned ones
+    for cols, layout, kernel in [(odd - 1, "offset by one", "fused"), (odd + 1, "offset by one", "split"),
+                                 (odd + 1, "contiguous", "fused"),
+                                 (policy.AUTO_BWD_FUSED_MAX_COLS["fp32"] + 1, "contiguous", "split")]:
+        y = in_layout(torch.empty(2, cols), layout)
+        assert policy.auto_backward_kernel(y, y, 132) == kernel, (cols, layout)
     # past what a GPU keeps resident at one program per SM: tiled (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
     chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES[4]
