@@ -74,16 +74,18 @@ FUSED_PAIRS_MAX_REGISTERS = 64
 # (FUSED_MAX_COLS_PAIRS), so only bf16 rows take it.
 FUSED_THREAD_SUMS_MIN_COLS = 65536
 # Rows that start off a 16-byte boundary (odd widths, ALIGN 1) are read as head, whole
-# vectors and tail (row_edges.py, `_fused_edges_tile`) where their tensors allow it:
-# 16-bit rows always (element by element they load 2 bytes an instruction: bf16 197 /
-# 1025 / 3001 columns measured 25.2 / 46.3 / 48.3% of copy, benchmarks/h200_2026-11-26d/
-# odd_widths_h200_f807507.csv); fp32 rows from this width, where a tile holds at most
-# two rows. Narrower fp32 rows share a tile with 4 to 64 others, whose edge values every
-# thread of a row holds (the tile's layout): they took more registers than their
-# 4-byte element loads (sm_90, Triton 3.6: 197 columns 159 against 48, 3 against 10
-# programs per SM) and measured 88-91% of copy that way already (the same file). The
-# backward alike (fp32 197: 76 against 48 registers).
-FUSED_EDGES_MIN_COLS = {4: 1025, 2: 0}
+# vectors and tail (row_edges.py, `_fused_edges_tile`) where their tensors allow it, from
+# these widths. 16-bit rows from 32 columns (element by element they load 2 bytes an
+# instruction: bf16 197 / 1025 / 3001 columns measured 25.2 / 46.3 / 48.3% of copy,
+# benchmarks/h200_2026-11-26d/odd_widths_h200_f807507.csv); narrower ones, at most two
+# vectors beside up to 14 edge values, 256 rows to a tile, took more registers than
+# their element loads (sm_90, Triton 3.6, 17-31 columns: 117-128 against 100-112, fp16
+# softmax spilling 8 bytes; 33-63: 104 against 176). fp32 rows from 1025 columns, where
+# a tile holds at most two rows: narrower ones, 4 to 64 to a tile, took more registers
+# than their 4-byte element loads (Triton 3.6, 197 / 301 columns: 159 / 112 against
+# 48-80 / 48, 3 / 4 against 6-10 / 10 programs per SM; backward 197: 77 against 64), and
+# measured 88-91% of copy that way already (the same file).
+FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
