@@ -12,15 +12,19 @@ included) and compiles every kernel the plans ask for;
 tests/test_triton_compile.py runs it.
 
 The binary differs from the one a GPU run would build only where Triton specialises on
-the actual arguments: here every pointer is taken as 16-byte aligned and every integer
-as Triton would specialise it (a multiple of 16, or 1), which is what the plans of
-aligned rows compile.
+the actual arguments: here every pointer is taken as 16-byte aligned where the tensor
+standing for it is (fresh tensors are; a view one element in is not) and every integer
+as Triton would specialise it (a multiple of 16, or 1), which is what the plans compile
+on a GPU. Each plan's row also counts its kernel's global loads and stores by width in
+the PTX (`global_accesses`): rows off the 16-byte alignment must still load most of
+their values 16 bytes at a time (row_edges.py).
 """
 from __future__ import annotations
 
 import argparse
 import itertools
 import json
+import math
 import os
 import re
 import subprocess
@@ -54,6 +58,12 @@ class Target:
         launch would pass them) and read its registers, spills and shared memory."""
         return _compiled(self, kernel, _signature(kernel, args, constexprs), num_warps, maxnreg)
 
+    def accesses(self, kernel, args: tuple, constexprs: dict, num_warps: int, maxnreg: int | None = None) -> dict:
+        """`global_accesses` of `kernel` compiled as `compile` compiles it (once)."""
+        signature = _signature(kernel, args, constexprs)
+        _compiled(self, kernel, signature, num_warps, maxnreg)
+        return _ACCESSES[(self, kernel, signature, num_warps, maxnreg)]
+
 
 def _signature(kernel, args: tuple, constexprs: dict) -> tuple:
     """(signature, constexprs, attrs) as Triton's JIT would specialise the launch: the
@@ -72,7 +82,8 @@ def _signature(kernel, args: tuple, constexprs: dict) -> tuple:
             sig[name], consts[name] = "constexpr", value
             continue
         sig[name] = kind
-        if isinstance(value, torch.Tensor) or (type(value) is int and value % 16 == 0):
+        if (isinstance(value, torch.Tensor) and value.data_ptr() % 16 == 0) or (
+                type(value) is int and value % 16 == 0):
             attrs[(i,)] = (("tt.divisibility", 16),)
     return tuple(sig.items()), tuple(consts.items()), tuple(attrs.items())
 
@@ -101,7 +112,28 @@ def _compiled(target: Target, kernel, signature: tuple, num_warps: int,
     res = _COMPILED[key] = launch.CompiledResources(n_regs=n_regs, n_spills=stack, shared=shared,
                                                     num_warps=num_warps, programs_per_sm=per_sm,
                                                     limited_by=limited_by)
+    _ACCESSES[key] = global_accesses(compiled.asm["ptx"])
     return res
+
+
+# Plain global loads and stores in PTX (`@%p ld.global.L1::evict_last.v4.b32 {...}`): the
+# kind, the vector's count and the element's bits. Volatile loads and atomics (split's
+# exchange) are not plain.
+_ACCESS = re.compile(r"\b(ld|st)\.global(?:\.[A-Za-z0-9_:]+)*?(?:\.v(\d))?\.[bfsu](\d+)\s")
+# The global accesses of each compiled kernel, by _COMPILED's key.
+_ACCESSES: dict = {}
+
+
+def global_accesses(ptx: str) -> dict:
+    """{"ld": {bits: count}, "st": {bits: count}}: the plain global load and store
+    instructions of a kernel's PTX by the bits each moves (a 16-byte vector: 128), each
+    instruction counted once where it appears."""
+    found = {"ld": {}, "st": {}}
+    for kind, vector, bits in _ACCESS.findall(ptx):
+        width = int(vector or 1) * int(bits)
+        found[kind][width] = found[kind].get(width, 0) + 1
+    return found
+
 
 
 def _resource_usage(cubin: bytes) -> tuple[int, int]:
@@ -123,16 +155,30 @@ def _resource_usage(cubin: bytes) -> tuple[int, int]:
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 # (rows, cols) by what they make each family plan: narrow rows several to a program,
 # a 32-64 KiB row (fused's widest), split's one-chunk and 16 KiB chunks, widened chunks
-# (rows of more 16 KiB chunks than SMs), odd rows element by element (ALIGN 1).
+# (rows of more 16 KiB chunks than SMs), odd rows (ALIGN 1) read as head, 16-byte vectors
+# and tail (row_edges.py; 197: many to a program; 16383 and 32767: fused's widest, the
+# backward's and 16-bit rows', fp32 rows').
 SHAPES = [(4096, 128), (64, 4096), (8, 16384), (4, 32768), (300, 65536), (300, 262144), (8, 1 << 20),
-          (64, 3001), (16, 65537)]
+          (4096, 197), (64, 3001), (8, 16383), (4, 32767), (16, 65537)]
+# Odd rows in a view one element in, whose rows and output's differ in their offsets
+# from 16 bytes: element by element.
+OFFSET_SHAPES = [(64, 3001), (16, 65537)]
 # The reductions: rows (one-shot blocks, tiles) and whole tensors (1-D: two stages).
 REDUCE_SHAPES = [(4096, 128), (64, 65536), (1 << 24,), (1000,)]
 
 
-def _plan_row(plan, x: torch.Tensor, op: str, variant: str, dname: str) -> dict:
-    """One plan of `check`, as a dict: what compiled and how, or why not."""
-    row = {"op": op, "variant": variant, "dtype": dname, "shape": list(x.shape)}
+def _layout(shape: tuple, dtype: torch.dtype, offset: bool) -> torch.Tensor:
+    """A tensor of `shape`: fresh, or (`offset`) a view one element into a flat one."""
+    if not offset:
+        return torch.empty(shape, dtype=dtype)
+    return torch.empty(math.prod(shape) + 1, dtype=dtype)[1:].view(shape)
+
+
+def _plan_row(plan, x: torch.Tensor, op: str, variant: str, dname: str, accesses=None) -> dict:
+    """One plan of `check`, as a dict: what compiled and how (`accesses(x, p)`: its
+    kernel's global_accesses), or why not."""
+    row = {"op": op, "variant": variant, "dtype": dname, "shape": list(x.shape),
+           "offset": x.data_ptr() % 16 != 0}
     try:
         p = plan(x)
     except Exception as e:  # a finding to report, not the end of the check
@@ -146,28 +192,45 @@ def _plan_row(plan, x: torch.Tensor, op: str, variant: str, dname: str) -> dict:
                programs_per_sm=p["programs_per_sm"])
     if "finish_n_regs" in p:  # the reductions' second stage
         row.update(finish_n_regs=p["finish_n_regs"], finish_n_spills=p["finish_n_spills"])
+    if accesses is not None:
+        row["accesses"] = accesses(x, p)
     return row
 
 
-def check(target: Target = Target(), shapes=SHAPES, reduce_shapes=REDUCE_SHAPES, dtypes=DTYPES) -> list[dict]:
-    """Plan every softmax op and reduction, every variant, over the shapes x `dtypes` as on
-    `target` and compile what each plan asks for; one dict per plan (its kernel,
-    constexprs, warps, registers, spills, programs per SM; `unsupported` where the variant
-    declines the shape, `error` where planning or compiling failed)."""
+def check(target: Target = Target(), shapes=SHAPES, reduce_shapes=REDUCE_SHAPES, dtypes=DTYPES,
+          offset_shapes=OFFSET_SHAPES) -> list[dict]:
+    """Plan every softmax op and reduction, every variant, over the shapes (fresh, and
+    `offset_shapes` one element in) x `dtypes` as on `target` and compile what each plan
+    asks for; one dict per plan (its kernel, constexprs, warps, registers, spills,
+    programs per SM, the softmax kernels' global accesses; `unsupported` where the
+    variant declines the shape, `error` where planning or compiling failed)."""
     from . import reduce, softmax
 
     rows = []
+    layouts = [(shape, False) for shape in shapes] + [(shape, True) for shape in offset_shapes]
     for op, variants in softmax.VARIANTS.items():
         backward = op in softmax.BACKWARD_OPS
-        for variant, (dname, dtype), shape in itertools.product(("auto", *variants), dtypes.items(), shapes):
-            x = torch.empty(shape, dtype=dtype)
+        families = softmax.BACKWARD_FAMILIES if backward else softmax.FAMILIES
+
+        def accesses(x, p):
+            family = families[p["kernel"]]
+            args = family.compile_args(x, x) if backward else family.compile_args(x)
+            return target.accesses(family.KERNEL, args, p["constexprs"], p["num_warps"], p.get("maxnreg"))
+        for variant, (dname, dtype), (shape, offset) in itertools.product(("auto", *variants), dtypes.items(),
+                                                                          layouts):
+            x = _layout(shape, dtype, offset)
             rows.append(_plan_row(lambda x: softmax.plan_offline(x, op, variant, x if backward else None, target),
-                                  x, op, variant, dname))
+                                  x, op, variant, dname, accesses))
     for op, variants in reduce.VARIANTS.items():
         for variant, (dname, dtype), shape in itertools.product(("auto", *variants), dtypes.items(), reduce_shapes):
             x = torch.empty(shape, dtype=dtype)
             rows.append(_plan_row(lambda x: reduce.plan_offline(x, op, variant, target), x, op, variant, dname))
     return rows
+
+
+def _shape(row: dict) -> str:
+    """A row's shape as printed, `+1` for a view one element in."""
+    return f"{row['shape']}{'+1' if row.get('offset') else ''}"
 
 
 def main() -> None:
@@ -185,10 +248,10 @@ def main() -> None:
         if args.json:
             print(json.dumps(row))
         elif "error" in row or "unsupported" in row:
-            print(f"{row['target']:19s} {row['op']:22s} {row['variant']:6s} {row['dtype']} {row['shape']}: "
+            print(f"{row['target']:19s} {row['op']:22s} {row['variant']:6s} {row['dtype']} {_shape(row)}: "
                   f"{row.get('error') or 'unsupported'}")
         else:
-            print(f"{row['target']:19s} {row['op']:22s} {row['variant']:6s} {row['dtype']} {str(row['shape']):16s} "
+            print(f"{row['target']:19s} {row['op']:22s} {row['variant']:6s} {row['dtype']} {_shape(row):18s} "
                   f"{row['kernel']:6s} warps {row['num_warps']:2d} regs {row['n_regs']:3d} "
                   f"spills {row['n_spills']:3d} per_sm {row['programs_per_sm']}")
     print(f"triton {triton.__version__}, sm_{Target().capability}: {len(rows)} plans, "

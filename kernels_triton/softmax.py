@@ -26,6 +26,9 @@ Every kernel honours the row strides (y's and dy's apart), offsets rows in 64-bi
 follows torch on special values: a forward row containing NaN or +inf, or all -inf,
 comes out all NaN; -inf elements of an otherwise finite row give 0 (log-softmax: -inf);
 a backward row with a NaN is NaN, and log-softmax's y = -inf gives dx = dy there.
+`fused` and `split` read rows that start off a 16-byte boundary (odd widths) as head,
+whole 16-byte vectors and tail where the rows of every tensor they read and write share
+their offsets from it (row_edges.py; the plan's `realigned`).
 
 Inputs are rows along the last dimension: a 2-D ``(rows, cols)`` tensor (the canonical
 form, see `comparison.backend`), or any tensor whose rows have a view with unit column
@@ -168,7 +171,9 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     elem = x.element_size()
     forms = _forms(family, constexprs, elem, limits)
     first, first_warps = _form_warps(forms[0], warps)
-    out.update(constexprs=first, num_warps=first_warps, maxnreg=maxnreg)
+    # realigned: rows read as head, whole 16-byte vectors and tail (row_edges.py), as the
+    # CUDA plans' field of that name.
+    out.update(constexprs=first, num_warps=first_warps, maxnreg=maxnreg, realigned=bool(first.get("EDGES")))
     # The bytes of a row that a second pass re-reads (`online`, `tiled`: the L2 budget):
     # the row; the backward's rows of y and dy (log-softmax: its first pass reads dy alone).
     row_bytes = cols * elem * (2 if op == "softmax_backward" else 1)

@@ -7,7 +7,9 @@ values per 32-bit word (pairs.py), half the registers of Triton's fp32 widening
 (`_fused_pairs_tile`); the widest of those (one program per SM) are held as segments,
 reduced per thread first and stored segment by segment (`_fused_pairs_segments`). Rows
 up to FUSED_MAX_COLS wide (FUSED_MAX_COLS_PAIRS in pairs, FUSED_MAX_COLS_ODD for odd
-widths or row strides).
+widths or row strides). Rows that start off a 16-byte boundary (odd widths) are read as
+head, whole 16-byte vectors and tail where x's and the output's rows share their offsets
+(row_edges.py, `_fused_edges_tile`; FUSED_EDGES_MIN_COLS).
 
 The grid is one-shot: one program per row block (`grid`), laid out on a second grid
 dimension past CUDA's grid.x limit. `launch_params` derives every constexpr, the warps
@@ -25,7 +27,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import downcast, launch, pairs, softmax_rows
+from . import downcast, launch, pairs, row_edges, softmax_rows
 from .softmax_rows import LN2, LOG2E
 
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
@@ -44,12 +46,16 @@ FUSED_MAX_WARPS = 32
 # Widest row `fused` holds, 32 warps x 32 units (52-64 registers, no spills): 32768 fp32
 # (and 16-bit rows that are not paired, which Triton widens to fp32), 65536 paired
 # 16-bit values. Rows whose width or row stride is odd (ALIGN 1 below) load element by
-# element, each value with its own address: fp32 spills at 32768 there, 16384 fits.
+# element, each value with its own address: fp32 spills at 32768 there, 16384 fits. Those
+# read as head, whole vectors and tail (`edges`): FUSED_MAX_COLS_EDGES, by element size
+# (fp32 32767 at 32 warps: 62-64 registers, no spills, Triton 3.6 and 3.9; 16-bit rows,
+# widened to fp32, spilled 8 bytes there in log-softmax under Triton 3.6, 16383 fits).
 # fp16 pairs stop at 32768: widening fp16 takes a cvt and a temporary where bf16 takes
 # a shift, and Triton 3.6's ptxas spills 8 registers at 65536 (bf16 fits).
 FUSED_MAX_COLS = 32768
 FUSED_MAX_COLS_PAIRS = {torch.bfloat16: 65536, torch.float16: 32768}
 FUSED_MAX_COLS_ODD = 16384
+FUSED_MAX_COLS_EDGES = {4: FUSED_MAX_COLS, 2: FUSED_MAX_COLS_ODD}
 # Pairs pay where registers bound the programs per SM: bf16 32768 paired (16 warps, 64
 # registers, two programs per SM) 97.9%, against 73% widened (32 warps, one per SM).
 # At 8192 and 16384 the two tie (96.8 / 97.1, 96.7 / 96.7); below, the multi-row paired
@@ -67,6 +73,19 @@ FUSED_PAIRS_MAX_REGISTERS = 64
 # programs per SM) the two tie (96.5 / 96.7, 97.5 / 97.4). fp16 pairs stop at 32768
 # (FUSED_MAX_COLS_PAIRS), so only bf16 rows take it.
 FUSED_THREAD_SUMS_MIN_COLS = 65536
+# Rows that start off a 16-byte boundary (odd widths, ALIGN 1) are read as head, whole
+# vectors and tail (row_edges.py, `_fused_edges_tile`) where their tensors allow it, from
+# these widths. 16-bit rows from 32 columns (element by element they load 2 bytes an
+# instruction: bf16 197 / 1025 / 3001 columns measured 25.2 / 46.3 / 48.3% of copy,
+# benchmarks/h200_2026-11-26d/odd_widths_h200_f807507.csv); narrower ones, at most two
+# vectors beside up to 14 edge values, 256 rows to a tile, took more registers than
+# their element loads (sm_90, Triton 3.6, 17-31 columns: 117-128 against 100-112, fp16
+# softmax spilling 8 bytes; 33-63: 104 against 176). fp32 rows from 1025 columns, where
+# a tile holds at most two rows: narrower ones, 4 to 64 to a tile, took more registers
+# than their 4-byte element loads (Triton 3.6, 197 / 301 columns: 159 / 112 against
+# 48-80 / 48, 3 / 4 against 6-10 / 10 programs per SM; backward 197: 77 against 64), and
+# measured 88-91% of copy that way already (the same file).
+FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -86,14 +105,17 @@ INTERPRET_FUSED_TILE_UNITS = 2048
 def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                           ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
-                          SEGMENTS: tl.constexpr, INTERPRETER: tl.constexpr):
+                          SEGMENTS: tl.constexpr, EDGES: tl.constexpr, EDGE_LANES: tl.constexpr,
+                          INTERPRETER: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, block y * grid_x + x (y > 1 only
     # past CUDA's 2^31 - 1 programs in x). No program loops: a program that looped would
     # wait on its own stores before loading its next block (see `grid`).
     # Per block: read ROWS x n_cols elements once, write ROWS x n_cols once. PAIRS: the
     # rows are 16-bit (BF16: bfloat16, else float16), held two values per word
-    # (pairs.py); BLOCK counts words; SEGMENTS > 0: as that many segments. INTERPRETER:
-    # Triton's CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
+    # (pairs.py); BLOCK counts words; SEGMENTS > 0: as that many segments. EDGES > 0:
+    # rows off the 16-byte alignment read as head, whole vectors of EDGES values and
+    # tail, the edges in EDGE_LANES lanes a row (row_edges.py). INTERPRETER: Triton's
+    # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
     n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
@@ -103,6 +125,9 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     elif PAIRS:
         _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
                           LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
+    elif EDGES:
+        _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
+                          EDGES, EDGE_LANES, INTERPRETER)
     else:
         cols = tl.arange(0, BLOCK)
         mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
@@ -123,6 +148,54 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
             y = e * (1.0 / d)[:, None]
         tl.store(y_ptr + rows[:, None] * y_row_stride + cols[None, :],
                  downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+
+
+@triton.jit
+def _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride,
+                      LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, EDGES: tl.constexpr,
+                      EDGE_LANES: tl.constexpr, INTERPRETER: tl.constexpr):
+    # `fused` on rows that start off a 16-byte boundary (row_edges.py): each row's whole
+    # vectors of EDGES values as the tile, loaded and stored 16 bytes at a time from the
+    # row's first aligned address; its head and tail (at most 2 EDGES - 2 values) in a
+    # [ROWS, EDGE_LANES] tile beside it, a value at a time.
+    # How Triton lays the edge tile out decides its cost (`edge_lanes`): the edge tile is
+    # loaded first, and reduced to its own (max, sum) before the body's pair joins it,
+    # since Triton gives a value used by both tiles the layout that reaches it first, and
+    # reaching it from the body's load keeps the body in its 16-byte layout (from the
+    # edges' load, the body went through shared memory to the edges' layout: 8-16 KiB a
+    # program at 33-301 columns, Triton 3.9).
+    live = (rows < n_rows)[:, None]
+    x_rows = rows * x_row_stride
+    body_start, head, body = row_edges.split_row(x_rows, n_cols, EDGES)
+    e = tl.arange(0, EDGE_LANES)[None, :]
+    e_cols = row_edges.edge_columns(e, head[:, None], body[:, None])
+    e_mask = live & (e < (n_cols - body)[:, None])
+    xe = tl.load(x_ptr + x_rows[:, None] + e_cols, mask=e_mask, other=-float("inf")).to(tl.float32)
+    cols = tl.arange(0, BLOCK)[None, :]
+    mask = live & (cols < body[:, None])
+    x = tl.load(x_ptr + body_start[:, None] + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    # The edges' exps relative to their own max (0 for edges of only -inf, or none:
+    # their exps are then 0), rescaled to the row's max by a factor of at most 1 (0
+    # where the edges are all -inf, so no inf can meet those zeros); special values
+    # otherwise as in the plain tile (a NaN sum makes the edges NaN too).
+    m_e = tl.max(xe, axis=1)
+    ee = tl.exp2((xe - tl.where(m_e == -float("inf"), 0.0, m_e)[:, None]) * LOG2E)
+    m = tl.maximum(tl.max(x, axis=1), m_e)
+    rescale = tl.where(m_e == -float("inf"), 0.0, tl.exp2((m_e - m) * LOG2E))
+    shifted = x - m[:, None]
+    ex = tl.exp2(shifted * LOG2E)
+    d = tl.sum(ex, axis=1) + tl.sum(ee, axis=1) * rescale
+    if LOG_SOFTMAX:
+        log_d = tl.log2(d) * LN2
+        y = shifted - log_d[:, None]
+        ye = (xe - m[:, None]) - log_d[:, None]
+    else:
+        y = ex * (1.0 / d)[:, None]
+        ye = ee * (rescale * (1.0 / d))[:, None]
+    y_body = row_edges.moved(body_start, rows, x_row_stride, y_row_stride, EDGES)
+    tl.store(y_ptr + y_body[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+    tl.store(y_ptr + (rows * y_row_stride)[:, None] + e_cols,
+             downcast.rounded(ye, y_ptr.dtype.element_ty, INTERPRETER), mask=e_mask)
 
 
 @triton.jit
@@ -226,7 +299,9 @@ def _fused_pairs_segments(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_ro
 # FUSED_TILE_BYTES / 2 of each, at most FUSED_MAX_TILE_ROWS / 2 rows (an address per
 # value of two tensors below 16-byte rows), and rows up to half the forward's widths:
 # 16384 (fp32, and 16-bit rows that are not paired) at 32 warps, 46-48 registers on
-# sm_90; 8192 for odd widths or row strides, 52-58 registers at 16 warps.
+# sm_90; 8192 for odd widths or row strides loaded value by value, 52-58 registers at 16
+# warps (read as head, whole vectors and tail: 16384, 54-58 registers at 32 warps for
+# 16383 columns, Triton 3.6 and 3.9).
 FUSED_BWD_UNITS_PER_THREAD = FUSED_UNITS_PER_THREAD // 2
 FUSED_BWD_MAX_COLS = FUSED_MAX_COLS // 2
 FUSED_BWD_MAX_COLS_ODD = FUSED_MAX_COLS_ODD // 2
@@ -251,11 +326,14 @@ INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
                                    dx_row_stride, LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr,
                                    BLOCK: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr,
-                                   BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+                                   BF16: tl.constexpr, EDGES: tl.constexpr, EDGE_LANES: tl.constexpr,
+                                   INTERPRETER: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, as the forward. Per block: read
     # ROWS x n_cols elements of y and of dy once, write ROWS x n_cols of dx once. PAIRS:
-    # 16-bit rows held two values per word (BLOCK counts words). The sum and the output
-    # are fp32 (softmax_rows.grad_term / grad_out). INTERPRETER: Triton's CPU interpreter.
+    # 16-bit rows held two values per word (BLOCK counts words). EDGES > 0: rows off the
+    # 16-byte alignment read as head, whole vectors of EDGES values and tail, the edges
+    # in EDGE_LANES lanes a row (row_edges.py). The sum and the output are fp32
+    # (softmax_rows.grad_term / grad_out). INTERPRETER: Triton's CPU interpreter.
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
@@ -263,6 +341,9 @@ def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_
     if PAIRS:
         _fused_backward_pairs_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols // 2, y_row_stride // 2,
                                    dy_row_stride // 2, dx_row_stride // 2, LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
+    elif EDGES:
+        _fused_backward_edges_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                   dx_row_stride, LOG_SOFTMAX, BLOCK, EDGES, EDGE_LANES, INTERPRETER)
     else:
         cols = tl.arange(0, BLOCK)
         mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
@@ -273,6 +354,38 @@ def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_
         dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
         tl.store(dx_ptr + rows[:, None] * dx_row_stride + cols[None, :],
                  downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+
+
+@triton.jit
+def _fused_backward_edges_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_row_stride, dy_row_stride,
+                               dx_row_stride, LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr,
+                               EDGES: tl.constexpr, EDGE_LANES: tl.constexpr, INTERPRETER: tl.constexpr):
+    # The backward on rows that start off a 16-byte boundary, as `_fused_edges_tile`:
+    # whole vectors of y, dy and dx 16 bytes at a time, the head and tail values beside
+    # them in a [ROWS, EDGE_LANES] tile loaded first (so that the body keeps its layout).
+    # Padding +0, as the plain tile.
+    live = (rows < n_rows)[:, None]
+    y_rows = rows * y_row_stride
+    body_start, head, body = row_edges.split_row(y_rows, n_cols, EDGES)
+    e = tl.arange(0, EDGE_LANES)[None, :]
+    e_cols = row_edges.edge_columns(e, head[:, None], body[:, None])
+    e_mask = live & (e < (n_cols - body)[:, None])
+    ye = tl.load(y_ptr + y_rows[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
+    ge = tl.load(dy_ptr + (rows * dy_row_stride)[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
+    cols = tl.arange(0, BLOCK)[None, :]
+    mask = live & (cols < body[:, None])
+    dy_body = row_edges.moved(body_start, rows, y_row_stride, dy_row_stride, EDGES)
+    y = tl.load(y_ptr + body_start[:, None] + cols, mask=mask, other=0.0).to(tl.float32)
+    g = tl.load(dy_ptr + dy_body[:, None] + cols, mask=mask, other=0.0).to(tl.float32)
+    s_e = tl.sum(softmax_rows.grad_term(ye, ge, LOG_SOFTMAX), axis=1)
+    s = (tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=1) + s_e)[:, None]
+    dx_body = row_edges.moved(body_start, rows, y_row_stride, dx_row_stride, EDGES)
+    tl.store(dx_ptr + dx_body[:, None] + cols,
+             downcast.rounded(softmax_rows.grad_out(y, g, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
+             mask=mask)
+    tl.store(dx_ptr + (rows * dx_row_stride)[:, None] + e_cols,
+             downcast.rounded(softmax_rows.grad_out(ye, ge, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
+             mask=e_mask)
 
 
 @triton.jit
@@ -313,12 +426,20 @@ def paired(x: torch.Tensor, align: int) -> bool:
             and x.data_ptr() % 4 == 0)
 
 
+def loads_values(x: torch.Tensor, *more: torch.Tensor) -> bool:
+    """Whether `fused` loads the rows of `x` (and `more`: the backward's dy) a value at a
+    time: ALIGN 1 and not read as head, whole vectors and tail (`edges`)."""
+    return softmax_rows.row_align(x, *more) == 1 and not edges(x, *more)
+
+
 def max_cols(x: torch.Tensor) -> int:
     """Widest row of `x`'s dtype and alignment that `fused` holds in registers."""
     align = softmax_rows.row_align(x)
-    if align == 1:
+    if loads_values(x):
         return FUSED_MAX_COLS_ODD
-    return FUSED_MAX_COLS_PAIRS[x.dtype] if paired(x, align) else FUSED_MAX_COLS
+    if paired(x, align):
+        return FUSED_MAX_COLS_PAIRS[x.dtype]
+    return FUSED_MAX_COLS_EDGES[x.element_size()] if align == 1 else FUSED_MAX_COLS
 
 
 def why_unsupported(x: torch.Tensor) -> str | None:
@@ -327,13 +448,34 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     if cols <= limit:
         return None
     align = softmax_rows.row_align(x)
-    if align > 1:
+    if not loads_values(x):
         return (f"triton variant 'fused' keeps a whole row in registers, at most {limit} columns "
                 f"of {x.dtype}{' held in pairs' if paired(x, align) else ''}; this row has {cols} "
                 f"(use 'online' or 'auto')")
     return (f"triton variant 'fused' keeps a whole row in registers; rows with an odd width "
             f"or row stride load element by element and fit up to {FUSED_MAX_COLS_ODD} "
             f"columns; this row has {cols} (use 'online' or 'auto')")
+
+
+def edges(x: torch.Tensor, *more: torch.Tensor) -> int:
+    """EDGES of `fused` on the (rows, cols) tensor `x` (backward: y, with dy in `more`):
+    row_edges.edge_vector from FUSED_EDGES_MIN_COLS columns, else 0."""
+    if x.shape[1] < FUSED_EDGES_MIN_COLS[x.element_size()]:
+        return 0
+    return row_edges.edge_vector(x, *more)
+
+
+def edge_lanes(edges_: int, tile_rows: int, warps: int) -> int:
+    """EDGE_LANES of a `fused` tile of `tile_rows` rows over `warps` warps whose rows are
+    read with EDGES = `edges_` (0: none): a lane for each of a row's head and tail values
+    (2 EDGES), or more, so that the edge tile has a value for every thread. Triton gives
+    a load of fewer values than threads the layout of its users (the body's: every thread
+    of a row holds, and loads, the row's edges again: Triton 3.6, bf16 1025 columns, 4
+    rows over 8 warps, 33 value loads a thread and 101 registers at 16 lanes, 1 load and
+    64 registers at 64)."""
+    if not edges_:
+        return 0
+    return max(2 * edges_, 32 * warps // tile_rows)
 
 
 def _pow2_at_most(n: int) -> int:
@@ -358,8 +500,10 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
+    edges_ = 0 if pairs_ else edges(x)
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
-                  "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols)}
+                  "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
+                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps)}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
@@ -396,7 +540,7 @@ def backward_paired(y: torch.Tensor, dy: torch.Tensor, align: int) -> bool:
 def backward_max_cols(y: torch.Tensor, dy: torch.Tensor) -> int:
     """Widest row of y's dtype and the alignment of y and dy that the backward holds."""
     align = softmax_rows.row_align(y, dy)
-    if align == 1:
+    if loads_values(y, dy):
         return FUSED_BWD_MAX_COLS_ODD
     return FUSED_BWD_MAX_COLS_PAIRS[y.dtype] if backward_paired(y, dy, align) else FUSED_BWD_MAX_COLS
 
@@ -407,7 +551,7 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     if cols <= limit:
         return None
     align = softmax_rows.row_align(y, dy)
-    if align > 1:
+    if not loads_values(y, dy):
         held = " held in pairs" if backward_paired(y, dy, align) else ""
         return (f"triton variant 'fused' keeps the rows of y and dy in registers, at most {limit} "
                 f"columns of {y.dtype}{held}; these rows have {cols} (use 'tiled' or 'auto')")
@@ -433,8 +577,10 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
+    edges_ = 0 if pairs_ else edges(y, dy)
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
-                  "BF16": y.dtype == torch.bfloat16}
+                  "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
+                  "EDGE_LANES": edge_lanes(edges_, tile_rows, warps)}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 

@@ -16,7 +16,8 @@ from . import softmax_fused, softmax_rows, softmax_split
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
 # of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
 
-# `auto` uses `fused` up to this width (odd rows: FUSED_MAX_COLS_ODD) and `split`
+# `auto` uses `fused` up to this width (odd rows loaded a value at a time:
+# FUSED_MAX_COLS_ODD; read as head, whole vectors and tail, as aligned ones) and `split`
 # beyond: fp32 32768 98.0 (plain loads and stores; 89.8 with the evict-first loads and
 # .cs stores used before); paired 16-bit 32768 97.9, and bf16 65536 93.6 (log-softmax
 # 95.9) since the segmented tile (SEGMENTS; session 5 tuning log, run 2), against 83.9
@@ -44,7 +45,7 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     interpreter (where `split` takes any width)."""
     cols, elem = x.shape[1], x.element_size()
     align = softmax_rows.row_align(x)
-    if align == 1:
+    if softmax_fused.loads_values(x):
         limit = softmax_fused.FUSED_MAX_COLS_ODD
     elif elem == 4:
         limit = AUTO_FUSED_MAX_COLS["fp32"]
@@ -52,9 +53,12 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
         limit = min(AUTO_FUSED_MAX_COLS["pairs"], softmax_fused.FUSED_MAX_COLS_PAIRS[x.dtype])
     else:
         limit = AUTO_FUSED_MAX_COLS["16-bit"]
-    if cols <= limit and not few_rows_split(x, align, sm_count):
+    # `split` cuts the rows as its loads see them: rows read as head, whole vectors and
+    # tail as aligned ones (softmax_split.load_align).
+    split_align = softmax_split.load_align(x)
+    if cols <= limit and not few_rows_split(x, split_align, sm_count):
         return "fused"
-    return "split" if softmax_split.fits(cols, elem, align, sm_count) else "online"
+    return "split" if softmax_split.fits(cols, elem, split_align, sm_count) else "online"
 
 
 # The backward's `auto`: `fused` up to these widths, then `split` while a group of its
@@ -75,7 +79,7 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
     None under the interpreter (where `split` takes any width)."""
     cols, elem = y.shape[1], y.element_size()
     align = softmax_rows.row_align(y, dy)
-    if align == 1:
+    if softmax_fused.loads_values(y, dy):
         limit = softmax_fused.FUSED_BWD_MAX_COLS_ODD
     elif elem == 4:
         limit = AUTO_BWD_FUSED_MAX_COLS["fp32"]
@@ -91,5 +95,5 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
     # H100, 1 GiB, % of copy, 1048576 columns, split / tiled (benchmarks/h100_2026-11-25/
     # triton_bwd_7b1914e.md): softmax fp32 84.2 / 58.7, bf16 82.8 / 58.4, fp16 82.9 / 58.6;
     # log-softmax 83.5 / 73.3, 82.0 / 67.2, 81.9 / 67.2 (before the move: 51.9 for bf16).
-    return "split" if softmax_split.backward_fits(cols, elem, align, sm_count) else "tiled"
+    return "split" if softmax_split.backward_fits(cols, elem, softmax_split.load_align(y, dy), sm_count) else "tiled"
 

@@ -17,6 +17,11 @@ columns on a 132-SM GPU); `why_unsupported` says so past that. How many values a
 holds (by element size) decides how many programs, and so how many bytes of chunks, an
 SM keeps resident: the speed follows that.
 
+Rows that start off a 16-byte boundary (odd widths) are read as head, whole 16-byte
+vectors and tail where x's and the output's rows share their offsets (row_edges.py,
+EDGES): the chunks cut the rows' bodies, the first program of a row takes its head and
+tail, and the geometry is the aligned rows' (`load_align`).
+
 The exchange words live in a buffer kept per device and stream (`exchange_words`), all
 -1 between launches: the last program of each group to finish puts its group's words
 back to -1, so a call launches one kernel and no fill (a fill was a second launch and
@@ -35,7 +40,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import downcast, launch, softmax_rows
+from . import downcast, launch, row_edges, softmax_rows
 from .softmax_rows import LN2, LOG2E
 
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
@@ -208,18 +213,49 @@ def _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT: tl.constexpr)
 
 
 @triton.jit
-def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, EVICT: tl.constexpr):
-    # This program's chunk of `row`; nothing (all -inf, no traffic) past the last row:
-    # the mask bound is then 0 columns. EVICT: the L2 eviction policy ("": default).
-    return tl.load(x_ptr + tl.cast(row, tl.int64) * x_row_stride + cols,
-                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=-float("inf"), eviction_policy=EVICT)
+def _row_part(row, n_cols, row_stride, ref_stride, EDGES: tl.constexpr):
+    # (offset, width) of what a group's chunks of `row` cover in a tensor of `row_stride`:
+    # the row; with EDGES its body of whole 16-byte vectors (row_edges.py), as the rows
+    # of the tensor of `ref_stride` (x, or the backward's y) split it.
+    if EDGES:
+        body_start, _, body = row_edges.split_row(tl.cast(row, tl.int64) * ref_stride, n_cols, EDGES)
+        return row_edges.moved(body_start, row, ref_stride, row_stride, EDGES), body
+    else:
+        return tl.cast(row, tl.int64) * row_stride, n_cols
+
+
+@triton.jit
+def _edge_part(row, n_rows, n_cols, row_stride, ref_stride, edge, part, EDGES: tl.constexpr):
+    # (offsets, mask) of the head and tail values of `row` (row_edges.py) in a tensor
+    # of `row_stride`: `edge` = 0 .. 2 EDGES - 1, the row's first program's alone (the
+    # others' masks are empty: no edge values), none past the last row.
+    _, head, body = row_edges.split_row(tl.cast(row, tl.int64) * ref_stride, n_cols, EDGES)
+    count = tl.where((row < n_rows) & (part == 0), n_cols - body, 0)
+    return tl.cast(row, tl.int64) * row_stride + row_edges.edge_columns(edge, head, body), edge < count
+
+
+@triton.jit
+def _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, EVICT: tl.constexpr, EDGES: tl.constexpr):
+    # This program's chunk of `row` (EDGES: of its body); nothing (all -inf, no traffic)
+    # past the last row: the mask bound is then 0 columns. EVICT: the L2 eviction policy
+    # ("": default).
+    start, width = _row_part(row, n_cols, x_row_stride, x_row_stride, EDGES)
+    return tl.load(x_ptr + start + cols, mask=cols < tl.where(row < n_rows, width, 0), other=-float("inf"),
+                   eviction_policy=EVICT)
+
+
+@triton.jit
+def _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, edge, part, EVICT: tl.constexpr, EDGES: tl.constexpr):
+    # The head and tail values of `row` beside the chunks (`_edge_part`), -inf where none.
+    offsets, mask = _edge_part(row, n_rows, n_cols, x_row_stride, x_row_stride, edge, part, EDGES)
+    return tl.load(x_ptr + offsets, mask=mask, other=-float("inf"), eviction_policy=EVICT)
 
 
 @triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
                           ALIGN: tl.constexpr, NEXT_EARLY: tl.constexpr, REREAD: tl.constexpr,
-                          INTERPRETER: tl.constexpr):
+                          EDGES: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once (the launcher
     # sizes it from the occupancy of the compiled kernel): program p is chunk p % SPLIT
     # of rows g, g + n_groups, ... with g = p // SPLIT, and waits for the other SPLIT - 1
@@ -229,6 +265,10 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     # interpreter (bf16 rounded in the fp32 bits, downcast.py).
     # REREAD 2: a chunk's first read is kept in L2 (evict_last) until its second, which
     # lets it go (evict_first); REREAD 1: the default policy for both.
+    # EDGES > 0: rows off the 16-byte alignment (row_edges.py): the chunks cut the row's
+    # body of whole vectors of EDGES values, loaded and stored 16 bytes at a time, and
+    # the row's first program also takes its head and tail values (`x_edges`, -inf in
+    # the others' masks), in its chunk's pair and its output.
     FIRST_READ: tl.constexpr = "evict_last" if REREAD == 2 else ""
     SECOND_READ: tl.constexpr = "evict_first" if REREAD == 2 else ""
     pid = tl.program_id(0)
@@ -237,10 +277,13 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     part = pid % SPLIT
     n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     cols = part * CHUNK + tl.arange(0, CHUNK)
-    col_mask = cols < n_cols
     parts = tl.arange(0, SPLIT)
+    if EDGES:
+        edge = tl.arange(0, 2 * EDGES)
     if not REREAD:
-        x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols, "")
+        x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols, "", EDGES)
+        if EDGES:
+            x_edges = _load_edges(x_ptr, group, n_rows, n_cols, x_row_stride, edge, part, "", EDGES)
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunk is requested before this row's exchange is waited for, so
         # that this program has loads in flight while it waits for its slowest partner:
@@ -249,20 +292,34 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         # chunk is held across the wait; the chunk is read again after it, from L2, so
         # that fewer registers hold more programs, and rows, in flight on each SM.
         if REREAD:
-            x = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, FIRST_READ)
+            x = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, FIRST_READ, EDGES)
+            if EDGES:
+                x_edges = _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, edge, part, FIRST_READ, EDGES)
         if NEXT_EARLY:
-            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "")
+            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "", EDGES)
+            if EDGES:
+                x_edges_next = _load_edges(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, edge, part, "",
+                                           EDGES)
         xf = x.to(tl.float32)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
         m = tl.max(xf, axis=0)
+        if EDGES:
+            xf_edges = x_edges.to(tl.float32)
+            m = tl.maximum(m, tl.max(xf_edges, axis=0))
         e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
         d = tl.sum(e, axis=0)
+        if EDGES:
+            e_edges = tl.exp2((xf_edges - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+            d += tl.sum(e_edges, axis=0)
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
         if not NEXT_EARLY and not REREAD:
-            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "")
+            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "", EDGES)
+            if EDGES:
+                x_edges_next = _load_edges(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, edge, part, "",
+                                           EDGES)
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
@@ -278,8 +335,10 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
             row_max = m
             row_sum = d
         if REREAD:
-            xf = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols,
-                             SECOND_READ).to(tl.float32)
+            xf = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, SECOND_READ, EDGES).to(tl.float32)
+            if EDGES:
+                xf_edges = _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, edge, part, SECOND_READ,
+                                       EDGES).to(tl.float32)
         if LOG_SOFTMAX:
             y = (xf - row_max) - tl.log2(row_sum) * LN2
         elif REREAD:
@@ -288,10 +347,24 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         else:
             # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
             y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
-        tl.store(y_ptr + tl.cast(row, tl.int64) * y_row_stride + cols,
-                 downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
+        y_start, y_width = _row_part(row, n_cols, y_row_stride, x_row_stride, EDGES)
+        tl.store(y_ptr + y_start + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+                 mask=cols < y_width)
+        if EDGES:
+            # The head and tail as the chunk (the first program's).
+            if LOG_SOFTMAX:
+                y_edges = (xf_edges - row_max) - tl.log2(row_sum) * LN2
+            elif REREAD:
+                y_edges = tl.exp2((xf_edges - row_max) * LOG2E) * (1.0 / row_sum)
+            else:
+                y_edges = e_edges * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+            offsets, edge_mask = _edge_part(row, n_rows, n_cols, y_row_stride, x_row_stride, edge, part, EDGES)
+            tl.store(y_ptr + offsets, downcast.rounded(y_edges, y_ptr.dtype.element_ty, INTERPRETER),
+                     mask=edge_mask)
         if not REREAD:
             x = x_next
+            if EDGES:
+                x_edges = x_edges_next
     if SPLIT > 1:
         _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT)
 
@@ -406,17 +479,30 @@ def _sum_word(s):
 
 
 @triton.jit
-def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, cols, EVICT: tl.constexpr):
-    # This program's chunk of `row` of y or dy; nothing (+0, no traffic) past the last row.
-    return tl.load(ptr + tl.cast(row, tl.int64) * row_stride + cols,
-                   mask=cols < tl.where(row < n_rows, n_cols, 0), other=0.0, eviction_policy=EVICT)
+def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, y_row_stride, cols, EVICT: tl.constexpr,
+                     EDGES: tl.constexpr):
+    # This program's chunk of `row` of y or dy (EDGES: of its body, as y's rows split
+    # it); nothing (+0, no traffic) past the last row.
+    start, width = _row_part(row, n_cols, row_stride, y_row_stride, EDGES)
+    return tl.load(ptr + start + cols, mask=cols < tl.where(row < n_rows, width, 0), other=0.0,
+                   eviction_policy=EVICT)
+
+
+@triton.jit
+def _load_grad_edges(ptr, row, n_rows, n_cols, row_stride, y_row_stride, edge, part, EVICT: tl.constexpr,
+                     EDGES: tl.constexpr):
+    # The head and tail values of `row` of y or dy beside the chunks (`_edge_part`), +0
+    # where none.
+    offsets, mask = _edge_part(row, n_rows, n_cols, row_stride, y_row_stride, edge, part, EDGES)
+    return tl.load(ptr + offsets, mask=mask, other=0.0, eviction_policy=EVICT)
 
 
 @triton.jit
 def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_cols, y_row_stride,
                                    dy_row_stride, dx_row_stride, LOG_SOFTMAX: tl.constexpr,
                                    SPLIT: tl.constexpr, CHUNK: tl.constexpr, ALIGN: tl.constexpr,
-                                   NEXT_EARLY: tl.constexpr, REREAD: tl.constexpr, INTERPRETER: tl.constexpr):
+                                   NEXT_EARLY: tl.constexpr, REREAD: tl.constexpr, EDGES: tl.constexpr,
+                                   INTERPRETER: tl.constexpr):
     # Grid: persistent, a multiple of SPLIT programs, ALL resident at once, as the
     # forward's: program p is chunk p % SPLIT of rows g, g + n_groups, ... (g = p //
     # SPLIT). slot_ptr: int64 [n_rows * SPLIT + n_groups], all -1 and left so, as the
@@ -425,6 +511,8 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     # slot order, so every program of a row gets the same sum.
     # REREAD 2: a chunk's first read is kept in L2 (evict_last) until its second, which
     # lets it go (evict_first); REREAD 1: the default policy for both.
+    # EDGES > 0: rows off the 16-byte alignment, as the forward's: the chunks cut the
+    # rows' bodies, the first program also takes the head and tail values.
     FIRST_READ: tl.constexpr = "evict_last" if REREAD == 2 else ""
     SECOND_READ: tl.constexpr = "evict_first" if REREAD == 2 else ""
     pid = tl.program_id(0)
@@ -434,11 +522,17 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
         n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
     cols = part * CHUNK + tl.arange(0, CHUNK)
-    col_mask = cols < n_cols
     parts = tl.arange(0, SPLIT)
+    if EDGES:
+        edge = tl.arange(0, 2 * EDGES)
     if not REREAD:
-        y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, cols, "")
-        g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, cols, "")
+        y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, y_row_stride, cols, "", EDGES)
+        g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "", EDGES)
+        if EDGES:
+            y_edges = _load_grad_edges(y_ptr, group, n_rows, n_cols, y_row_stride, y_row_stride, edge, part, "",
+                                       EDGES)
+            g_edges = _load_grad_edges(dy_ptr, group, n_rows, n_cols, dy_row_stride, y_row_stride, edge, part, "",
+                                       EDGES)
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunks are requested before this row's exchange is waited for:
         # before its sum (NEXT_EARLY), or after its part is published
@@ -446,23 +540,50 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
         # across the wait, the chunks are read again after it (from L2), as the forward's;
         # log-softmax's sum needs dy alone, so its first read skips y.
         if REREAD:
-            g = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, cols, FIRST_READ)
+            g = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, y_row_stride, cols, FIRST_READ, EDGES)
+            if EDGES:
+                g_edges = _load_grad_edges(dy_ptr, row, n_rows, n_cols, dy_row_stride, y_row_stride, edge, part,
+                                           FIRST_READ, EDGES)
             if LOG_SOFTMAX:
                 y = g
+                if EDGES:
+                    y_edges = g_edges
             else:
-                y = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, cols, FIRST_READ)
+                y = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, cols, FIRST_READ,
+                                     EDGES)
+                if EDGES:
+                    y_edges = _load_grad_edges(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, edge, part,
+                                               FIRST_READ, EDGES)
         if NEXT_EARLY:
-            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols, "")
-            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols, "")
+            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride, cols, "",
+                                      EDGES)
+            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "",
+                                      EDGES)
+            if EDGES:
+                y_edges_next = _load_grad_edges(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride,
+                                                edge, part, "", EDGES)
+                g_edges_next = _load_grad_edges(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride,
+                                                y_row_stride, edge, part, "", EDGES)
         yf = y.to(tl.float32)
         gf = g.to(tl.float32)
         s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
+        if EDGES:
+            yf_edges = y_edges.to(tl.float32)
+            gf_edges = g_edges.to(tl.float32)
+            s += tl.sum(softmax_rows.grad_term(yf_edges, gf_edges, LOG_SOFTMAX), axis=0)
         if SPLIT > 1:
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _sum_word(s), sem="relaxed", scope="gpu")
         if not NEXT_EARLY and not REREAD:
-            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, cols, "")
-            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, cols, "")
+            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride, cols, "",
+                                      EDGES)
+            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "",
+                                      EDGES)
+            if EDGES:
+                y_edges_next = _load_grad_edges(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride,
+                                                edge, part, "", EDGES)
+                g_edges_next = _load_grad_edges(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride,
+                                                y_row_stride, edge, part, "", EDGES)
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
@@ -470,16 +591,29 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
                 words = tl.load(row_slots + parts, volatile=True)
             s = tl.sum((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), axis=0)
         if REREAD:
-            yf = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, cols,
-                                  SECOND_READ).to(tl.float32)
-            gf = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, cols,
-                                  SECOND_READ).to(tl.float32)
+            yf = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, cols, SECOND_READ,
+                                  EDGES).to(tl.float32)
+            gf = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, y_row_stride, cols, SECOND_READ,
+                                  EDGES).to(tl.float32)
+            if EDGES:
+                yf_edges = _load_grad_edges(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, edge, part,
+                                            SECOND_READ, EDGES).to(tl.float32)
+                gf_edges = _load_grad_edges(dy_ptr, row, n_rows, n_cols, dy_row_stride, y_row_stride, edge, part,
+                                            SECOND_READ, EDGES).to(tl.float32)
         dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
-        tl.store(dx_ptr + tl.cast(row, tl.int64) * dx_row_stride + cols,
-                 downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=col_mask)
+        dx_start, dx_width = _row_part(row, n_cols, dx_row_stride, y_row_stride, EDGES)
+        tl.store(dx_ptr + dx_start + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
+                 mask=cols < dx_width)
+        if EDGES:
+            offsets, edge_mask = _edge_part(row, n_rows, n_cols, dx_row_stride, y_row_stride, edge, part, EDGES)
+            tl.store(dx_ptr + offsets, downcast.rounded(softmax_rows.grad_out(yf_edges, gf_edges, s, LOG_SOFTMAX),
+                                                        dx_ptr.dtype.element_ty, INTERPRETER), mask=edge_mask)
         if not REREAD:
             y = y_next
             g = g_next
+            if EDGES:
+                y_edges = y_edges_next
+                g_edges = g_edges_next
     if SPLIT > 1:
         _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT)
 
@@ -495,6 +629,21 @@ def _cut(cols: int, cap: int, widest: int, most: int | None) -> tuple[int, int]:
         cap *= 2
         split = triton.next_power_of_2(triton.cdiv(cols, cap))
     return split, triton.next_power_of_2(triton.cdiv(cols, split))
+
+
+def load_align(x: torch.Tensor, *more: torch.Tensor) -> int:
+    """The alignment (values) the geometry of `split` takes for the rows of the (rows,
+    cols) tensor x (and `more`: the backward's dy): rows read as head, whole 16-byte
+    vectors and tail (row_edges.edge_vector) load as aligned rows do, their vector's
+    values; other rows their row_align."""
+    return row_edges.edge_vector(x, *more) or softmax_rows.row_align(x, *more)
+
+
+def _constexprs(split: int, chunk: int, x: torch.Tensor, *more: torch.Tensor) -> dict:
+    """SPLIT, CHUNK, ALIGN (the rows' own: the kernels restate widths and strides by it)
+    and EDGES (row_edges.edge_vector) of a plan."""
+    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": softmax_rows.row_align(x, *more),
+            "EDGES": row_edges.edge_vector(x, *more)}
 
 
 def few_rows(rows: int, cols: int, elem: int, align: int, sm_count: int | None) -> bool:
@@ -545,7 +694,7 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     resident on x's GPU (always under the interpreter); else why not."""
     if not launch.on_gpu(x):
         return None
-    cols, align = x.shape[1], softmax_rows.row_align(x)
+    cols, align = x.shape[1], load_align(x)
     sm_count = launch.device_limits(x.device.index).sm_count
     if fits(cols, x.element_size(), align, sm_count):
         return None
@@ -558,15 +707,15 @@ def why_unsupported(x: torch.Tensor) -> str | None:
 
 def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `split` on the (rows, cols)
-    tensor `x`: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
+    tensor `x`: SPLIT, CHUNK, ALIGN and EDGES; `sm_count` None under the interpreter."""
     rows, cols = x.shape
-    align = softmax_rows.row_align(x)
+    align = load_align(x)
     elem = x.element_size()
     split, chunk = chunks(cols, elem, align, sm_count is None, sm_count, rows)
     per_thread = SPLIT_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_VALUES_PER_THREAD_ODD
     warps = max(1, min(SPLIT_MAX_WARPS, chunk // (32 * per_thread)))
     maxnreg = SPLIT_MAX_REGISTERS[elem] if sm_count is not None else None
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
+    return _constexprs(split, chunk, x), warps, maxnreg, rows
 
 
 def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
@@ -612,7 +761,7 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     resident on y's GPU (always under the interpreter); else why not."""
     if not launch.on_gpu(y):
         return None
-    cols, align, elem = y.shape[1], softmax_rows.row_align(y, dy), y.element_size()
+    cols, align, elem = y.shape[1], load_align(y, dy), y.element_size()
     sm_count = launch.device_limits(y.device.index).sm_count
     if backward_fits(cols, elem, align, sm_count):
         return None
@@ -626,16 +775,17 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
 
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of the backward on the (rows,
-    cols) tensors y and dy: SPLIT, CHUNK and ALIGN; `sm_count` None under the interpreter."""
+    cols) tensors y and dy: SPLIT, CHUNK, ALIGN and EDGES; `sm_count` None under the
+    interpreter."""
     rows, cols = y.shape
-    align = softmax_rows.row_align(y, dy)
+    align = load_align(y, dy)
     elem = y.element_size()
     split, chunk = backward_chunks(cols, elem, align, sm_count is None, sm_count)
     most = SPLIT_BWD_MAX_WARPS_FP16 if y.dtype == torch.float16 else SPLIT_MAX_WARPS
     per_thread = SPLIT_BWD_VALUES_PER_THREAD[elem] if align > 1 else SPLIT_BWD_VALUES_PER_THREAD_ODD
     warps = max(1, min(most, chunk // (32 * per_thread)))
     maxnreg = SPLIT_BWD_MAX_REGISTERS[elem] if sm_count is not None else None
-    return {"SPLIT": split, "CHUNK": chunk, "ALIGN": align}, warps, maxnreg, rows
+    return _constexprs(split, chunk, y, dy), warps, maxnreg, rows
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
@@ -717,12 +867,18 @@ def fast_sm(limits: launch.DeviceLimits | None) -> bool:
     return limits is not None and limits.dram_bytes_per_s >= SPLIT_FAST_SM_BANDWIDTH * limits.sm_count
 
 
+def _loads_vectors(constexprs: dict) -> bool:
+    """Whether a plan's chunks load more than a value at a time: ALIGN > 1, or EDGES."""
+    return constexprs["ALIGN"] > 1 or bool(constexprs.get("EDGES"))
+
+
 def _reread_values(constexprs: dict, elem: int, limits: launch.DeviceLimits | None, by_elem: dict,
                    fast_by_elem: dict, odd: dict) -> dict:
     """The REREAD ranges (by LOG_SOFTMAX) of a plan of `elem`-byte values on the GPU of
     `limits`: `odd` for odd rows, else `fast_by_elem` on GPUs that are `fast_sm`, else
-    `by_elem`, each keyed by element size."""
-    if constexprs["ALIGN"] == 1:
+    `by_elem`, each keyed by element size (rows read as head, whole vectors and tail,
+    EDGES, as aligned ones)."""
+    if not _loads_vectors(constexprs):
         return odd
     return (fast_by_elem if fast_sm(limits) else by_elem)[elem]
 
@@ -784,7 +940,7 @@ def backward_forms(constexprs: dict, elem: int, limits: launch.DeviceLimits | No
     reread = _reread_values(constexprs, elem, limits, SPLIT_BWD_REREAD_VALUES, SPLIT_BWD_REREAD_VALUES_FAST_SM,
                             SPLIT_BWD_REREAD_VALUES_ODD)
     found = _forms(constexprs, SPLIT_BWD_NEXT_LATE_MIN_SPLIT, reread)
-    if found[0]["REREAD"] and constexprs["ALIGN"] > 1:
+    if found[0]["REREAD"] and _loads_vectors(constexprs):
         per_thread = SPLIT_BWD_REREAD_VALUES_PER_THREAD[elem]
         warps = max(triton.cdiv(constexprs["SPLIT"], 32), constexprs["CHUNK"] // (32 * per_thread), 1)
         most = SPLIT_BWD_MAX_WARPS_FP16 if elem == 2 else SPLIT_MAX_WARPS  # (bf16 too: elem is all it sees)

@@ -6,8 +6,10 @@ CI runs the Triton kernels in the interpreter, which never compiles them; this r
 op and reduction, variant and dtype over a set of shapes as on a 132-SM H100 and an H200, the plan's register caps,
 respreading and second forms included, and compiles each kernel a plan asks for. Every
 plan must compile; none may spill, except `split` up to SPLIT_SPILL_BYTES_TOLERATED (its
-chunks sit near the register limit on purpose). The table of registers and spills is
-printed:
+chunks sit near the register limit on purpose). Odd rows read as head, whole 16-byte
+vectors and tail (EDGES, kernels_triton/row_edges.py) must compile to 16-byte loads and
+stores (ld.global.v4 / st.global.v4 in the PTX), where the same rows one element in
+load a value at a time. The table of registers and spills is printed:
 
     python -m pytest tests/test_triton_compile.py -q -s
 """
@@ -49,7 +51,7 @@ def plans() -> list[dict]:
     assert result.returncode == 0, result.stderr[-4000:]
     rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     compiled = [r for r in rows if "n_regs" in r]
-    table = "\n".join(f"  {r['target'][:4]} {r['op']:22s} {r['variant']:6s} {r['dtype']} {str(r['shape']):16s} {r['kernel']:6s} "
+    table = "\n".join(f"  {r['target'][:4]} {r['op']:22s} {r['variant']:6s} {r['dtype']} {str(r['shape']) + ('+1' if r.get('offset') else ''):18s} {r['kernel']:6s} "
                       f"warps {r['num_warps']:2d} regs {r['n_regs']:3d} spills {r['n_spills']:3d} "
                       f"per SM {r['programs_per_sm']}" for r in compiled)
     print(f"\n{result.stderr.strip().splitlines()[-1]}\n{table}")
@@ -90,3 +92,28 @@ def test_compiled_plans_do_not_spill(plans):
     assert not spilled, "\n".join(str(r) for r in spilled)
     assert all(r["programs_per_sm"] >= 1 for r in compiled)
     assert any("finish_n_regs" in r for r in compiled)  # two_stage's second stage compiled too
+
+
+def test_odd_rows_load_whole_vectors(plans):
+    # Odd rows (ALIGN 1) in a contiguous tensor: every plan that reads them as head, whole
+    # vectors and tail has 128-bit loads and stores; a plan of `fused` and of `split`
+    # does, forward and backward, in fp32 and bf16 (fp32 `fused` from
+    # FUSED_EDGES_MIN_COLS). One element in, no plan of an odd row loads 128 bits.
+    from kernels_triton.offline import OFFSET_SHAPES
+
+    def wide(r, kind):
+        return {int(bits): n for bits, n in r["accesses"][kind].items() if int(bits) == 128}
+
+    softmax_rows = [r for r in plans if "accesses" in r]
+    realigned = [r for r in softmax_rows if r["constexprs"].get("EDGES")]
+    assert all(wide(r, "ld") and wide(r, "st") for r in realigned), \
+        [(r["op"], r["variant"], r["dtype"], r["shape"], r["accesses"]) for r in realigned if not wide(r, "ld")]
+    covered = {(r["kernel"], r["op"].endswith("_backward"), r["dtype"]) for r in realigned}
+    for kernel in ("fused", "split"):
+        for backward in (False, True):
+            for dtype in ("fp32", "bf16"):
+                assert (kernel, backward, dtype) in covered, (kernel, backward, dtype)
+    offset = [r for r in softmax_rows if r.get("offset")]
+    assert {tuple(r["shape"]) for r in offset} == set(OFFSET_SHAPES)
+    assert all(r["constexprs"]["ALIGN"] == 1 and not r["constexprs"].get("EDGES") and not wide(r, "ld")
+               for r in offset), [(r["op"], r["variant"], r["accesses"]) for r in offset if wide(r, "ld")]

@@ -39,6 +39,7 @@ from triton_support import (BACKEND, BWD_OPS, BWD_VARIANTS, CPU_ROWS, DEVICE, DT
 from triton_support import check_compiled_plan
 from triton_support import interpreted as _interpreted
 from triton_support import modules as _modules
+from triton_support import ODD_WIDTHS, ROW_LAYOUTS, in_layout, split_parts
 from triton_support import same_bits as _same_bits
 from triton_support import truncated_bf16 as _truncated_bf16
 
@@ -124,16 +125,22 @@ def test_persistent_loop_with_fewer_programs_than_work(op, kernel):
         assert agreement.ok, agreement.summary()
 
 
-def _prepublished_pairs(x: torch.Tensor, split: int, chunk: int, groups: int) -> torch.Tensor:
+def _prepublished_pairs(x: torch.Tensor, split: int, chunk: int, groups: int, edges: int = 0) -> torch.Tensor:
     """The exchange buffer as `split` lays it out, with the word every program of a group
     would publish: its chunk's (max, sum of exp relative to that max), fp32 bits of the
-    sum high and of the max low; then the groups' arrival words, -1."""
-    x64 = torch.nn.functional.pad(x.double(), (0, split * chunk - x.shape[1]), value=-math.inf)
-    chunks = x64.reshape(x.shape[0], split, chunk)
-    m = chunks.amax(-1)
-    # As the kernel: exponents relative to 0 in a chunk of only -inf (its sum is 0), and
-    # the sum's sign bit cleared (a NaN's), so that no published word reads as "not yet".
-    d = (chunks - m.masked_fill(m == -math.inf, 0.0).unsqueeze(-1)).exp().sum(-1).abs()
+    sum high and of the max low (`edges`: the plan's EDGES, whose rows the chunks cut as
+    split_parts says); then the groups' arrival words, -1."""
+    parts = split_parts(x, chunk, edges)
+    x64 = x.double()
+    maxima, sums = [], []
+    for part in range(split):
+        values = x64.masked_fill(parts != part, -math.inf)
+        m = values.amax(-1)
+        # As the kernel: exponents relative to 0 in a chunk of only -inf (its sum is 0), and
+        # the sum's sign bit cleared (a NaN's), so that no published word reads as "not yet".
+        maxima.append(m)
+        sums.append((values - m.masked_fill(m == -math.inf, 0.0).unsqueeze(-1)).exp().sum(-1).abs())
+    m, d = torch.stack(maxima, -1), torch.stack(sums, -1)
     low = m.float().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
     high = d.float().view(torch.int32).to(torch.int64) << 32
     return torch.cat([(high | low).flatten(), torch.full((groups,), -1, dtype=torch.int64, device=x.device)])
@@ -148,24 +155,29 @@ def test_split_exchanges_with_every_part_published(op):
     # (the buffer a launch leaves is the next launch's: it must come back all -1); in every
     # form (the next row's loads before the chunk's pair, or after it is published; or
     # no chunk held across the wait, read again after it, REREAD 1 and 2).
+    # Odd rows both ways: contiguous, read as head, whole vectors and tail (the chunks
+    # cut the bodies, the first program takes the edges), and one element in, element by
+    # element.
     softmax_mod, _, _, _, split, *_ = _modules()
     early, late = {"NEXT_EARLY": True, "REREAD": 0}, {"NEXT_EARLY": False, "REREAD": 0}
     reread, reread_kept = {"NEXT_EARLY": False, "REREAD": 1}, {"NEXT_EARLY": False, "REREAD": 2}
     for dtype in DTYPES:
-        x = make_rows(7, 301, dtype, DEVICE)
-        p = softmax_mod.plan(x, op, "split")
-        cases = [(2, 256, 2, early), (2, 256, 6, late), (4, 128, 4, reread), (4, 128, 8, reread_kept)]
-        if dtype == torch.float32:
-            cases.append((256, 2, 256, late))  # past 128 chunks: the words are reset 32 rows a step
-        for n_split, chunk, grid, form in cases:
-            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk, **form))
-            out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
-            slots = _prepublished_pairs(x, n_split, chunk, grid // n_split)
-            assert slots.numel() == split.exchange_size(x.shape[0], forced)
-            split.launch_plan(x, out, forced, slots=slots)
-            agreement = check(op, x, out)
-            assert agreement.ok, (dtype, n_split, grid, agreement.summary())
-            assert (slots == -1).all(), (dtype, n_split, grid, slots)
+        for x in (in_layout(make_rows(7, 301, dtype, DEVICE), layout) for layout in ("contiguous", "offset by one")):
+            p = softmax_mod.plan(x, op, "split")
+            edges = p["constexprs"]["EDGES"]
+            assert bool(edges) == (x.data_ptr() % 16 == 0), p["constexprs"]
+            cases = [(2, 256, 2, early), (2, 256, 6, late), (4, 128, 4, reread), (4, 128, 8, reread_kept)]
+            if dtype == torch.float32 and edges:
+                cases.append((256, 2, 256, late))  # past 128 chunks: the words are reset 32 rows a step
+            for n_split, chunk, grid, form in cases:
+                forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk, **form))
+                out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
+                slots = _prepublished_pairs(x, n_split, chunk, grid // n_split, edges)
+                assert slots.numel() == split.exchange_size(x.shape[0], forced)
+                split.launch_plan(x, out, forced, slots=slots)
+                agreement = check(op, x, out)
+                assert agreement.ok, (dtype, edges, n_split, grid, agreement.summary())
+                assert (slots == -1).all(), (dtype, edges, n_split, grid, slots)
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -188,13 +200,14 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [
-        (fused.FUSED_MAX_COLS, fused.FUSED_MAX_COLS + 2, 2),         # even widths, ALIGN >= 2
-        (fused.FUSED_MAX_COLS_ODD - 1, fused.FUSED_MAX_COLS_ODD + 1, 1),  # odd widths, ALIGN 1
+        (fused.FUSED_MAX_COLS, fused.FUSED_MAX_COLS + 2, 2, "contiguous"),         # even widths, ALIGN >= 2
+        (fused.FUSED_MAX_COLS - 1, fused.FUSED_MAX_COLS + 1, 1, "contiguous"),     # odd, read with EDGES
+        (fused.FUSED_MAX_COLS_ODD - 1, fused.FUSED_MAX_COLS_ODD + 1, 1, "offset by one"),  # value by value
     ]
     for op in OPS:
-        for fits, too_wide, align in cases:
-            assert BACKEND.supports(torch.empty(2, fits, device=DEVICE), op, "fused")
-            x = torch.empty(2, too_wide, device=DEVICE)
+        for fits, too_wide, align, layout in cases:
+            assert BACKEND.supports(in_layout(torch.empty(2, fits, device=DEVICE), layout), op, "fused")
+            x = in_layout(torch.empty(2, too_wide, device=DEVICE), layout)
             assert rows_mod.row_align(x) == align
             support = BACKEND.supports(x, op, "fused")
             limit = fused.max_cols(x)
@@ -248,7 +261,13 @@ def test_auto_follows_the_thresholds():
             assert softmax_mod.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_MAX_COLS_ODD
     assert softmax_mod.plan(torch.empty(rows, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
-    assert softmax_mod.plan(torch.empty(4, odd + 1, device=DEVICE), "log_softmax")["kernel"] == "split"
+    # odd rows value by value (one element in) to FUSED_MAX_COLS_ODD; read as head, whole
+    # vectors and tail (contiguous) as aligned ones
+    for cols, layout, kernel in [(odd - 1, "offset by one", "fused"), (odd + 1, "offset by one", "split"),
+                                 (odd + 1, "contiguous", "fused"),
+                                 (policy.AUTO_FUSED_MAX_COLS["fp32"] + 1, "contiguous", "split")]:
+        x = in_layout(torch.empty(rows, cols, device=DEVICE), layout)
+        assert softmax_mod.plan(x, "log_softmax")["kernel"] == kernel, (cols, layout)
     # past what a GPU keeps resident at one program per SM: online (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_MAX_CHUNK_VALUES where 16 KiB ones outnumber the SMs)
     widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES[4], device=DEVICE)
@@ -276,7 +295,8 @@ def test_row_align_divides_width_and_stride():
 def test_split_geometry_by_element_size():
     _, _, _, _, split, _, _ = _modules()
     # launch params: warps = chunk / (32 x values per thread): 16-bit chunks of 16 KiB at
-    # 128 values a thread are 2 warps, fp32's at 32 are 4; odd rows keep 32 at any size.
+    # 128 values a thread are 2 warps, fp32's at 32 are 4; odd rows keep 32 at any size,
+    # but for rows read as head, whole vectors and tail (EDGES), which take the aligned ones.
     # Many 16-bit rows of at most SPLIT_NARROW_MAX_SPLIT chunks of SPLIT_NARROW_CHUNK_BYTES
     # (8 KiB: 4096 values, one warp) take those; more chunks, or few rows, 16 KiB.
     narrow = split.SPLIT_NARROW_MAX_SPLIT
@@ -289,9 +309,16 @@ def test_split_geometry_by_element_size():
                                  (1, narrow * 4096, (16, 8192)), (1000, 2 * narrow * 4096, (32, 8192))):
         assert split.chunks(cols, 2, 8, False, 132, rows) == expected, (rows, cols)
     assert split.chunks(narrow * 4096, 2, 8, False, 132) == (16, 8192)  # rows unknown (`fits`): 16 KiB
-    odd = torch.empty(1000, 8 * split.SPLIT_CHUNK_ODD - 1, dtype=torch.bfloat16)
+    cols = 8 * split.SPLIT_CHUNK_ODD - 1
+    odd = in_layout(torch.empty(1000, cols, dtype=torch.bfloat16), "offset by one")
     constexprs, warps, _, _ = split.launch_params(odd, 132)
     assert constexprs["CHUNK"] == split.SPLIT_CHUNK_ODD == warps * 32 * split.SPLIT_VALUES_PER_THREAD_ODD
+    assert constexprs["EDGES"] == 0 and constexprs["ALIGN"] == 1
+    realigned = torch.empty(1000, cols, dtype=torch.bfloat16)
+    constexprs, warps, _, _ = split.launch_params(realigned, 132)
+    assert (constexprs["SPLIT"], constexprs["CHUNK"]) == split.chunks(cols, 2, 8, False, 132, 1000)
+    assert constexprs["CHUNK"] == warps * 32 * split.SPLIT_VALUES_PER_THREAD[2]
+    assert constexprs["EDGES"] == 8 and constexprs["ALIGN"] == 1
     # the backward: 32 values of each tensor a thread, chunks of 4096 values, 4 warps
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         y = torch.empty(1000, 65536, dtype=dtype)
@@ -537,6 +564,81 @@ def test_plan_reports_the_launch():
         assert p_online["grid"] == 7 and p_online["constexprs"]["TILE"] == online.INTERPRET_ONLINE_TILE
 
 
+# -- odd rows: head, whole 16-byte vectors and tail (kernels_triton/row_edges.py) ------------
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_odd_rows_plan_head_whole_vectors_and_tail(dtype):
+    # Odd widths start each row of a contiguous tensor at another offset from 16 bytes
+    # (ALIGN 1). Where x's rows and a fresh output's share their offsets (a 16-byte
+    # aligned start and row strides a whole number of vectors apart, or one row), `fused`
+    # and `split` read them as head, whole vectors and tail: EDGES, a 16-byte vector's
+    # values. Not one element in, nor rows narrower than two vectors (some would hold no
+    # whole vector), nor fp32 rows `fused` packs several to a tile (FUSED_EDGES_MIN_COLS),
+    # nor rows already whole vectors (ALIGN), nor paired rows in `fused`.
+    softmax_mod, _, fused, _, _, _, rows_mod = _modules()
+    from kernels_triton import row_edges
+    vec = 16 // dtype.itemsize
+    for cols in ODD_WIDTHS:
+        for layout in ROW_LAYOUTS:
+            x = in_layout(torch.zeros(3, cols, dtype=dtype, device=DEVICE), layout)
+            edges = vec if layout != "offset by one" and cols >= 2 * vec else 0
+            assert rows_mod.row_align(x) == 1 and row_edges.edge_vector(x) == edges, (cols, layout)
+            fused_edges = edges if cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] else 0
+            for op in OPS:
+                for variant, expected in (("split", edges), ("fused", fused_edges)):
+                    p = softmax_mod.plan(x, op, variant)
+                    assert p["constexprs"]["EDGES"] == expected and p["realigned"] == bool(expected), \
+                        (op, variant, cols, layout)
+    base = torch.zeros(4, 3 * vec + 2, dtype=dtype, device=DEVICE)
+    for x, edges in [(base[:, :3 * vec + 1], 0),                              # row stride cols + 1
+                     (base[:1, 1:3 * vec + 2], 0),                            # one row, one element in
+                     (base[:1, :3 * vec + 1], vec),                           # one row: any stride
+                     (torch.zeros(4, 3 * vec, dtype=dtype, device=DEVICE), 0),  # whole vectors
+                     (torch.zeros(4, 2 * vec + 2, dtype=dtype, device=DEVICE), vec)]:  # ALIGN 2
+        assert row_edges.edge_vector(x) == edges, (tuple(x.shape), x.stride(), x.data_ptr() % 16)
+    wide = torch.zeros(2, fused.FUSED_PAIRS_MIN_COLS + 2, dtype=dtype, device=DEVICE)  # ALIGN 2
+    assert softmax_mod.plan(wide, "softmax", "fused")["constexprs"]["EDGES"] == (vec if dtype == torch.float32 else 0)
+    assert softmax_mod.plan(wide, "softmax", "split")["constexprs"]["EDGES"] == vec
+
+
+@pytest.mark.parametrize("op", ["softmax", "softmax_backward"])
+def test_auto_cuts_odd_rows_as_their_loads_see_them(op):
+    # On a GPU (here a made-up 132-SM one that compiles nothing), odd rows past fused's
+    # widest go to `split`: in the chunks of aligned rows where they are read as head,
+    # whole vectors and tail, in element-wise chunks one element in.
+    softmax_mod, _, _, _, split, *_ = _modules()
+    backward = op == "softmax_backward"
+    chunks = split.backward_chunks if backward else split.chunks
+    for dtype in DTYPES:
+        vec = 16 // dtype.itemsize
+        for layout, edges, align in (("contiguous", vec, vec), ("offset by one", 0, 1)):
+            x = in_layout(torch.zeros(1000, 50257, dtype=dtype, device="meta"), layout)
+            p = softmax_mod.plan_offline(x, op, "auto", x if backward else None, MadeUpTarget(4))
+            c = p["constexprs"]
+            expected = chunks(50257, dtype.itemsize, align, False, 132) if backward else \
+                chunks(50257, dtype.itemsize, align, False, 132, 1000)
+            assert p["kernel"] == "split" and c["EDGES"] == edges and c["ALIGN"] == 1, (dtype, layout, c)
+            assert (c["SPLIT"], c["CHUNK"]) == expected, (dtype, layout, c)
+
+
+@pytest.mark.parametrize("layout", ROW_LAYOUTS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", OPS)
+def test_odd_rows_agree_in_every_layout(op, dtype, layout):
+    # Every ODD_WIDTHS width through `fused`, `split` and `auto` against float64, laid out
+    # so that it is read as head, whole vectors and tail (contiguous, padded) or element
+    # by element (one element in); special values in the head, the body and the tail
+    # (SPECIAL_ROWS puts them in the first, middle and last columns).
+    for cols in ODD_WIDTHS:
+        x = in_layout(make_rows(7, cols, dtype, DEVICE, seed=cols), layout)
+        for variant in ("fused", "split", "auto") if cols == ODD_WIDTHS[-1] else ("fused", "split"):
+            run_and_check(Target("triton", op, variant), x)
+    for cols in (33, 1025):
+        x = in_layout(special_rows(cols, dtype, DEVICE), layout)
+        for variant in ("fused", "split"):
+            run_and_check(Target("triton", op, variant), x)
+
+
 # -- any tensor: an answer, never an exception ------------------------------------------------
 
 def expected_softmax(op, x):
@@ -690,16 +792,16 @@ def test_bf16_results_are_rounded_to_nearest_even(op, variant):
 # matrix's); here for which variants decline them and how `split` cuts them.
 GPU_WIDTHS = [
     1, 3,           # degenerate rows: up to 512 rows per fused block, element-by-element loads
-    127, 128, 129,  # narrow: 32-64 rows per 16 KiB fused block; 129: ALIGN 1
+    127, 128, 129,  # narrow: 32-64 rows per 16 KiB fused block; 129: ALIGN 1 (16-bit: EDGES)
     512,            # fused 8-16 rows per block
     1000,           # ALIGN 8: 16-byte loads through the divisibility hint
-    1024, 1025,     # 1025: fused BLOCK 2048, ALIGN 1
+    1024, 1025,     # 1025: fused BLOCK 2048, ALIGN 1: head, 16-byte vectors and tail (EDGES)
     4096, 4099,     # one row per fused block; 4099 odd
     8192,           # online: exactly one tile (second tile of the pair empty)
     16384,          # fused 16 warps; online: one full pair of tiles
-    16385,          # odd: widest odd fused row is 16384, so fused refuses; split: 4096 chunks
+    16385,          # odd, past fused's value-by-value widest (16384): read with EDGES, as aligned rows
     32768,          # FUSED_MAX_COLS: fused 32 warps (16-bit: 16 warps of pairs)
-    32769,          # first odd width past fused (refuses); auto: split, ALIGN 1 (4096 chunks)
+    32769,          # first odd width past fused (refuses); auto: split, ALIGN 1 read with EDGES
     65536,          # fused: paired 16-bit only; split: 16 (fp32) or 8 (16-bit) programs per row
     262144,         # split: 32-64 programs per row; online: rows in flight exceed L2
 ]
@@ -748,7 +850,9 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("fused", torch.empty(1 << 16, 1, dtype=dtype, device="cuda")),    # 512 rows, scalar loads
         ("fused", torch.empty(4, fused.FUSED_MAX_COLS, dtype=dtype, device="cuda")),
         ("fused", shifted[:, 2:]),                                          # misaligned, ALIGN 2
-        ("fused", torch.empty(4, fused.FUSED_MAX_COLS_ODD - 1, dtype=dtype, device="cuda")),
+        ("fused", torch.empty(4, fused.FUSED_MAX_COLS_ODD - 1, dtype=dtype, device="cuda")),  # EDGES
+        ("fused", in_layout(torch.empty(4, fused.FUSED_MAX_COLS_ODD - 1, dtype=dtype, device="cuda"),
+                            "offset by one")),                     # odd: element by element
         ("fused", torch.empty(4, fused.FUSED_PAIRS_MIN_COLS, dtype=dtype, device="cuda")),  # 16-bit: pairs
         ("fused", torch.empty(4, fused.FUSED_MAX_COLS_PAIRS.get(dtype, fused.FUSED_MAX_COLS),
                               dtype=dtype, device="cuda")),
@@ -757,13 +861,34 @@ def test_gpu_compiled_kernels_do_not_spill(op, dtype):
         ("online", torch.empty(1000, 262144, dtype=dtype, device="cuda")),
         ("split", torch.empty(1000, 65536, dtype=dtype, device="cuda")),    # SPLIT_[NARROW_]CHUNK_BYTES chunks
         ("split", torch.empty(1000, 16384, dtype=dtype, device="cuda")),    # one chunk, a whole row
-        ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd: SPLIT_CHUNK_ODD
+        ("split", torch.empty(1000, 65537, dtype=dtype, device="cuda")),    # odd, EDGES: aligned chunks
+        ("split", in_layout(torch.empty(1000, 65537, dtype=dtype, device="cuda"), "offset by one")),  # SPLIT_CHUNK_ODD
         ("split", torch.empty(2, groups * 32768 // dtype.itemsize, dtype=dtype, device="cuda")),  # 32 KiB chunks
         ("split", torch.empty(2, groups * split.SPLIT_MAX_CHUNK_VALUES[dtype.itemsize], dtype=dtype, device="cuda")),
     ]
     for kernel, x in cases:
         p = softmax_mod.plan(x, op, kernel)
         check_compiled_plan(p, kernel, x.shape[0], f"{kernel} {tuple(x.shape)} stride {x.stride()}: {p}")
+
+
+# Odd rows past fused's widest: `split` groups that exchange (SPLIT > 1, which the
+# interpreter never runs), the chunks cutting the rows' bodies of whole vectors and the
+# first program taking the edges (contiguous, padded), or element by element (one
+# element in). 50257: GPT-2's vocabulary; 70001: 32 chunks of 4096 values.
+@pytest.mark.gpu
+@pytest.mark.parametrize("cols", [50257, 70001])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["fp32", "bf16"])
+@pytest.mark.parametrize("op", OPS)
+def test_gpu_odd_rows_split_exchanges(op, dtype, cols):
+    softmax_mod, *_ = _modules()
+    values = make_rows(7, cols, dtype, "cuda", seed=cols)
+    for layout in ROW_LAYOUTS:
+        x = in_layout(values, layout)
+        for variant in ("split", "auto"):
+            p = softmax_mod.plan(x, op, variant)
+            assert p["kernel"] == "split" and p["constexprs"]["SPLIT"] > 1, (layout, p["constexprs"])
+            assert p["realigned"] == (layout != "offset by one"), (layout, p["constexprs"])
+            run_and_check(Target("triton", op, variant), x)
 
 
 # The matrix checks the results on these views ("misaligned odd row stride", bf16);

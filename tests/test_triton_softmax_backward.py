@@ -27,7 +27,7 @@ from comparison.api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
 from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, check_double_backward_refused, run_and_check
 from triton_support import BACKEND, BWD_OPS, BWD_VARIANTS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK, odd_tensors
-from triton_support import check_compiled_plan
+from triton_support import ODD_WIDTHS, ROW_LAYOUTS, check_compiled_plan, in_layout, split_parts
 from triton_support import modules as _modules
 from triton_support import same_bits as _same_bits
 from triton_support import truncated_bf16 as _truncated_bf16
@@ -170,14 +170,15 @@ def test_backward_fused_paired_rows(op, dtype, monkeypatch):
 
 
 def _prepublished_slots(op: str, y: torch.Tensor, dy: torch.Tensor, split: int, chunk: int,
-                        groups: int) -> torch.Tensor:
+                        groups: int, edges: int = 0) -> torch.Tensor:
     """The exchange buffer as `split` lays it out, with the words every program of a group
-    would publish: each chunk's part of its row's sum (float64, rounded to fp32), as its
-    fp32 bits in an int64; then the groups' arrival words, -1."""
+    would publish: each chunk's part of its row's sum (float64, rounded to fp32; `edges`:
+    the plan's EDGES, whose rows the chunks cut as split_parts says), as its fp32 bits in
+    an int64; then the groups' arrival words, -1."""
     y64, dy64 = y.double(), dy.double()
     terms = dy64 if op == "log_softmax_backward" else dy64 * y64
-    pad = split * chunk - y.shape[1]
-    parts = torch.nn.functional.pad(terms, (0, pad)).reshape(y.shape[0], split, chunk).sum(-1)
+    owner = split_parts(y, chunk, edges)
+    parts = torch.stack([terms.masked_fill(owner != part, 0.0).sum(-1) for part in range(split)], -1)
     words = parts.float().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
     return torch.cat([words.flatten(), torch.full((groups,), -1, dtype=torch.int64, device=words.device)])
 
@@ -203,21 +204,77 @@ def test_backward_forced_grids_and_exchanges(op):
             out = softmax_mod.launch_plan(y, dict(p, grid=grid, constexprs=dict(p["constexprs"], **form)), dy=dy)
             agreement = check(op, y, out, dy=dy)
             assert agreement.ok, (kernel, grid, form, agreement.summary())
+    # Odd rows read as head, whole vectors and tail (y contiguous, dy padded by a vector:
+    # the chunks cut the bodies, the first program takes the edges) and element by
+    # element (both one element in).
     for dtype in DTYPES:
         y, dy = backward_inputs(op, 7, 301, dtype)
-        p = softmax_mod.plan(y, op, "split", dy)
-        cases = [(2, 256, 2, early), (2, 256, 6, late), (4, 128, 4, reread), (4, 128, 8, reread_kept)]
-        for n_split, chunk, grid, form in cases:
-            forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk, **form))
-            out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
-            slots = _prepublished_slots(op, y, dy, n_split, chunk, grid // n_split)
-            assert slots.numel() == split.exchange_size(y.shape[0], forced)
-            split.backward_launch_plan(y, dy, out, forced, slots=slots)
-            agreement = check(op, y, out, dy=dy)
-            assert agreement.ok, (dtype, n_split, grid, agreement.summary())
-            # The last program of each group puts its rows' words and its arrival word
-            # back to -1, so the next launch on the stream finds the buffer ready.
-            assert (slots == -1).all(), (dtype, n_split, grid, slots)
+        for y, dy in ((y, in_layout(dy, "padded")), (in_layout(y, "offset by one"), in_layout(dy, "offset by one"))):
+            p = softmax_mod.plan(y, op, "split", dy)
+            edges = p["constexprs"]["EDGES"]
+            assert bool(edges) == (y.data_ptr() % 16 == 0), p["constexprs"]
+            cases = [(2, 256, 2, early), (2, 256, 6, late), (4, 128, 4, reread), (4, 128, 8, reread_kept)]
+            for n_split, chunk, grid, form in cases:
+                forced = dict(p, grid=grid, constexprs=dict(p["constexprs"], SPLIT=n_split, CHUNK=chunk, **form))
+                out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
+                slots = _prepublished_slots(op, y, dy, n_split, chunk, grid // n_split, edges)
+                assert slots.numel() == split.exchange_size(y.shape[0], forced)
+                split.backward_launch_plan(y, dy, out, forced, slots=slots)
+                agreement = check(op, y, out, dy=dy)
+                assert agreement.ok, (dtype, edges, n_split, grid, agreement.summary())
+                # The last program of each group puts its rows' words and its arrival word
+                # back to -1, so the next launch on the stream finds the buffer ready.
+                assert (slots == -1).all(), (dtype, edges, n_split, grid, slots)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_backward_odd_rows_plan_head_whole_vectors_and_tail(dtype):
+    # As the forward's (kernels_triton/row_edges.py): `fused` and `split` read odd rows of
+    # y and dy as head, whole 16-byte vectors and tail (EDGES) where y's, dy's and a fresh
+    # dx's rows all share their offsets from 16 bytes; one of them one element in, or a
+    # row stride a value off, keeps the element loads.
+    softmax_mod, _, fused, _, _, _, rows_mod = _modules()
+    from kernels_triton import row_edges
+    vec = 16 // dtype.itemsize
+    for cols in ODD_WIDTHS:
+        values = torch.zeros(3, cols, dtype=dtype, device=DEVICE)
+        for y_layout, dy_layout in [("contiguous", "contiguous"), ("contiguous", "padded"), ("padded", "padded"),
+                                    ("contiguous", "offset by one"), ("offset by one", "offset by one")]:
+            y, dy = in_layout(values, y_layout), in_layout(values, dy_layout)
+            edges = vec if "offset by one" not in (y_layout, dy_layout) and cols >= 2 * vec else 0
+            assert rows_mod.row_align(y, dy) == 1 and row_edges.edge_vector(y, dy) == edges, (cols, y_layout, dy_layout)
+            fused_edges = edges if cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] else 0
+            for op in BWD_OPS:
+                for variant, expected in (("split", edges), ("fused", fused_edges)):
+                    p = softmax_mod.plan(y, op, variant, dy)
+                    assert p["constexprs"]["EDGES"] == expected and p["realigned"] == bool(expected), \
+                        (op, variant, cols, y_layout, dy_layout)
+    y = torch.zeros(4, 3 * vec + 1, dtype=dtype, device=DEVICE)
+    dy = torch.zeros(4, 3 * vec + 2, dtype=dtype, device=DEVICE)[:, :3 * vec + 1]  # row stride a value more
+    assert row_edges.edge_vector(y, dy) == 0 and row_edges.edge_vector(y[:1], dy[:1]) == vec  # one row: any
+
+
+@pytest.mark.parametrize("layout", ROW_LAYOUTS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_odd_rows_agree_in_every_layout(op, dtype, layout):
+    # Every ODD_WIDTHS width through `fused`, `split` and `auto` against float64, y and
+    # dy laid out alike (read as head, whole vectors and tail, or one element in,
+    # element by element), then dy padded beside a contiguous y; NaN and inf in the head,
+    # the body and the tail.
+    for cols in ODD_WIDTHS:
+        y, dy = backward_inputs(op, 7, cols, dtype, seed=cols)
+        pairs = [(in_layout(y, layout), in_layout(dy, layout))]
+        if layout == "contiguous":
+            pairs.append((y, in_layout(dy, "padded")))
+        for y_, dy_ in pairs:
+            for variant in ("fused", "split", "auto") if cols == ODD_WIDTHS[-1] else ("fused", "split"):
+                run_and_check(Target("triton", op, variant), y_, dy=dy_)
+    for cols in (33, 1025):
+        y, dy, nan_rows = backward_special_rows(op, cols, dtype)
+        for variant in ("fused", "split"):
+            out, _ = run_and_check(Target("triton", op, variant), in_layout(y, layout), dy=in_layout(dy, layout))
+            assert torch.isnan(out[nan_rows]).all()
 
 
 @pytest.mark.parametrize("op", BWD_OPS)
@@ -293,12 +350,14 @@ def test_backward_fused_refuses_rows_past_its_register_limit():
         (torch.float16, fused.FUSED_BWD_MAX_COLS, fused.FUSED_BWD_MAX_COLS + 2),   # fp16: never paired
         (torch.bfloat16, fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16],
          fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16] + 2),                    # bf16 pairs
-        (torch.float32, fused.FUSED_BWD_MAX_COLS_ODD - 1, fused.FUSED_BWD_MAX_COLS_ODD + 1),  # odd
+        (torch.float32, fused.FUSED_BWD_MAX_COLS - 1, fused.FUSED_BWD_MAX_COLS + 1),  # odd, EDGES
+        (torch.float32, fused.FUSED_BWD_MAX_COLS_ODD - 1, fused.FUSED_BWD_MAX_COLS_ODD + 1, "offset by one"),
     ]
     for op in BWD_OPS:
-        for dtype, fits, too_wide in cases:
-            assert BACKEND.supports(torch.empty(2, fits, dtype=dtype, device=DEVICE), op, "fused")
-            y = torch.empty(2, too_wide, dtype=dtype, device=DEVICE)
+        for dtype, fits, too_wide, *layout in cases:
+            layout = layout[0] if layout else "contiguous"  # odd one element in: value by value
+            assert BACKEND.supports(in_layout(torch.empty(2, fits, dtype=dtype, device=DEVICE), layout), op, "fused")
+            y = in_layout(torch.empty(2, too_wide, dtype=dtype, device=DEVICE), layout)
             support = BACKEND.supports(y, op, "fused")
             assert not support and "'tiled'" in support.reason
             assert str(fused.backward_max_cols(y, y)) in support.reason
@@ -329,8 +388,13 @@ def test_backward_auto_follows_the_thresholds():
             for op in BWD_OPS:
                 assert softmax_mod.plan(y, op, dy=y)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_BWD_MAX_COLS_ODD
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd - 1)]), 132) == "fused"
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(2, odd + 1)]), 132) == "split"
+    # odd rows value by value (one element in) to FUSED_BWD_MAX_COLS_ODD; read as head,
+    # whole vectors and tail (contiguous) as aligned ones
+    for cols, layout, kernel in [(odd - 1, "offset by one", "fused"), (odd + 1, "offset by one", "split"),
+                                 (odd + 1, "contiguous", "fused"),
+                                 (policy.AUTO_BWD_FUSED_MAX_COLS["fp32"] + 1, "contiguous", "split")]:
+        y = in_layout(torch.empty(2, cols), layout)
+        assert policy.auto_backward_kernel(y, y, 132) == kernel, (cols, layout)
     # past what a GPU keeps resident at one program per SM: tiled (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
     chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES[4]
@@ -557,7 +621,8 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         ("fused", empty(1 << 16, 1)),                            # 256 rows, scalar loads
         ("fused", empty(4, fused.FUSED_BWD_MAX_COLS)),           # 32 warps (bf16: 16 warps of pairs)
         ("fused", shifted[:, 2:]),                               # ALIGN 2
-        ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_ODD - 1)),   # odd: element by element
+        ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_ODD - 1)),   # odd: head, vectors and tail (EDGES)
+        ("fused", in_layout(empty(4, fused.FUSED_BWD_MAX_COLS_ODD - 1), "offset by one")),  # element by element
         ("fused", empty(4, fused.FUSED_BWD_PAIRS_MIN_COLS)),     # bf16: the narrowest pairs
         ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_PAIRS.get(dtype, fused.FUSED_BWD_MAX_COLS))),
         ("tiled", empty(1000, 65536)),                           # 32 KiB tiles of each tensor
@@ -565,7 +630,8 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         ("tiled", empty(1000, 262144)),
         ("split", empty(1000, 65536)),                           # SPLIT_BWD_CHUNK_BYTES chunks
         ("split", empty(1000, split.SPLIT_BWD_WHOLE_ROW_BYTES // dtype.itemsize)),  # one chunk, 16-32 warps
-        ("split", empty(1000, 65537)),                           # odd: SPLIT_BWD_CHUNK_ODD
+        ("split", empty(1000, 65537)),                           # odd, EDGES: aligned chunks
+        ("split", in_layout(empty(1000, 65537), "offset by one")),  # odd: SPLIT_BWD_CHUNK_ODD
         ("split", empty(2, groups * split.SPLIT_BWD_MAX_CHUNK_VALUES[dtype.itemsize])),  # the widest chunks
     ]
     for kernel, y in cases:
@@ -609,6 +675,24 @@ def test_gpu_split_keeps_the_more_resident_form(op, dtype):
         best = max(forms, key=lambda early: (forms[early].n_spills <= tolerated, forms[early].programs_per_sm,
                                              -forms[early].n_spills, early is first["NEXT_EARLY"]))
         assert p["constexprs"]["NEXT_EARLY"] is best, (p, forms)
+
+
+# The forward's odd rows past fused's widest (test_gpu_odd_rows_split_exchanges), backward:
+# y and dy alike, split groups that exchange their parts of the sum.
+@pytest.mark.gpu
+@pytest.mark.parametrize("cols", [50257, 70001])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["fp32", "bf16"])
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_gpu_backward_odd_rows_split_exchanges(op, dtype, cols):
+    softmax_mod, *_ = _modules()
+    y, dy = backward_inputs(op, 7, cols, dtype, seed=cols)
+    for layout in ROW_LAYOUTS:
+        y_, dy_ = in_layout(y, layout), in_layout(dy, layout)
+        for variant in ("split", "auto"):
+            p = softmax_mod.plan(y_, op, variant, dy_)
+            assert p["kernel"] == "split" and p["constexprs"]["SPLIT"] > 1, (layout, p["constexprs"])
+            assert p["realigned"] == (layout != "offset by one"), (layout, p["constexprs"])
+            run_and_check(Target("triton", op, variant), y_, dy=dy_)
 
 
 # y: a 2-byte offset and an odd row stride (ALIGN 1); dy contiguous (layouts the matrix

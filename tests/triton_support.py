@@ -109,3 +109,45 @@ def check_compiled_plan(p: dict, kernel: str, rows: int, where: str) -> None:
         assert p["grid"] <= p["sm_count"] * p["programs_per_sm"], where
     if kernel == "split":
         assert p["grid"] % p["constexprs"]["SPLIT"] == 0, where
+
+
+def split_parts(x: torch.Tensor, chunk: int, edges: int) -> torch.Tensor:
+    """The program of a `split` group (its chunk index) that reads each element of the
+    (rows, cols) tensor x, as the kernel cuts a row: chunks of `chunk` columns; or, where
+    its plan reads rows as head, whole vectors and tail (EDGES = `edges` values a vector,
+    row_edges.py; x's start 16-byte aligned), chunks of the row's body of whole vectors
+    from its first aligned address, and the head and tail values to the first program."""
+    rows, cols = x.shape
+    c = torch.arange(cols, device=x.device).expand(rows, cols)
+    if not edges:
+        return c // chunk
+    start = torch.arange(rows, device=x.device)[:, None] * x.stride(0)
+    head = ((-start) % edges).clamp(max=cols)
+    body = (cols - head) // edges * edges
+    return torch.where((c >= head) & (c < head + body), (c - head) // chunk, 0)
+
+
+# Odd widths (rows at another offset from 16 bytes in each row of a contiguous tensor):
+# narrower than a vector of any dtype (1, 3, 7), two fp32 vectors but not two 16-bit
+# ones (9), many rows to a `fused` tile (197), one and two rows to a tile (1025, 3001).
+ODD_WIDTHS = [1, 3, 7, 9, 197, 1025, 3001]
+# How the tests lay odd rows out (`in_layout`): rows that share their offsets from 16
+# bytes with a fresh output's (contiguous; padded by a whole 16-byte vector), and rows
+# that do not (one element in).
+ROW_LAYOUTS = ("contiguous", "padded", "offset by one")
+
+
+def in_layout(values: torch.Tensor, layout: str) -> torch.Tensor:
+    """The (rows, cols) tensor `values` copied into a tensor laid out as `layout` (of
+    ROW_LAYOUTS): contiguous; "padded", row stride cols plus one 16-byte vector; "offset
+    by one", a view one element into a flat tensor. Memory outside the rows holds NaN, so
+    a kernel that reads it gets NaN rows."""
+    rows, cols = values.shape
+    if layout == "contiguous":
+        return values.clone()
+    if layout == "padded":
+        out = torch.full((rows, cols + 16 // values.element_size()), math.nan, dtype=values.dtype,
+                         device=values.device)[:, :cols]
+    else:
+        out = torch.full((rows * cols + 1,), math.nan, dtype=values.dtype, device=values.device)[1:].view(rows, cols)
+    return out.copy_(values)
