@@ -465,6 +465,14 @@ def edges(x: torch.Tensor, *more: torch.Tensor) -> int:
     return row_edges.edge_vector(x, *more)
 
 
+def body_units(units: int, edges_: int) -> int:
+    """The most columns a `fused` tile holds of a row of `units` columns: the row, or,
+    read with EDGES = `edges_`, its longest body of whole vectors (the head and tail sit
+    in the edge tile), so that a row just past a power of two (1025) takes a tile of
+    half the width (1024), not twice it."""
+    return units // edges_ * edges_ if edges_ else units
+
+
 def edge_lanes(edges_: int, tile_rows: int, warps: int) -> int:
     """EDGE_LANES of a `fused` tile of `tile_rows` rows over `warps` warps whose rows are
     read with EDGES = `edges_` (0: none): a lane for each of a row's head and tail values
@@ -491,7 +499,8 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     pairs_ = paired(x, align)
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    block = triton.next_power_of_2(units)
+    edges_ = 0 if pairs_ else edges(x)
+    block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * unit)))
     # Few rows: spread them over the SMs rather than packing them into a few programs.
     spread = triton.cdiv(rows, sm_count) if sm_count else rows
@@ -500,7 +509,6 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
-    edges_ = 0 if pairs_ else edges(x)
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
                   "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps)}
@@ -569,7 +577,8 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     elem, align = y.element_size(), softmax_rows.row_align(y, dy)
     pairs_ = backward_paired(y, dy, align)
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    block = triton.next_power_of_2(units)
+    edges_ = 0 if pairs_ else edges(y, dy)
+    block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
     spread = triton.cdiv(rows, sm_count) if sm_count else rows
     tile_rows = min(tile_rows, triton.next_power_of_2(spread))
@@ -577,7 +586,6 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
-    edges_ = 0 if pairs_ else edges(y, dy)
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
                   "EDGE_LANES": edge_lanes(edges_, tile_rows, warps)}
