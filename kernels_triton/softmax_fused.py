@@ -568,6 +568,24 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
             f"{FUSED_BWD_MAX_COLS_ODD} columns; these rows have {cols} (use 'tiled' or 'auto')")
 
 
+def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
+    """EDGES of the backward on y and dy: `edges`, but only where the body's tile is
+    narrower than the row's (`body_units`: 1025, 2049, 4097 columns) or the row is past
+    what element loads hold (FUSED_BWD_MAX_COLS_ODD). Where both tiles are one width,
+    three tensors' edge tiles cost the backward more than their 16-byte loads gain:
+    H200, 1 GiB, % of copy, element loads / edges (benchmarks/h200_2026-11-26e/
+    triton_fused_edges_*): bf16 577 70.8 / 57.5, 3001 88.7 / 75.6, 197 61.0 / 62.0,
+    8191 80.7 / 81.5; where the tile halves, 1025 69.3 / 79.9, 2049 74.5 / 82.1, 4097
+    63.4 / 87.3 (fp32 1025 / 2049 103.1 / 102.0 and 103.2 / 101.9, 4097 98.7 / 101.9).
+    The forward's single tensor gains either way but at bf16 577 (43.7 / 33.6)."""
+    edges_ = edges(y, dy)
+    cols = y.shape[1]
+    if (edges_ and cols <= FUSED_BWD_MAX_COLS_ODD
+            and triton.next_power_of_2(body_units(cols, edges_)) == triton.next_power_of_2(cols)):
+        return 0
+    return edges_
+
+
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
                            ) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, row blocks) of the backward on the (rows,
@@ -577,7 +595,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     elem, align = y.element_size(), softmax_rows.row_align(y, dy)
     pairs_ = backward_paired(y, dy, align)
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    edges_ = 0 if pairs_ else edges(y, dy)
+    edges_ = 0 if pairs_ else backward_edges(y, dy)
     block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
     spread = triton.cdiv(rows, sm_count) if sm_count else rows

@@ -243,7 +243,12 @@ def test_backward_odd_rows_plan_head_whole_vectors_and_tail(dtype):
             y, dy = in_layout(values, y_layout), in_layout(values, dy_layout)
             edges = vec if "offset by one" not in (y_layout, dy_layout) and cols >= 2 * vec else 0
             assert rows_mod.row_align(y, dy) == 1 and row_edges.edge_vector(y, dy) == edges, (cols, y_layout, dy_layout)
-            fused_edges = edges if cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] else 0
+            # The backward's fused tile reads edges only where its body's tile is narrower
+            # than the row's (1025 columns: 1024 against 2048) or the row is past what
+            # element loads hold.
+            tile_halves = (cols // vec * vec - 1).bit_length() < (cols - 1).bit_length()  # next powers of two
+            fused_edges = edges if (cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] and
+                                    (tile_halves or cols > fused.FUSED_BWD_MAX_COLS_ODD)) else 0
             for op in BWD_OPS:
                 for variant, expected in (("split", edges), ("fused", fused_edges)):
                     p = softmax_mod.plan(y, op, variant, dy)
@@ -621,7 +626,8 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
         ("fused", empty(1 << 16, 1)),                            # 256 rows, scalar loads
         ("fused", empty(4, fused.FUSED_BWD_MAX_COLS)),           # 32 warps (bf16: 16 warps of pairs)
         ("fused", shifted[:, 2:]),                               # ALIGN 2
-        ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_ODD - 1)),   # odd: head, vectors and tail (EDGES)
+        ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_ODD // 2 + 1)),  # odd: head, vectors and tail (EDGES)
+        ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_ODD - 1)),   # odd, a body as wide a tile: element by element
         ("fused", in_layout(empty(4, fused.FUSED_BWD_MAX_COLS_ODD - 1), "offset by one")),  # element by element
         ("fused", empty(4, fused.FUSED_BWD_PAIRS_MIN_COLS)),     # bf16: the narrowest pairs
         ("fused", empty(4, fused.FUSED_BWD_MAX_COLS_PAIRS.get(dtype, fused.FUSED_BWD_MAX_COLS))),

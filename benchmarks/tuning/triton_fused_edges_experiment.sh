@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Where Triton's `fused` should read odd-width rows as head, whole 16-byte vectors and
 # tail (EDGES, kernels_triton/row_edges.py) rather than a value at a time: the checkout
-# (FUSED_EDGES_MIN_COLS as it stands) against a copy whose `fused` never reads edges
-# (`split` keeps them in both). One device call of about four minutes, from the
+# against copies that ALTS names (default "values always"; `split` keeps its edges in all):
+#   values   `fused` never reads edges (FUSED_EDGES_MIN_COLS past any width)
+#   always   the backward reads them wherever `edges` does (backward_edges as `edges`:
+#            also where the body's tile is as wide as the row's)
+# One device call of about four minutes, from the
 # repository root on a GPU machine (results in $OUT, named by GPU and commit):
 #
 #   bash benchmarks/tuning/triton_fused_edges_experiment.sh
@@ -22,21 +25,32 @@ dtypes=${DTYPES:-fp32,bf16}
 passes=${PASSES:-fwd,bwd}
 rounds=${ROUNDS:-1}
 echo "triton_fused_edges_experiment at $rev on $gpu $(date -u +%FT%TZ), triton $(python3 -c 'import triton; print(triton.__version__)')"
-rm -rf "$alt" && mkdir -p "$alt/values" && cp -r comparison kernels_cuda kernels_triton "$alt/values"/
-python3 - "$alt/values/kernels_triton/softmax_fused.py" <<'PY' || exit 1
+alts=${ALTS:-values always}
+rm -rf "$alt"
+trees="$root"
+for v in $alts; do
+  mkdir -p "$alt/$v" && cp -r comparison kernels_cuda kernels_triton "$alt/$v"/
+  python3 - "$alt/$v/kernels_triton/softmax_fused.py" "$v" <<'PY' || exit 1
 import re, sys
-path = sys.argv[1]
+path, variant = sys.argv[1:]
 s = open(path).read()
-s, n = re.subn(r"^FUSED_EDGES_MIN_COLS = \{.*\}$", "FUSED_EDGES_MIN_COLS = {4: 1 << 40, 2: 1 << 40}", s, flags=re.M)
-assert n == 1, "softmax_fused.py changed: update this experiment"
+if variant == "values":
+    s, n = re.subn(r"^FUSED_EDGES_MIN_COLS = \{.*\}$", "FUSED_EDGES_MIN_COLS = {4: 1 << 40, 2: 1 << 40}", s, flags=re.M)
+elif variant == "always":
+    s, n = re.subn(r"^    edges_ = 0 if pairs_ else backward_edges\(y, dy\)$", "    edges_ = 0 if pairs_ else edges(y, dy)",
+                   s, flags=re.M)
+else:
+    n = 0
+assert n == 1, "softmax_fused.py changed (or an unknown copy): update this experiment"
 open(path, "w").write(s)
 PY
-trees="$root $alt/values"
+  trees="$trees $alt/$v"
+done
 B="--min-bytes 1GiB --quiet --format csv --op softmax --backends triton --variants auto --cols $cols --dtype $dtypes"
 labels=""
 for r in $(seq 1 "$rounds"); do
   for tree in $trees; do
-    name=$([ "$tree" = "$root" ] && echo edges || basename "$tree")
+    name=$([ "$tree" = "$root" ] && echo checkout || basename "$tree")
     for pass in ${passes//,/ }; do
       cd "$tree" && PYTHONPATH=$tree timeout 240 python3 -m comparison $B --pass "$pass" \
         --output "$out/triton_fused_edges_${tag}_${rev}_${pass}_${name}_r$r.csv" | tail -1
