@@ -21,3 +21,18 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 BASE=$PWD/.device/base timeout 280 bash benchmarks/tuning/triton_odd_widths_check.sh 2>&1 | tee $OUT/triton_odd_check_$(cat .device/commit).log | tail -32
 timeout 300 bash benchmarks/tuning/triton_fused_edges_experiment.sh 2>&1 | tee $OUT/triton_fused_edges_$(cat .device/commit).log | grep -v wrote | tail -52
+
+## call 4 (H100, a3318e4)
+# session 39 call 4 (H100): CUDA warp_per_row odd rows - before (.device/base, 5451ae7) /
+# after at narrow odd widths (warp_row_backward_pack: 16-bit backward rows of one pack per
+# lane keep their whole-row pack), the odd-width GPU tests, compute-sanitizer on warp_per_row.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+COLS=33,197,577,1023,3001 DTYPES=fp32,bf16 PASSES=fwd,bwd OPS=softmax ROUNDS=1 PREFIX=warp_edges3 timeout 260 bash .device/ba.sh > $OUT/warp_edges3_before_after_${G}_$C.log 2>&1; tail -24 $OUT/warp_edges3_before_after_${G}_$C.log | cut -c1-130
+echo "elapsed $(el)"
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp or misaligned or alignment" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_warp_edges3_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_warp_edges3_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_warp_edges3_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes fp32,bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 5x7,5x15,5x33,5x197,3x577,3x1023 2>&1 | tail -8
+echo "elapsed $(el)"
