@@ -544,13 +544,15 @@ def _realigned(x: torch.Tensor) -> bool:
 def test_odd_widths_read_rows_in_three_parts(dtype, cols):
     """An odd width starts each row of a contiguous tensor at another offset from a 16-byte
     boundary: warp_per_row, cluster_regs and block_hybrid (and auto through them), forward
-    and backward, read such rows as a head of single values, 16-byte packs and a tail, where
+    and backward, and split's backward, read such rows as a head of single values, 16-byte
+    packs and a tail, where
     the rows of every tensor share their offsets (contiguous rows, or a row stride that
     differs from the width by whole 16-byte packs), and every value of every row agrees
     with float64: make_rows puts spikes in the first and last columns, which are edges
     here. Rows with no whole pack (cols < 8) are all edges; a warp's lane groups (fewer
     lanes than edges, some) and a CTA's rows take each row's edges; wide rows span
-    clusters (the first CTA takes the edges)."""
+    clusters or split's chunks (the first CTA takes the edges; split's next row is
+    requested with its own head)."""
     rows = 5 if cols * 4 <= 1 << 20 else 3
     full = 16 // torch.empty(0, dtype=dtype).element_size()
     layouts = {  # each tensor of a case laid out alike
@@ -566,9 +568,10 @@ def test_odd_widths_read_rows_in_three_parts(dtype, cols):
             forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
             cases.append((op, layout(forward(x.double(), -1).to(dtype)), layout(dy)))
         for op, t, g in cases:
-            for variant in ("warp_per_row", "cluster_regs", "block_hybrid", "auto"):
+            for variant in ("warp_per_row", "cluster_regs", "block_hybrid", "split", "auto"):
                 p = cuda_softmax.plan(t, op, variant, dy=g) if g is not None else cuda_softmax.plan(t, op, variant)
-                if p["status"] != "ok" or p["variant"] not in ("warp_per_row", "cluster_regs", "block_hybrid"):
+                three_parts = ("warp_per_row", "cluster_regs", "block_hybrid") + (("split",) if g is not None else ())
+                if p["status"] != "ok" or p["variant"] not in three_parts:
                     continue
                 # warp_per_row's backward keeps 16-bit rows of one pack per lane whole-row packed.
                 one_pack_per_lane = (p["variant"] == "warp_per_row" and g is not None and full == 8
@@ -671,9 +674,12 @@ def test_backward_split_smem_pipelines_rows_up_to_its_limit(dtype, cols):
                          ids=str)
 def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
     """split's backward: chunks of up to SPLIT_GRAD_THREADS x SPLIT_GRAD_BYTES bytes of y
-    and of dy per CTA (narrow packs: 70001 columns load scalars), the next row's requested
-    while the row's sum is gathered; rows past the grid's row groups (the loop, both
-    slices) and one-chunk rows (no exchange) agree with float64, y also as an offset view."""
+    and of dy per CTA, the next row's requested while the row's sum is gathered; rows past
+    the grid's row groups (the loop, both slices) and one-chunk rows (no exchange) agree
+    with float64, y also as an offset view. 70001 columns: y's rows (a row stride 8 values
+    past the width) and dy's and dx's (contiguous) share their offsets from 16 bytes, so
+    they are read in three parts, each row's chunks moved by its own head (the next row's
+    too); the view one value in loads scalars."""
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     probe = torch.empty(1, cols, dtype=dtype, device="cuda")
     p = cuda_softmax.plan(probe, "softmax_backward", "split", dy=probe)
@@ -682,11 +688,12 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
     groups = p["resident_per_sm"] * sms // p["split"]  # row groups resident at once
     rows = 2 * groups + 1  # every CTA of the aligned rows takes a second row; an odd count ends on either slice
     base = torch.softmax(make_rows(rows, cols + 8, torch.float32, "cuda", seed=cols), -1).to(dtype)
-    for y in (base[:, :cols], base[:, 1:cols + 1]):
+    for y, three_parts in ((base[:, :cols], cols % 4 != 0), (base[:, 1:cols + 1], False)):
         dy = torch.randn_like(y)
         for op in BACKWARD_OPS:
             p = cuda_softmax.plan(y, op, "split", dy=dy)
             assert p["status"] == "ok", p
+            assert p["realigned"] == three_parts and ("edges=true" in p["kernel"]) == three_parts, p
             chunk = p["threads"] * p["cols_per_thread"]
             assert chunk * y.element_size() <= limit("SPLIT_GRAD_THREADS") * limit("SPLIT_GRAD_BYTES"), p
             assert p["split"] == -(-cols // chunk), p

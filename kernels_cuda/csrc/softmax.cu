@@ -186,7 +186,7 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
              n(plan.threads > kGradRegsThreads ? kGradRegsWideThreads : kGradRegsThreads) +
              ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
     case Variant::split:
-      return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" +
+      return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
     case Variant::split_smem:
       return std::string("softmax_backward_split_smem") + (plan.stages > 1 ? "_pipelined" : "") + "_kernel<" + t +

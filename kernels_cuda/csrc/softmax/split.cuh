@@ -49,6 +49,7 @@
 #include "common/grad.cuh"
 #include "common/online.cuh"
 #include "common/reg_slice.cuh"
+#include "common/row_edges.cuh"
 #include "softmax/geometry.cuh"
 
 namespace sk {
@@ -445,7 +446,13 @@ constexpr int split_grad_threads(int bytes) {
 // row_sum (the row's sum): this row parity's (as the forward's pairs: a warp may reach
 // the next row while another still reads this row's; the row after rewrites them only
 // past the next row's barriers).
-template <typename T, int N, int B>
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh). Each row's
+// chunks start `head` values further (worked out for the next row where its chunks are
+// requested, and again for this row's output rather than kept live across the wait);
+// the row's edge values go to threads 0 .. count - 1 of the row's first part, prefetched
+// with the next row's chunks, their term added to that part's sum and their dx written
+// after the wait.
+template <bool kEdges, typename T, int N, int B>
 __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPart& my, GradSlice<T, N, B>& cur,
                                                GradSlice<T, N, B>& next, int64_t row, float* warp_sums,
                                                float& row_sum) {
@@ -453,11 +460,19 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
   const int G = blockDim.x;
   const int64_t next_row = row + my.groups;
   const int64_t offset = my.offset(N);
-  float s = slice_sum(cur.sum(a.log), warp_sums, 0, G);
+  const bool edges = kEdges && my.index == 0;
+  float part = cur.sum(a.log);
+  if (edges) part += edge_grad_term_apart<T, N>(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, t, a.log);
+  float s = slice_sum(part, warp_sums, 0, G);
   unsigned long long* slots = a.slots + row * a.split;
   if (a.split > 1 && t == 0) publish_sum(slots + my.index, s);
-  next.load(a.y + next_row * a.y_stride + offset, a.dy + next_row * a.dy_stride + offset, t, G,
+  const int64_t next_offset = offset + row_head_if<kEdges, T, N>(a.y + next_row * a.y_stride, a.cols);
+  next.load(a.y + next_row * a.y_stride + next_offset, a.dy + next_row * a.dy_stride + next_offset, t, G,
             next_row < a.rows ? my.local : 0);
+  if (edges && next_row < a.rows) {
+    prefetch_edge<T, N>(a.y + next_row * a.y_stride, a.cols, t);
+    prefetch_edge<T, N>(a.dy + next_row * a.dy_stride, a.cols, t);
+  }
   if (a.split > 1) {
     if (t < 32) {
       const float total = gather_row_sum(slots, a.split);
@@ -466,25 +481,35 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
     __syncthreads();
     s = row_sum;
   }
-  if (my.local > 0) cur.write(a.dx + row * a.cols + offset, t, G, my.local, s, a.log);
+  const int64_t r = kEdges ? rematerialize(row) : row;
+  if (my.local > 0) {
+    cur.write(a.dx + r * a.cols + offset + row_head_if<kEdges, T, N>(a.y + r * a.y_stride, a.cols), t, G, my.local,
+              s, a.log);
+  }
+  if (edges) write_edge_grad<T, N>(a.y + r * a.y_stride, a.dy + r * a.dy_stride, a.dx + r * a.cols, a.cols, t, s, a.log);
 }
 
-template <typename T, int N, int B, int kThreads>
+template <typename T, int N, int B, int kThreads, bool kEdges = false>
 __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThreads))
     softmax_backward_split_kernel(GradArgs<T> a) {
   __shared__ float warp_sums[2][kThreads / 32];
   __shared__ float row_sum[2];
-  const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
+  const RowPart my = row_part(a.split, kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs);
   int64_t row = blockIdx.x / a.split;
+  const int64_t offset = my.offset(N) + row_head_if<kEdges, T, N>(a.y + row * a.y_stride, a.cols);
+  if (kEdges && my.index == 0 && row < a.rows) {
+    prefetch_edge<T, N>(a.y + row * a.y_stride, a.cols, threadIdx.x);
+    prefetch_edge<T, N>(a.dy + row * a.dy_stride, a.cols, threadIdx.x);
+  }
   GradSlice<T, N, B> s0, s1;
-  s0.load(a.y + row * a.y_stride + my.offset(N), a.dy + row * a.dy_stride + my.offset(N), threadIdx.x, blockDim.x,
+  s0.load(a.y + row * a.y_stride + offset, a.dy + row * a.dy_stride + offset, threadIdx.x, blockDim.x,
           row < a.rows ? my.local : 0);
   // Unrolled by two as the forward's: the slices swap roles without a register copy.
   while (row < a.rows) {
-    split_grad_row(a, my, s0, s1, row, warp_sums[0], row_sum[0]);
+    split_grad_row<kEdges>(a, my, s0, s1, row, warp_sums[0], row_sum[0]);
     row += my.groups;
     if (row >= a.rows) break;
-    split_grad_row(a, my, s1, s0, row, warp_sums[1], row_sum[1]);
+    split_grad_row<kEdges>(a, my, s1, s0, row, warp_sums[1], row_sum[1]);
     row += my.groups;
   }
 }
@@ -493,10 +518,15 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
 // Backward plan
 // ---------------------------------------------------------------------------------
 
+// edges: rows read in three parts (realigned plans, whose packs are 16 bytes).
 struct SplitBackwardFamily {
-  template <typename T, int N> static const void* get() {
+  template <typename T, int N> static const void* get(bool edges) {
     constexpr int kBytes = split_grad_bytes(N * static_cast<int>(sizeof(T)));
-    return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, split_grad_threads(kBytes)>);
+    constexpr int kThreads = split_grad_threads(kBytes);
+    if constexpr (N * sizeof(T) == 16) {
+      if (edges) return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, kThreads, true>);
+    }
+    return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, kThreads>);
   }
 };
 
@@ -504,11 +534,12 @@ template <typename T>
 Plan plan_split_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::split);
-  const int pack = widest_pack<T>(p);
+  const int pack = realigned_pack<T>(p, plan.realigned);
+  const bool edges = plan.realigned != 0;
   const int bytes = split_grad_bytes(pack * kElem);
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
-  if (!place_split_chunks(plan, p, kernel_for_pack<SplitBackwardFamily, T>(pack), std::max<int64_t>(p.cols / pack, 1),
+  if (!place_split_chunks(plan, p, kernel_for_pack<SplitBackwardFamily, T>(pack, edges), std::max<int64_t>(p.cols / pack, 1),
                           pack * kElem, bytes, split_grad_threads(bytes))) {
     plan.status = PlanStatus::too_many_chunks;
   }
