@@ -36,3 +36,26 @@ timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests
 echo "elapsed $(el)"
 timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_warp_edges3_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes fp32,bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 5x7,5x15,5x33,5x197,3x577,3x1023 2>&1 | tail -8
 echo "elapsed $(el)"
+
+## call 5 (H200, d27221b)
+# session 39 call 5 (H200): CUDA split backward reads odd rows in three parts - before
+# (.device/base, 5451ae7) / after, the GPU tests of odd rows and split, compute-sanitizer.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+COLS=70001,151937,262145,65536,131072 DTYPES=fp32,bf16 PASSES=bwd OPS=softmax,log_softmax ROUNDS=1 PREFIX=split_edges timeout 300 bash .device/ba.sh > $OUT/split_edges_before_after_${G}_$C.log 2>&1; tail -24 $OUT/split_edges_before_after_${G}_$C.log | cut -c1-150
+python3 -c "
+import torch, kernels_cuda.softmax as cs
+for dt in (torch.float32, torch.bfloat16):
+    for cols in (70001, 151937):
+        rows = (1 << 30) // (cols * dt.itemsize * 3)
+        y = torch.empty(rows, cols, dtype=dt, device='cuda')
+        p = cs.plan(y, 'softmax_backward', 'auto', dy=torch.empty_like(y))
+        print(dt, rows, cols, p['variant'], p['kernel'], p.get('split'), p.get('auto_reason'))
+" 2>&1 | tail -6
+echo "elapsed $(el)"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or split" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_split_edges_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_split_edges_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 575 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_split_edges_${G}_$C.log --backends cuda --variants split,auto --dtypes fp32,bf16 --ops softmax_backward,log_softmax_backward --shapes 5x33,5x1025,300x9001,3x70001 2>&1 | tail -8
+echo "elapsed $(el)"
