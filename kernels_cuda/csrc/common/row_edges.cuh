@@ -127,6 +127,19 @@ __device__ __noinline__ float edge_grad_term_apart(const T* y, const T* g, int64
   return edge_grad_term<T, N>(y, g, cols, e, log);
 }
 
+// Edge e of rows y and dy, held in registers from a load made a row ahead (split's
+// backward); 0 and 0 (a term of 0) where e is not an edge.
+struct EdgeHeld {
+  float y;
+  float g;
+};
+template <typename T, int N>
+__device__ __forceinline__ EdgeHeld held_edge(const T* y, const T* g, int64_t cols, int e) {
+  const RowEdges<T, N> edges(y, cols);
+  if (e < edges.count()) return {edges.value(y, e), edges.value(g, e)};
+  return {0.0f, 0.0f};
+}
+
 // Reads edge e of rows y and dy again and writes its dx (a call of its own, as above:
 // inlined, the bf16 block_hybrid backward spilled 16 bytes).
 template <typename T, int N>

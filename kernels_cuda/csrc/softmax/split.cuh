@@ -448,21 +448,22 @@ constexpr int split_grad_threads(int bytes) {
 // past the next row's barriers).
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh). Each row's
 // chunks start `head` values further (worked out for the next row where its chunks are
-// requested, and again for this row's output rather than kept live across the wait);
-// the row's edge values go to threads 0 .. count - 1 of the row's first part, prefetched
-// with the next row's chunks, their term added to that part's sum and their dx written
-// after the wait.
+// requested, and again for this row's output rather than kept live across the wait).
+// The row's edge values go to threads 0 .. count - 1 of the row's first part, which
+// load theirs of y and dy with the row's chunks (a row ahead) and hold them: their
+// term joins that part's sum and their dx is written after the wait, with no read of
+// its own on the row's path (every part of a row waits for the slowest).
 template <bool kEdges, typename T, int N, int B>
 __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPart& my, GradSlice<T, N, B>& cur,
-                                               GradSlice<T, N, B>& next, int64_t row, float* warp_sums,
-                                               float& row_sum) {
+                                               GradSlice<T, N, B>& next, EdgeHeld& edge_cur, EdgeHeld& edge_next,
+                                               int64_t row, float* warp_sums, float& row_sum) {
   const int t = threadIdx.x;
   const int G = blockDim.x;
   const int64_t next_row = row + my.groups;
   const int64_t offset = my.offset(N);
   const bool edges = kEdges && my.index == 0;
   float part = cur.sum(a.log);
-  if (edges) part += edge_grad_term_apart<T, N>(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, t, a.log);
+  if (edges) part += grad_term(edge_cur.y, edge_cur.g, a.log);
   float s = slice_sum(part, warp_sums, 0, G);
   unsigned long long* slots = a.slots + row * a.split;
   if (a.split > 1 && t == 0) publish_sum(slots + my.index, s);
@@ -470,8 +471,7 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
   next.load(a.y + next_row * a.y_stride + next_offset, a.dy + next_row * a.dy_stride + next_offset, t, G,
             next_row < a.rows ? my.local : 0);
   if (edges && next_row < a.rows) {
-    prefetch_edge<T, N>(a.y + next_row * a.y_stride, a.cols, t);
-    prefetch_edge<T, N>(a.dy + next_row * a.dy_stride, a.cols, t);
+    edge_next = held_edge<T, N>(a.y + next_row * a.y_stride, a.dy + next_row * a.dy_stride, a.cols, t);
   }
   if (a.split > 1) {
     if (t < 32) {
@@ -486,7 +486,10 @@ __device__ __forceinline__ void split_grad_row(const GradArgs<T>& a, const RowPa
     cur.write(a.dx + r * a.cols + offset + row_head_if<kEdges, T, N>(a.y + r * a.y_stride, a.cols), t, G, my.local,
               s, a.log);
   }
-  if (edges) write_edge_grad<T, N>(a.y + r * a.y_stride, a.dy + r * a.dy_stride, a.dx + r * a.cols, a.cols, t, s, a.log);
+  if (edges) {
+    const RowEdges<T, N> row_edges(a.y + r * a.y_stride, a.cols);
+    if (t < row_edges.count()) row_edges.store(a.dx + r * a.cols, t, grad_out<T>(edge_cur.y, edge_cur.g, s, a.log));
+  }
 }
 
 template <typename T, int N, int B, int kThreads, bool kEdges = false>
@@ -497,19 +500,20 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
   const RowPart my = row_part(a.split, kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs);
   int64_t row = blockIdx.x / a.split;
   const int64_t offset = my.offset(N) + row_head_if<kEdges, T, N>(a.y + row * a.y_stride, a.cols);
+  EdgeHeld e0{}, e1{};
   if (kEdges && my.index == 0 && row < a.rows) {
-    prefetch_edge<T, N>(a.y + row * a.y_stride, a.cols, threadIdx.x);
-    prefetch_edge<T, N>(a.dy + row * a.dy_stride, a.cols, threadIdx.x);
+    e0 = held_edge<T, N>(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, threadIdx.x);
   }
   GradSlice<T, N, B> s0, s1;
   s0.load(a.y + row * a.y_stride + offset, a.dy + row * a.dy_stride + offset, threadIdx.x, blockDim.x,
           row < a.rows ? my.local : 0);
-  // Unrolled by two as the forward's: the slices swap roles without a register copy.
+  // Unrolled by two as the forward's: the slices (and held edges) swap roles without a
+  // register copy.
   while (row < a.rows) {
-    split_grad_row<kEdges>(a, my, s0, s1, row, warp_sums[0], row_sum[0]);
+    split_grad_row<kEdges>(a, my, s0, s1, e0, e1, row, warp_sums[0], row_sum[0]);
     row += my.groups;
     if (row >= a.rows) break;
-    split_grad_row<kEdges>(a, my, s1, s0, row, warp_sums[1], row_sum[1]);
+    split_grad_row<kEdges>(a, my, s1, s0, e1, e0, row, warp_sums[1], row_sum[1]);
     row += my.groups;
   }
 }
