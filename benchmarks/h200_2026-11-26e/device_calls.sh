@@ -59,3 +59,19 @@ timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests
 echo "elapsed $(el)"
 timeout $(( 575 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_split_edges_${G}_$C.log --backends cuda --variants split,auto --dtypes fp32,bf16 --ops softmax_backward,log_softmax_backward --shapes 5x33,5x1025,300x9001,3x70001 2>&1 | tail -8
 echo "elapsed $(el)"
+
+## call 6 (H200, e204128; .device/reread = git archive d27221b comparison kernels_cuda kernels_triton)
+# session 39 call 6 (H200): split backward odd rows - edges re-read on the row's path
+# (.device/reread = d27221b) against held from a load a row ahead (the checkout), variant
+# split at odd widths and aligned neighbours, two rounds; the checkout's GPU tests and
+# compute-sanitizer.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+BASE_TREE=$PWD/.device/reread VARIANTS=split COLS=70001,70004,151936,151937,262145 DTYPES=fp32,bf16 PASSES=bwd OPS=softmax ROUNDS=2 PREFIX=split_held timeout 330 bash .device/ba.sh > $OUT/split_held_before_after_${G}_$C.log 2>&1; tail -12 $OUT/split_held_before_after_${G}_$C.log | cut -c1-200
+echo "elapsed $(el)"
+timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or split" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_split_held_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_split_held_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 575 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_split_held_${G}_$C.log --backends cuda --variants split --dtypes fp32,bf16 --ops softmax_backward,log_softmax_backward --shapes 5x33,5x1025,300x9001,3x70001 2>&1 | tail -8
+echo "elapsed $(el)"
