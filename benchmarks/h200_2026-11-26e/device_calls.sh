@@ -75,3 +75,20 @@ timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests
 echo "elapsed $(el)"
 timeout $(( 575 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_split_held_${G}_$C.log --backends cuda --variants split --dtypes fp32,bf16 --ops softmax_backward,log_softmax_backward --shapes 5x33,5x1025,300x9001,3x70001 2>&1 | tail -8
 echo "elapsed $(el)"
+
+## call 7 (H100, f2be86a)
+# session 39 call 7 (H100): split backward odd rows - auto before (.device/base, 5451ae7)
+# / after, softmax and log-softmax; variant split re-read (.device/reread, d27221b) /
+# held (checkout); the GPU tests and compute-sanitizer.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+COLS=70001,151937,262145,131072 DTYPES=fp32,bf16 PASSES=bwd OPS=softmax,log_softmax ROUNDS=1 PREFIX=split_edges timeout 220 bash .device/ba.sh > $OUT/split_edges_before_after_${G}_$C.log 2>&1; tail -16 $OUT/split_edges_before_after_${G}_$C.log | cut -c1-150
+echo "elapsed $(el)"
+BASE_TREE=$PWD/.device/reread VARIANTS=split COLS=70001,151937,262145 DTYPES=fp32,bf16 PASSES=bwd OPS=softmax ROUNDS=1 PREFIX=split_held timeout 170 bash .device/ba.sh > $OUT/split_held_before_after_${G}_$C.log 2>&1; tail -6 $OUT/split_held_before_after_${G}_$C.log | cut -c1-150
+echo "elapsed $(el)"
+timeout 80 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or split" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_split_held_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_split_held_${G}_$C.log | tail -12
+echo "elapsed $(el)"
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_split_held_${G}_$C.log --backends cuda --variants split,auto --dtypes fp32,bf16 --ops softmax_backward,log_softmax_backward --shapes 5x33,5x1025,300x9001,3x70001 2>&1 | tail -8
+echo "elapsed $(el)"
