@@ -92,3 +92,25 @@ timeout 80 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/
 echo "elapsed $(el)"
 timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_split_held_${G}_$C.log --backends cuda --variants split,auto --dtypes fp32,bf16 --ops softmax_backward,log_softmax_backward --shapes 5x33,5x1025,300x9001,3x70001 2>&1 | tail -8
 echo "elapsed $(el)"
+
+## call 8 (H100, ef100dd)
+# session 39 call 8 (asked for the H200, ran on the warm H100; the same on the H200 as call 9): odd rows read in three
+# parts, backward - split against auto's choice (cluster_regs / block_hybrid below split's
+# row sizes) by width, 1 GiB, softmax, two rounds.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for r in 1 2; do
+  timeout 250 python3 -m comparison --cols 3001,8193,16385,20001,32769,50257,70001,100001 --dtype fp32,bf16 --op softmax --pass bwd --backends cuda --variants auto,split --min-bytes 1GiB --quiet --format csv --output $OUT/odd_split_rows_${G}_${C}_r$r.csv | tail -1
+done
+python3 benchmarks/tuning/side_by_side.py $OUT odd_split_rows_${G}_${C} r1 r2
+python3 -c "
+import torch, kernels_cuda.softmax as cs
+for dt in (torch.float32, torch.bfloat16):
+    for cols in (3001, 8193, 16385, 20001, 32769, 50257, 70001, 100001):
+        rows = (1 << 30) // (cols * dt.itemsize * 3)
+        y = torch.empty(rows, cols, dtype=dt, device='cuda')
+        p = cs.plan(y, 'softmax_backward', 'auto', dy=torch.empty_like(y))
+        s = cs.plan(y, 'softmax_backward', 'split', dy=torch.empty_like(y))
+        print(dt, cols, 'auto', p['kernel'], '| split', s['split'], s['blocks'] // max(s['split'], 1), 'groups')
+"
