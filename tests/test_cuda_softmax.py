@@ -728,6 +728,34 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
         run_and_check(Target("cuda", "softmax_backward", "auto"), wide[:, 1:], dy=torch.randn_like(y))
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 3001), (torch.bfloat16, 3001), (torch.float32, 8193),
+                                         (torch.float32, 50257), (torch.bfloat16, 70001)], ids=str)
+def test_backward_auto_takes_split_for_odd_rows_that_cluster_regs_would_read_in_three_parts(dtype, cols):
+    """Rule 1c: as many odd rows as the SMs (read in three parts) that the rules by width
+    give to cluster_regs go to split where two row groups or more fit at once, on GPUs of
+    SPLIT_GRAD_FAST_SM_BANDWIDTH of DRAM bandwidth per SM or more from
+    SPLIT_EDGES_FAST_SM_MIN_ROW_BYTES rows of y, elsewhere only where cluster_regs' plan is
+    a cluster of one CTA per SM; the choice agrees with float64."""
+    props = cuda_softmax.gpu_properties(0)
+    rows = props["sm_count"]
+    y = torch.softmax(make_rows(rows, cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
+    dy = make_gradient(rows, cols, dtype, "cuda", seed=cols + 1)
+    for op in BACKWARD_OPS:
+        regs = cuda_softmax.plan(y, op, "cluster_regs", dy=dy)
+        split = cuda_softmax.plan(y, op, "split", dy=dy)
+        p = cuda_softmax.plan(y, op, "auto", dy=dy)
+        assert regs["realigned"] and split["realigned"], (regs, split)
+        if p["variant"] not in ("cluster_regs", "split"):
+            continue  # block_hybrid's rows (its plan is not cluster_regs')
+        fast = _fast_sm(props) and cols * y.element_size() >= limit("SPLIT_EDGES_FAST_SM_MIN_ROW_BYTES")
+        one_per_sm = regs["cluster_size"] > 1 and regs["resident_per_sm"] == 1
+        groups = split["status"] == "ok" and split["blocks"] // split["split"] >= limit("SPLIT_GRAD_MIN_GROUPS")
+        expected = ("split", "split_edges_rows") if groups and (fast or one_per_sm) else ("cluster_regs", p["reason_code"])
+        assert (p["variant"], p["reason_code"]) == expected, p["reason"]
+        assert ("edges=true" in p["kernel"]), p
+        run_and_check(Target("cuda", op, "auto"), y, dy=dy)
+
+
 @pytest.mark.parametrize("dtype, cols", [(torch.float32, 36000), (torch.float32, 40000), (torch.float32, 44000),
                                          (torch.bfloat16, 60000), (torch.bfloat16, 70000), (torch.bfloat16, 73000)],
                          ids=str)

@@ -114,3 +114,5 @@ for dt in (torch.float32, torch.bfloat16):
         s = cs.plan(y, 'softmax_backward', 'split', dy=torch.empty_like(y))
         print(dt, cols, 'auto', p['kernel'], '| split', s['split'], s['blocks'] // max(s['split'], 1), 'groups')
 "
+
+## call 9 (H200, ef100dd): .device/call8.sh again, on the H200

@@ -314,6 +314,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_GRAD_MIN_GROUPS", kSplitGradMinGroups},
       {"SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES", kSplitGradFastSmMinRowBytes},
       {"SPLIT_GRAD_FAST_SM_BANDWIDTH", kSplitGradFastSmBandwidth},
+      {"SPLIT_EDGES_FAST_SM_MIN_ROW_BYTES", kSplitEdgesFastSmMinRowBytes},
       {"SPLIT_GRAD_THREADS", kSplitGradThreads},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},

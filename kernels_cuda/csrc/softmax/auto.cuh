@@ -141,6 +141,9 @@ constexpr int64_t kSplitGradMinRowBytes = 512 * 1024;
 constexpr int64_t kSplitGradFastSmMinRowBytes = 256 * 1024;
 constexpr int64_t kSplitGradFastSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kSplitGradMinGroups = 2;
+// The backward's rule 1c (plan_auto_backward): rows read in three parts go to split from
+// this many bytes of y on GPUs of fast SMs (see there).
+constexpr int64_t kSplitEdgesFastSmMinRowBytes = 4 * 1024;
 
 // The forward's rule 3a and the backward's rule 2b: rows (of y, backward) of this many
 // bytes or more go to split_smem (forward: when the rows are as many as the SMs).
@@ -303,7 +306,7 @@ Plan plan_auto(const Problem& p) {
 // 7. block_uncached: two passes, the second from L2 where the rows in flight fit.
 // As forward, the trial plans are for an aligned input of the same width.
 template <typename T>
-Plan plan_auto_backward(const Problem& p) {
+Plan plan_auto_backward_by_width(const Problem& p) {
   const auto n = [](int64_t v) { return std::to_string(v); };
   if (p.cols <= kWarpRowMaxCols) {
     return auto_choice(plan_warp_per_row_backward<T>(p), AutoReason::narrow_row,
@@ -388,6 +391,48 @@ Plan plan_auto_backward(const Problem& p) {
   }
   return auto_choice(plan_block_uncached_backward<T>(p), AutoReason::fallback_uncached,
                 "rows of y and dy too wide for registers and shared memory on this GPU: two passes");
+}
+
+// The backward's rule 1c, over the rules above: rows read in three parts (a realigned
+// plan: odd widths, common/row_edges.cuh) that those rules give to cluster_regs go to
+// split, for as many rows as the SMs or more with kSplitGradMinGroups row groups at once,
+// on GPUs of kSplitGradFastSmBandwidth or more of DRAM bandwidth per SM from
+// kSplitEdgesFastSmMinRowBytes rows of y, elsewhere where cluster_regs' plan is a
+// cluster of one CTA per SM. In three parts cluster_regs' first CTA of a row reads the
+// edges on the row's path, which every CTA of the row then waits for; split's threads
+// hold theirs from a load a row ahead (split.cuh). 1 GiB, % of copy, softmax backward,
+// auto's choice before -> split (benchmarks/h*_2026-11-26e/odd_split_rows_*_ef100dd_*):
+//   H200 (37 GB/s per SM): fp32 3001 / 8193 / 16385 / 50257 84.9 / 88.8 / 81.1 / 76.5 ->
+//     94.5 / 94.6 / 94.2 / 92.0; bf16 3001 / 8193 / 16385 / 20001 / 32769 / 50257 /
+//     70001 / 100001 83.3 / 90.4 / 88.1 / 70.3 / 79.3 / 80.0 / 75.1 / 73.2 -> 85.6 / 93.2
+//     / 91.3 / 84.1 / 91.2 / 85.5 / 88.3 / 86.5 (block_hybrid's fp32 32769 stays: 99.7
+//     against 95.9);
+//   H100 (25 GB/s per SM), clusters of one 512-thread CTA per SM: fp32 50257 / 70001 /
+//     100001 90.1 / 88.9 / 82.5 -> 97.2 / 97.2 / 97.1, bf16 92.5 / 89.6 / 87.5 -> 95.9 /
+//     96.3 / 96.3; its one-CTA and two-per-SM plans stay (fp32 8193 / 16385 101.3 /
+//     101.3 against 96.5 / 96.4).
+template <typename T>
+Plan plan_auto_backward(const Problem& p) {
+  Plan chosen = plan_auto_backward_by_width<T>(p);
+  if (chosen.variant != Variant::cluster_regs || chosen.realigned == 0) return chosen;
+  const DeviceProperties device = device_properties(p.device);
+  const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
+  const int64_t sm_bandwidth = device.dram_bytes_per_sm_s();
+  const bool fast_sm = sm_bandwidth >= kSplitGradFastSmBandwidth && row_bytes >= kSplitEdgesFastSmMinRowBytes;
+  const bool one_per_sm_cluster = chosen.cluster_size > 1 && chosen.resident_per_sm == 1;
+  if (p.rows < device.sm_count || !(fast_sm || one_per_sm_cluster)) return chosen;
+  Plan chunks = plan_split_backward<T>(p);
+  if (chunks.status != PlanStatus::ok || chunks.blocks / chunks.split < kSplitGradMinGroups) return chosen;
+  const auto n = [](int64_t v) { return std::to_string(v); };
+  const int64_t split = chunks.split;
+  const int64_t groups = chunks.blocks / chunks.split;
+  return auto_choice(std::move(chunks), AutoReason::split_edges_rows,
+                     "rows of y and dy of " + n(row_bytes) + " B read in three parts, each in " + n(split) +
+                         " chunks, " + n(groups) + " row groups at once, in the registers of persistent CTAs "
+                         "exchanging their sums through global memory, instead of cluster_regs' " +
+                         n(chosen.cluster_size) + " x " + n(chosen.threads) + " threads (" +
+                         n(chosen.resident_per_sm) + " per SM), " + n(sm_bandwidth / 1000000) +
+                         " MB/s of DRAM bandwidth per SM");
 }
 
 }  // namespace softmax
