@@ -729,6 +729,7 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
 
 
 @pytest.mark.parametrize("dtype, cols", [(torch.float32, 3001), (torch.bfloat16, 3001), (torch.float32, 8193),
+                                         (torch.bfloat16, 1025), (torch.bfloat16, 1537),
                                          (torch.float32, 50257), (torch.bfloat16, 70001)], ids=str)
 def test_backward_auto_takes_split_for_odd_rows_that_cluster_regs_would_read_in_three_parts(dtype, cols):
     """Rule 1c: as many odd rows as the SMs (read in three parts) that the rules by width

@@ -116,3 +116,16 @@ for dt in (torch.float32, torch.bfloat16):
 "
 
 ## call 9 (H200, ef100dd): .device/call8.sh again, on the H200
+
+## call 10 (H200, e6b0d22; .device/norule = git archive ef100dd comparison kernels_cuda kernels_triton)
+# session 39 call 10 (H200; call 11 the same on the H100): the backward's rule 1c (odd
+# rows that the rules by width give to cluster_regs go to split) - auto and split before
+# (.device/norule = ef100dd) / after, softmax, 1 GiB; the GPU tests of both softmax backends and the matrix.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+BASE_TREE=$PWD/.device/norule VARIANTS=auto,split COLS=1025,1537,2049,2561,3001,8193,50257,70001 DTYPES=fp32,bf16 PASSES=bwd OPS=softmax ROUNDS=1 PREFIX=edges_rule timeout 330 bash .device/ba.sh > $OUT/edges_rule_before_after_${G}_$C.log 2>&1; tail -16 $OUT/edges_rule_before_after_${G}_$C.log | cut -c1-200
+echo "elapsed $(el)"
+timeout $(( 585 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_triton_softmax.py tests/test_triton_softmax_backward.py tests/test_matrix.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -12
+echo "elapsed $(el)"

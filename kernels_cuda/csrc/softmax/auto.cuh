@@ -142,8 +142,10 @@ constexpr int64_t kSplitGradFastSmMinRowBytes = 256 * 1024;
 constexpr int64_t kSplitGradFastSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kSplitGradMinGroups = 2;
 // The backward's rule 1c (plan_auto_backward): rows read in three parts go to split from
-// this many bytes of y on GPUs of fast SMs (see there).
-constexpr int64_t kSplitEdgesFastSmMinRowBytes = 4 * 1024;
+// this many bytes of y on GPUs of fast SMs. H200, 1 GiB, % of copy, softmax backward,
+// cluster_regs / split: bf16 1025 (2050 B) 83.2 / 79.7, bf16 1537 (3074 B) 80.2 / 95.3,
+// fp32 1025 88.1 / 95.4 (benchmarks/h200_2026-11-26e/edges_rule_h200_e6b0d22_*).
+constexpr int64_t kSplitEdgesFastSmMinRowBytes = 3 * 1024;
 
 // The forward's rule 3a and the backward's rule 2b: rows (of y, backward) of this many
 // bytes or more go to split_smem (forward: when the rows are as many as the SMs).
@@ -401,7 +403,8 @@ Plan plan_auto_backward_by_width(const Problem& p) {
 // cluster of one CTA per SM. In three parts cluster_regs' first CTA of a row reads the
 // edges on the row's path, which every CTA of the row then waits for; split's threads
 // hold theirs from a load a row ahead (split.cuh). 1 GiB, % of copy, softmax backward,
-// auto's choice before -> split (benchmarks/h*_2026-11-26e/odd_split_rows_*_ef100dd_*):
+// auto's choice before -> split (benchmarks/h*_2026-11-26e/odd_split_rows_*_ef100dd_*;
+// the H200's fp32 1025-2561 81.5-88.1 -> 95.3-95.9 in edges_rule_h200_e6b0d22_*):
 //   H200 (37 GB/s per SM): fp32 3001 / 8193 / 16385 / 50257 84.9 / 88.8 / 81.1 / 76.5 ->
 //     94.5 / 94.6 / 94.2 / 92.0; bf16 3001 / 8193 / 16385 / 20001 / 32769 / 50257 /
 //     70001 / 100001 83.3 / 90.4 / 88.1 / 70.3 / 79.3 / 80.0 / 75.1 / 73.2 -> 85.6 / 93.2
