@@ -400,8 +400,8 @@ Plan plan_auto_backward_by_width(const Problem& p) {
 // split, for as many rows as the SMs or more with kSplitGradMinGroups row groups at once,
 // on GPUs of kSplitGradFastSmBandwidth or more of DRAM bandwidth per SM from
 // kSplitEdgesFastSmMinRowBytes rows of y, elsewhere where cluster_regs' plan is a
-// cluster of one CTA per SM. In three parts cluster_regs' first CTA of a row reads the
-// edges on the row's path, which every CTA of the row then waits for; split's threads
+// cluster of 2-16 CTAs. In three parts cluster_regs' first CTA of a row reads the edges
+// on the row's path, which every CTA of the row's cluster then waits for; split's threads
 // hold theirs from a load a row ahead (split.cuh). 1 GiB, % of copy, softmax backward,
 // auto's choice before -> split (benchmarks/h*_2026-11-26e/odd_split_rows_*_ef100dd_*;
 // the H200's fp32 1025-2561 81.5-88.1 -> 95.3-95.9 in edges_rule_h200_e6b0d22_*):
@@ -410,10 +410,11 @@ Plan plan_auto_backward_by_width(const Problem& p) {
 //     70001 / 100001 83.3 / 90.4 / 88.1 / 70.3 / 79.3 / 80.0 / 75.1 / 73.2 -> 85.6 / 93.2
 //     / 91.3 / 84.1 / 91.2 / 85.5 / 88.3 / 86.5 (block_hybrid's fp32 32769 stays: 99.7
 //     against 95.9);
-//   H100 (25 GB/s per SM), clusters of one 512-thread CTA per SM: fp32 50257 / 70001 /
-//     100001 90.1 / 88.9 / 82.5 -> 97.2 / 97.2 / 97.1, bf16 92.5 / 89.6 / 87.5 -> 95.9 /
-//     96.3 / 96.3; its one-CTA and two-per-SM plans stay (fp32 8193 / 16385 101.3 /
-//     101.3 against 96.5 / 96.4).
+//   H100 (25 GB/s per SM), clusters of 512-thread CTAs: fp32 50257 / 70001 / 100001
+//     90.1 / 88.9 / 82.5 -> 97.2 / 97.2 / 97.1, bf16 92.5 / 89.6 / 87.5 -> 95.9 / 96.3 /
+//     96.3; its one-CTA plans stay (fp32 8193 / 16385 101.3 / 101.3 against 96.5 / 96.4;
+//     bf16 32769 101.7 against 96.6, though bf16 20001's one 1024-thread CTA, 85.0, loses
+//     to split's 95.4).
 template <typename T>
 Plan plan_auto_backward(const Problem& p) {
   Plan chosen = plan_auto_backward_by_width<T>(p);
@@ -422,8 +423,7 @@ Plan plan_auto_backward(const Problem& p) {
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
   const int64_t sm_bandwidth = device.dram_bytes_per_sm_s();
   const bool fast_sm = sm_bandwidth >= kSplitGradFastSmBandwidth && row_bytes >= kSplitEdgesFastSmMinRowBytes;
-  const bool one_per_sm_cluster = chosen.cluster_size > 1 && chosen.resident_per_sm == 1;
-  if (p.rows < device.sm_count || !(fast_sm || one_per_sm_cluster)) return chosen;
+  if (p.rows < device.sm_count || !(fast_sm || chosen.cluster_size > 1)) return chosen;
   Plan chunks = plan_split_backward<T>(p);
   if (chunks.status != PlanStatus::ok || chunks.blocks / chunks.split < kSplitGradMinGroups) return chosen;
   const auto n = [](int64_t v) { return std::to_string(v); };
