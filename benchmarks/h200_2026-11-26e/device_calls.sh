@@ -144,3 +144,15 @@ timeout 90 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/
 echo "elapsed $(el)"
 timeout $(( 585 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider tests/test_triton_softmax_backward.py -k more_than_2_to_the_31 2>&1 | tail -3 > $OUT/gpu_tests_triton_2_31_${G}_$C.log; cat $OUT/gpu_tests_triton_2_31_${G}_$C.log
 echo "elapsed $(el)"
+
+## call 12 (H100, 6b8ed3e)
+# session 39 call 12 (H100): rule 1c on clusters of any residency - auto before
+# (.device/norule = ef100dd) / after; the CUDA softmax GPU tests.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+BASE_TREE=$PWD/.device/norule VARIANTS=auto COLS=8193,20001,50257,70001,100001 DTYPES=fp32,bf16 PASSES=bwd OPS=softmax,log_softmax ROUNDS=1 PREFIX=edges_rule2 timeout 260 bash .device/ba.sh > $OUT/edges_rule2_before_after_${G}_$C.log 2>&1; tail -20 $OUT/edges_rule2_before_after_${G}_$C.log | cut -c1-200
+echo "elapsed $(el)"
+timeout 90 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -8
+echo "elapsed $(el)"
