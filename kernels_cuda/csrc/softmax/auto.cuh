@@ -270,6 +270,8 @@ Plan plan_auto(const Problem& p) {
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);
+// 1c. (over every rule here, plan_auto_backward) odd rows read in three parts that these
+//    rules give to cluster_regs go to split where it serves them (see there);
 // 2. (sm_90) block_hybrid while one CTA's registers and shared memory hold both rows
 //    and its threads keep kGradHybridFirstBytes of each in registers (fp32 to ~45 K
 //    columns): one CTA per SM, no peer to wait for. fp32 24576 / 32768: H100 101.0 /
