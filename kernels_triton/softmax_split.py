@@ -498,6 +498,23 @@ def _load_grad_edges(ptr, row, n_rows, n_cols, row_stride, y_row_stride, edge, p
 
 
 @triton.jit
+def _load_grad_row(y_ptr, dy_ptr, row, n_rows, n_cols, y_row_stride, dy_row_stride, cols, part,
+                   EDGES: tl.constexpr):
+    # This program's chunks of `row` of y and dy and, with EDGES, their head and tail
+    # values (the chunks stand in for those without: never read then).
+    y = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, cols, "", EDGES)
+    g = _load_grad_chunk(dy_ptr, row, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "", EDGES)
+    if EDGES:
+        edge = tl.arange(0, 2 * EDGES)
+        y_edges = _load_grad_edges(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, edge, part, "", EDGES)
+        g_edges = _load_grad_edges(dy_ptr, row, n_rows, n_cols, dy_row_stride, y_row_stride, edge, part, "", EDGES)
+    else:
+        y_edges = y
+        g_edges = g
+    return y, g, y_edges, g_edges
+
+
+@triton.jit
 def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_cols, y_row_stride,
                                    dy_row_stride, dx_row_stride, LOG_SOFTMAX: tl.constexpr,
                                    SPLIT: tl.constexpr, CHUNK: tl.constexpr, ALIGN: tl.constexpr,
@@ -526,13 +543,8 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
     if EDGES:
         edge = tl.arange(0, 2 * EDGES)
     if not REREAD:
-        y = _load_grad_chunk(y_ptr, group, n_rows, n_cols, y_row_stride, y_row_stride, cols, "", EDGES)
-        g = _load_grad_chunk(dy_ptr, group, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "", EDGES)
-        if EDGES:
-            y_edges = _load_grad_edges(y_ptr, group, n_rows, n_cols, y_row_stride, y_row_stride, edge, part, "",
-                                       EDGES)
-            g_edges = _load_grad_edges(dy_ptr, group, n_rows, n_cols, dy_row_stride, y_row_stride, edge, part, "",
-                                       EDGES)
+        y, g, y_edges, g_edges = _load_grad_row(y_ptr, dy_ptr, group, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                                cols, part, EDGES)
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunks are requested before this row's exchange is waited for:
         # before its sum (NEXT_EARLY), or after its part is published
@@ -555,15 +567,8 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
                     y_edges = _load_grad_edges(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, edge, part,
                                                FIRST_READ, EDGES)
         if NEXT_EARLY:
-            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride, cols, "",
-                                      EDGES)
-            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "",
-                                      EDGES)
-            if EDGES:
-                y_edges_next = _load_grad_edges(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride,
-                                                edge, part, "", EDGES)
-                g_edges_next = _load_grad_edges(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride,
-                                                y_row_stride, edge, part, "", EDGES)
+            y_next, g_next, y_edges_next, g_edges_next = _load_grad_row(
+                y_ptr, dy_ptr, row + n_groups, n_rows, n_cols, y_row_stride, dy_row_stride, cols, part, EDGES)
         yf = y.to(tl.float32)
         gf = g.to(tl.float32)
         s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
@@ -575,15 +580,8 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _sum_word(s), sem="relaxed", scope="gpu")
         if not NEXT_EARLY and not REREAD:
-            y_next = _load_grad_chunk(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride, cols, "",
-                                      EDGES)
-            g_next = _load_grad_chunk(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride, y_row_stride, cols, "",
-                                      EDGES)
-            if EDGES:
-                y_edges_next = _load_grad_edges(y_ptr, row + n_groups, n_rows, n_cols, y_row_stride, y_row_stride,
-                                                edge, part, "", EDGES)
-                g_edges_next = _load_grad_edges(dy_ptr, row + n_groups, n_rows, n_cols, dy_row_stride,
-                                                y_row_stride, edge, part, "", EDGES)
+            y_next, g_next, y_edges_next, g_edges_next = _load_grad_row(
+                y_ptr, dy_ptr, row + n_groups, n_rows, n_cols, y_row_stride, dy_row_stride, cols, part, EDGES)
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
