@@ -543,8 +543,9 @@ Plan plan_split_backward(const Problem& p) {
   const int bytes = split_grad_bytes(pack * kElem);
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
-  if (!place_split_chunks(plan, p, kernel_for_pack<SplitBackwardFamily, T>(pack, edges), std::max<int64_t>(p.cols / pack, 1),
-                          pack * kElem, bytes, split_grad_threads(bytes))) {
+  const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges);
+  if (!place_split_chunks(plan, p, fn, std::max<int64_t>(p.cols / pack, 1), pack * kElem, bytes,
+                          split_grad_threads(bytes))) {
     plan.status = PlanStatus::too_many_chunks;
   }
   return plan;
