@@ -20,3 +20,27 @@ build_trees() {
   done
   wait
 }
+# compare_trees PREFIX PASSES ROUNDS "ARGS" TREE...: `python -m comparison ARGS --pass P`
+# for each pass P of PASSES (comma-separated) from each tree in turn, ROUNDS times, into
+# $out/PREFIX_<pass>_<name>_r<round>.csv (name: "checkout" for the checkout, else the
+# tree's folder name), then each pass's runs side by side (side_by_side.py), so that the
+# spread between one tree's rounds shows the noise. Each tree runs from its own
+# directory: `python -m` puts the working directory first on sys.path, ahead of PYTHONPATH.
+compare_trees() {
+  local prefix=$1 passes=$2 rounds=$3 args=$4 tree name pass r labels=""
+  shift 4
+  for r in $(seq 1 "$rounds"); do
+    for tree in "$@"; do
+      name=$([ "$tree" = "$root" ] && echo checkout || basename "$tree")
+      for pass in ${passes//,/ }; do
+        (cd "$tree" && PYTHONPATH=$tree timeout 240 python3 -m comparison $args --pass "$pass" \
+          --output "$out/${prefix}_${pass}_${name}_r$r.csv" | tail -1)
+      done
+      labels="$labels ${name}_r$r"
+    done
+  done
+  for pass in ${passes//,/ }; do
+    echo "== $pass"
+    python3 "$root/benchmarks/tuning/side_by_side.py" "$out" "${prefix}_${pass}" $labels
+  done
+}

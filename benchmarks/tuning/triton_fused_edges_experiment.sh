@@ -46,20 +46,6 @@ open(path, "w").write(s)
 PY
   trees="$trees $alt/$v"
 done
-B="--min-bytes 1GiB --quiet --format csv --op softmax --backends triton --variants auto --cols $cols --dtype $dtypes"
-labels=""
-for r in $(seq 1 "$rounds"); do
-  for tree in $trees; do
-    name=$([ "$tree" = "$root" ] && echo checkout || basename "$tree")
-    for pass in ${passes//,/ }; do
-      cd "$tree" && PYTHONPATH=$tree timeout 240 python3 -m comparison $B --pass "$pass" \
-        --output "$out/triton_fused_edges_${tag}_${rev}_${pass}_${name}_r$r.csv" | tail -1
-      cd "$root"
-    done
-    labels="$labels ${name}_r$r"
-  done
-done
-for pass in ${passes//,/ }; do
-  echo "== $pass"
-  python3 benchmarks/tuning/side_by_side.py "$out" "triton_fused_edges_${tag}_${rev}_${pass}" $labels
-done
+compare_trees "triton_fused_edges_${tag}_${rev}" "$passes" "$rounds" \
+  "--min-bytes 1GiB --quiet --format csv --op softmax --backends triton --variants auto --cols $cols --dtype $dtypes" \
+  $trees
