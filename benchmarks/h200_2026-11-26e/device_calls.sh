@@ -169,3 +169,16 @@ timeout 330 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests
 echo "elapsed $(el)"
 timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_triton_odd_${G}_$C.log --backends triton --variants fused,split,auto --dtypes fp32,bf16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 5x33,5x197,5x1025,3x4097,3x70001 2>&1 | tail -6
 echo "elapsed $(el)"
+
+## call 14 (H200, 10fa590)
+# session 39 call 14 (H200): the Triton softmax GPU test files at the session's head (the
+# >2^31-element backward tests alone, after the others: out of memory beside other
+# workers in call 10).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 330 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_triton_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_triton_${G}_$C.log | tail -8
+echo "elapsed $(el)"
+timeout $(( 500 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider tests/test_triton_softmax_backward.py tests/test_triton_softmax.py -k more_than_2_to_the_31 2>&1 | tail -3 > $OUT/gpu_tests_triton_2_31_${G}_$C.log; cat $OUT/gpu_tests_triton_2_31_${G}_$C.log
+echo "elapsed $(el)"
