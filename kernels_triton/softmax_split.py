@@ -252,6 +252,33 @@ def _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, edge, part, EVICT: tl.
 
 
 @triton.jit
+def _load_row(x_ptr, row, n_rows, n_cols, x_row_stride, cols, part, EVICT: tl.constexpr, EDGES: tl.constexpr):
+    # This program's chunk of `row` and, with EDGES, its head and tail values (the chunk
+    # stands in for those without: never read then).
+    x = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, EVICT, EDGES)
+    if EDGES:
+        x_edges = _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, tl.arange(0, 2 * EDGES), part, EVICT, EDGES)
+    else:
+        x_edges = x
+    return x, x_edges
+
+
+@triton.jit
+def _split_output(xf, e, m, row_max, row_sum, LOG_SOFTMAX: tl.constexpr, REREAD: tl.constexpr):
+    # The output of values xf (their exps relative to the chunk's max m: e) given the
+    # row's max and sum: log-softmax; softmax from the values read again (REREAD); or
+    # from the exps held, exp(x - m) * exp(m - row_max) / row_sum (0 for a chunk of only
+    # -inf). A row of only -inf gets NaN either way, as torch.
+    if LOG_SOFTMAX:
+        y = (xf - row_max) - tl.log2(row_sum) * LN2
+    elif REREAD:
+        y = tl.exp2((xf - row_max) * LOG2E) * (1.0 / row_sum)
+    else:
+        y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+    return y
+
+
+@triton.jit
 def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
                           LOG_SOFTMAX: tl.constexpr, SPLIT: tl.constexpr, CHUNK: tl.constexpr,
                           ALIGN: tl.constexpr, NEXT_EARLY: tl.constexpr, REREAD: tl.constexpr,
@@ -281,9 +308,7 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
     if EDGES:
         edge = tl.arange(0, 2 * EDGES)
     if not REREAD:
-        x = _load_chunk(x_ptr, group, n_rows, n_cols, x_row_stride, cols, "", EDGES)
-        if EDGES:
-            x_edges = _load_edges(x_ptr, group, n_rows, n_cols, x_row_stride, edge, part, "", EDGES)
+        x, x_edges = _load_row(x_ptr, group, n_rows, n_cols, x_row_stride, cols, part, "", EDGES)
     for row in tl.range(group, n_rows, n_groups):
         # The next row's chunk is requested before this row's exchange is waited for, so
         # that this program has loads in flight while it waits for its slowest partner:
@@ -292,14 +317,10 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
         # chunk is held across the wait; the chunk is read again after it, from L2, so
         # that fewer registers hold more programs, and rows, in flight on each SM.
         if REREAD:
-            x = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, FIRST_READ, EDGES)
-            if EDGES:
-                x_edges = _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, edge, part, FIRST_READ, EDGES)
+            x, x_edges = _load_row(x_ptr, row, n_rows, n_cols, x_row_stride, cols, part, FIRST_READ, EDGES)
         if NEXT_EARLY:
-            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "", EDGES)
-            if EDGES:
-                x_edges_next = _load_edges(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, edge, part, "",
-                                           EDGES)
+            x_next, x_edges_next = _load_row(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, part, "",
+                                             EDGES)
         xf = x.to(tl.float32)
         # The chunk's pair, exponents relative to its own max (0 for a chunk of only -inf,
         # whose pair is then (-inf, 0)). NaN and +inf make d NaN, as in `fused`.
@@ -316,10 +337,8 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
             row_slots = slot_ptr + tl.cast(row, tl.int64) * SPLIT
             tl.atomic_xchg(row_slots + part, _pair_word(m, d), sem="relaxed", scope="gpu")
         if not NEXT_EARLY and not REREAD:
-            x_next = _load_chunk(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, "", EDGES)
-            if EDGES:
-                x_edges_next = _load_edges(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, edge, part, "",
-                                           EDGES)
+            x_next, x_edges_next = _load_row(x_ptr, row + n_groups, n_rows, n_cols, x_row_stride, cols, part, "",
+                                             EDGES)
         if SPLIT > 1:
             # Wait until every chunk of the row has published (volatile: not from L1).
             words = tl.load(row_slots + parts, volatile=True)
@@ -335,29 +354,17 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
             row_max = m
             row_sum = d
         if REREAD:
-            xf = _load_chunk(x_ptr, row, n_rows, n_cols, x_row_stride, cols, SECOND_READ, EDGES).to(tl.float32)
+            xr, xr_edges = _load_row(x_ptr, row, n_rows, n_cols, x_row_stride, cols, part, SECOND_READ, EDGES)
+            xf = xr.to(tl.float32)
             if EDGES:
-                xf_edges = _load_edges(x_ptr, row, n_rows, n_cols, x_row_stride, edge, part, SECOND_READ,
-                                       EDGES).to(tl.float32)
-        if LOG_SOFTMAX:
-            y = (xf - row_max) - tl.log2(row_sum) * LN2
-        elif REREAD:
-            # exp(x - row_max) / row_sum; a row of only -inf gets NaN, as above.
-            y = tl.exp2((xf - row_max) * LOG2E) * (1.0 / row_sum)
-        else:
-            # exp(x - m) * exp(m - row_max) / row_sum; 0 for a chunk of only -inf.
-            y = e * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+                xf_edges = xr_edges.to(tl.float32)
+        y = _split_output(xf, e, m, row_max, row_sum, LOG_SOFTMAX, REREAD)
         y_start, y_width = _row_part(row, n_cols, y_row_stride, x_row_stride, EDGES)
         tl.store(y_ptr + y_start + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
                  mask=cols < y_width)
         if EDGES:
             # The head and tail as the chunk (the first program's).
-            if LOG_SOFTMAX:
-                y_edges = (xf_edges - row_max) - tl.log2(row_sum) * LN2
-            elif REREAD:
-                y_edges = tl.exp2((xf_edges - row_max) * LOG2E) * (1.0 / row_sum)
-            else:
-                y_edges = e_edges * (tl.exp2((m - row_max) * LOG2E) / row_sum)
+            y_edges = _split_output(xf_edges, e_edges, m, row_max, row_sum, LOG_SOFTMAX, REREAD)
             offsets, edge_mask = _edge_part(row, n_rows, n_cols, y_row_stride, x_row_stride, edge, part, EDGES)
             tl.store(y_ptr + offsets, downcast.rounded(y_edges, y_ptr.dtype.element_ty, INTERPRETER),
                      mask=edge_mask)
