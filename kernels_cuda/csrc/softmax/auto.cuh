@@ -424,13 +424,14 @@ Plan plan_auto_backward(const Problem& p) {
   const DeviceProperties device = device_properties(p.device);
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
   const int64_t sm_bandwidth = device.dram_bytes_per_sm_s();
-  const bool fast_sm = sm_bandwidth >= kSplitGradFastSmBandwidth && row_bytes >= kSplitEdgesFastSmMinRowBytes;
-  if (p.rows < device.sm_count || !(fast_sm || chosen.cluster_size > 1)) return chosen;
+  const bool fast_sm_row = sm_bandwidth >= kSplitGradFastSmBandwidth && row_bytes >= kSplitEdgesFastSmMinRowBytes;
+  if (p.rows < device.sm_count || !(fast_sm_row || chosen.cluster_size > 1)) return chosen;
   Plan chunks = plan_split_backward<T>(p);
-  if (chunks.status != PlanStatus::ok || chunks.blocks / chunks.split < kSplitGradMinGroups) return chosen;
-  const auto n = [](int64_t v) { return std::to_string(v); };
+  if (chunks.status != PlanStatus::ok) return chosen;
   const int64_t split = chunks.split;
-  const int64_t groups = chunks.blocks / chunks.split;
+  const int64_t groups = chunks.blocks / split;
+  if (groups < kSplitGradMinGroups) return chosen;
+  const auto n = [](int64_t v) { return std::to_string(v); };
   return auto_choice(std::move(chunks), AutoReason::split_edges_rows,
                      "rows of y and dy of " + n(row_bytes) + " B read in three parts, each in " + n(split) +
                          " chunks, " + n(groups) + " row groups at once, in the registers of persistent CTAs "
