@@ -163,7 +163,7 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
       // The 32 KB shape is the only one of more than split_threads(bytes) threads.
       const int64_t threads = plan.threads > split_threads(static_cast<int>(bytes)) ? kSplitWideThreads
                                                                                      : split_threads(static_cast<int>(bytes));
-      return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + ", bytes_per_thread=" + n(bytes) +
+      return "softmax_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" + n(bytes) +
              ", max_threads=" + n(threads) + ">";
     }
     case Variant::block_hybrid:

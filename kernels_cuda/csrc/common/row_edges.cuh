@@ -43,6 +43,10 @@ __device__ __forceinline__ int row_head(const T* row, int64_t cols) {
   return cols < h ? static_cast<int>(cols) : h;
 }
 
+// The most edge values a row has: 2 (N - 1) for packs of N values, at most 14 (16-byte
+// packs of 16-bit values).
+constexpr int kMaxRowEdges = 14;
+
 // Whole packs in the body of every row of `cols` values (at least N - 1 of them left for
 // the head and tail).
 template <int N>
@@ -138,6 +142,13 @@ __device__ __forceinline__ EdgeHeld held_edge(const T* y, const T* g, int64_t co
   const RowEdges<T, N> edges(y, cols);
   if (e < edges.count()) return {edges.value(y, e), edges.value(g, e)};
   return {0.0f, 0.0f};
+}
+
+// Edge e of the row at x, held in a register from a load made a row ahead (split's
+// forward); -inf (nothing to fold) where e is not an edge.
+template <typename T, int N>
+__device__ __forceinline__ float held_edge_value(const T* x, int64_t cols, int e) {
+  return edge_value(x, RowEdges<T, N>(x, cols), e);
 }
 
 // Reads edge e of rows y and dy again and writes its dx (a call of its own, as above:

@@ -265,18 +265,35 @@ __device__ __forceinline__ RowPart row_part(int split, int64_t packs, int slice_
 // parity: which of the double-buffered shared slots this row uses (a warp may reach row
 // + 1 while another still reads row's slots; row + 2 rewrites them only after the
 // barriers of row + 1).
-template <bool kGatherBatched, typename T, int N, int B>
+// kEdges: rows read as head, whole packs and tail (common/row_edges.cuh), as the
+// backward's (split_grad_row): each row's chunk moved by its head, the first part's
+// threads 0 .. count - 1 holding their edge value from a load a row ahead (-inf in the
+// other threads), folded into their pair and written after the wait. From the fold to
+// the write the value waits in this thread's slot of `edge_slots` (shared memory), so
+// that only one edge value is in registers at a time: two (this row's and the next's,
+// both held across the wait) spilled 4 bytes in the fp32 instances of 128 registers.
+template <bool kGatherBatched, bool kEdges, typename T, int N, int B>
 __device__ __forceinline__ void split_row(const RowsArgs<T>& a, RegSlice<T, N, B>& cur, RegSlice<T, N, B>& next,
-                                          int64_t row, int64_t groups, int first, int local,
-                                          OnlinePair* warp_pairs, OnlinePair& row_pair) {
+                                          float& edge, float* edge_slots, int64_t row, int64_t groups, int first,
+                                          int local, OnlinePair* warp_pairs, OnlinePair& row_pair) {
   const int t = threadIdx.x;
   const int G = blockDim.x;
   const int64_t next_row = row + groups;
-  OnlinePair acc = slice_merge_pairs(cur.reduce(a.log), warp_pairs, 0, G);
+  OnlinePair part = cur.reduce(a.log);
+  if constexpr (kEdges) {
+    part = online_fold(part, edge);
+    if (t < kMaxRowEdges) edge_slots[t] = edge;
+  }
+  OnlinePair acc = slice_merge_pairs(part, warp_pairs, 0, G);
   // Chunk blockIdx.x % split, recomputed here: passed in from the kernel instead, it
   // stays live through the loads in flight (ptxas: up to 5 more registers).
   if (a.split > 1 && t == 0) publish_word(a.slots + row * a.split + blockIdx.x % a.split, pair_word(acc));
-  next.load(a.x + next_row * a.x_stride + static_cast<int64_t>(first) * N, t, G, next_row < a.rows ? local : 0);
+  const int64_t next_offset =
+      static_cast<int64_t>(first) * N + row_head_if<kEdges, T, N>(a.x + next_row * a.x_stride, a.cols);
+  next.load(a.x + next_row * a.x_stride + next_offset, t, G, next_row < a.rows ? local : 0);
+  if constexpr (kEdges) {
+    if (blockIdx.x % a.split == 0 && next_row < a.rows) edge = held_edge_value<T, N>(a.x + next_row * a.x_stride, a.cols, t);
+  }
   if (a.split > 1) {
     const unsigned long long* slots = a.slots + row * a.split;
     if (t < 32) {
@@ -286,13 +303,22 @@ __device__ __forceinline__ void split_row(const RowsArgs<T>& a, RegSlice<T, N, B
     __syncthreads();
     acc = row_pair;
   }
+  const int64_t r = kEdges ? rematerialize(row) : row;
   if (local > 0) {
-    cur.write(a.y + row * a.cols + static_cast<int64_t>(first) * N, t, G, local, make_row_norm(acc.m, acc.d, a.log),
-              a.log);
+    const int64_t offset = static_cast<int64_t>(first) * N + row_head_if<kEdges, T, N>(a.x + r * a.x_stride, a.cols);
+    cur.write(a.y + r * a.cols + offset, t, G, local, make_row_norm(acc.m, acc.d, a.log), a.log);
+  }
+  if constexpr (kEdges) {
+    if (blockIdx.x % a.split == 0 && t < kMaxRowEdges) {
+      const RowEdges<T, N> row_edges(a.x + r * a.x_stride, a.cols);
+      if (t < row_edges.count()) {
+        row_edges.store(a.y + r * a.cols, t, normalize(edge_slots[t], make_row_norm(acc.m, acc.d, a.log), a.log));
+      }
+    }
   }
 }
 
-template <typename T, int N, int B, int kThreads>
+template <typename T, int N, int B, int kThreads, bool kEdges = false>
 __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * static_cast<int>(sizeof(T))))
     softmax_split_kernel(RowsArgs<T> a) {
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
@@ -304,20 +330,25 @@ __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * st
   const int split = a.split;
   const int part = static_cast<int>(blockIdx.x % split);
   const int64_t groups = gridDim.x / split;
-  const int packs = static_cast<int>(a.cols / N);  // rows of at most 2^31 - 1 packs
+  // rows of at most 2^31 - 1 packs
+  const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
   const int first = static_cast<int>(min(static_cast<int64_t>(packs), static_cast<int64_t>(part) * a.slice_packs));
   const int local = min(packs - first, a.slice_packs);  // 0 for chunks past the row's end
   int64_t row = blockIdx.x / split;
+  // The edge values between their fold and their write (kEdges; one slot per thread).
+  __shared__ float edge_slots[kEdges ? kMaxRowEdges : 1];
+  float edge = -INFINITY;
+  if (kEdges && part == 0 && row < a.rows) edge = held_edge_value<T, N>(a.x + row * a.x_stride, a.cols, threadIdx.x);
   RegSlice<T, N, B> s0, s1;
-  s0.load(a.x + row * a.x_stride + static_cast<int64_t>(first) * N, threadIdx.x, blockDim.x,
-          row < a.rows ? local : 0);
+  const int64_t offset = static_cast<int64_t>(first) * N + row_head_if<kEdges, T, N>(a.x + row * a.x_stride, a.cols);
+  s0.load(a.x + row * a.x_stride + offset, threadIdx.x, blockDim.x, row < a.rows ? local : 0);
   // Unrolled by two so that the two slices swap roles without a register copy (a copy
   // would wait for the next row's loads before this row is written).
   while (row < a.rows) {
-    split_row<kGatherBatched>(a, s0, s1, row, groups, first, local, warp_pairs[0], row_pair[0]);
+    split_row<kGatherBatched, kEdges>(a, s0, s1, edge, edge_slots, row, groups, first, local, warp_pairs[0], row_pair[0]);
     row += groups;
     if (row >= a.rows) break;
-    split_row<kGatherBatched>(a, s1, s0, row, groups, first, local, warp_pairs[1], row_pair[1]);
+    split_row<kGatherBatched, kEdges>(a, s1, s0, edge, edge_slots, row, groups, first, local, warp_pairs[1], row_pair[1]);
     row += groups;
   }
 }
@@ -327,27 +358,36 @@ __global__ void __launch_bounds__(kThreads, split_min_blocks(B, kThreads, N * st
 // ---------------------------------------------------------------------------------
 
 // The instances the plan can pick (split_shapes): for each element size and pack, its
-// 16 KB shape and, where packs allow 128 bytes per thread, the 32 KB one.
-template <typename T, int N>
-const void* split_kernel(int bytes, int threads) {
+// 16 KB shape and, where packs allow 128 bytes per thread, the 32 KB one; edges: rows
+// read in three parts (realigned plans, whose packs are 16 bytes).
+template <typename T, int N, bool kEdges>
+const void* split_instance(int bytes, int threads) {
   constexpr int kMax = std::min(kSplitWideBytes, kRegsMaxLoads * N * static_cast<int>(sizeof(T)));
   constexpr int kFirst = std::min(kMax, kSplitValues * static_cast<int>(sizeof(T)));
   constexpr int kFirstThreads = split_threads(kFirst);
   if (bytes == kFirst && threads == kFirstThreads) {
-    return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kFirst, kFirstThreads>);
+    return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kFirst, kFirstThreads, kEdges>);
   }
   if constexpr (kMax == kSplitWideBytes) {
     if (bytes == kSplitWideBytes && threads == kSplitWideThreads) {
-      return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitWideBytes, kSplitWideThreads>);
+      return reinterpret_cast<const void*>(&softmax_split_kernel<T, N, kSplitWideBytes, kSplitWideThreads, kEdges>);
     }
   }
   throw std::runtime_error("split: no kernel for " + std::to_string(bytes) + " bytes per thread, " +
                            std::to_string(threads) + " threads and packs of " + std::to_string(N));
 }
 
+template <typename T, int N>
+const void* split_kernel(int bytes, int threads, bool edges) {
+  if constexpr (N * sizeof(T) == 16) {
+    if (edges) return split_instance<T, N, true>(bytes, threads);
+  }
+  return split_instance<T, N, false>(bytes, threads);
+}
+
 struct SplitFamily {
-  template <typename T, int N> static const void* get(int bytes, int threads) {
-    return split_kernel<T, N>(bytes, threads);
+  template <typename T, int N> static const void* get(int bytes, int threads, bool edges) {
+    return split_kernel<T, N>(bytes, threads, edges);
   }
 };
 
@@ -380,7 +420,8 @@ template <typename T>
 Plan plan_split(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::split);
-  const int pack = widest_pack<T>(p);
+  const int pack = realigned_pack<T>(p, plan.realigned);
+  const bool edges = plan.realigned != 0;
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   const int pack_bytes = pack * kElem;
   const int max_bytes = std::min(kSplitWideBytes, kRegsMaxLoads * pack_bytes);
@@ -392,7 +433,7 @@ Plan plan_split(const Problem& p) {
   if (max_bytes == kSplitWideBytes) shapes.emplace_back(kSplitWideBytes, kSplitWideThreads);
   for (const auto& [bytes, threads] : shapes) {
     plan.cols_per_thread = bytes / kElem;
-    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes, threads);
+    const void* fn = kernel_for_pack<SplitFamily, T>(pack, bytes, threads, edges);
     if (place_split_chunks(plan, p, fn, packs, pack_bytes, bytes, threads)) return plan;
   }
   plan.status = PlanStatus::too_many_chunks;
