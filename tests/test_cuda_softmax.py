@@ -750,7 +750,15 @@ def test_backward_auto_takes_split_for_odd_rows_that_cluster_regs_would_read_in_
         fast = _fast_sm(props) and cols * y.element_size() >= limit("SPLIT_EDGES_FAST_SM_MIN_ROW_BYTES")
         cluster = regs["cluster_size"] > 1
         groups = split["status"] == "ok" and split["blocks"] // split["split"] >= limit("SPLIT_GRAD_MIN_GROUPS")
-        expected = ("split", "split_edges_rows") if groups and (fast or cluster) else ("cluster_regs", p["reason_code"])
+        # rule 1b (rows wide enough for split by their bytes) comes first where cluster_regs
+        # would not hold the row in one CTA: fp32 100001 on GPUs of fast SMs
+        by_width = not (regs["status"] == "ok" and regs["cluster_size"] == 1) and _takes_split_backward(y, op)
+        if by_width:
+            expected = ("split", "split_grad_rows")
+        elif groups and (fast or cluster):
+            expected = ("split", "split_edges_rows")
+        else:
+            expected = ("cluster_regs", p["reason_code"])
         assert (p["variant"], p["reason_code"]) == expected, p["reason"]
         if _is_hopper(y.device) and (dtype, cols) == (torch.float32, 50257):
             # cluster_regs' plan: a cluster of 512-thread CTAs on the H100 and the H200
