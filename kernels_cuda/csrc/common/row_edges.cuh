@@ -113,16 +113,6 @@ __device__ __forceinline__ void prefetch_edge(const T* p, int64_t cols, int e) {
   if (e < edges.count()) asm volatile("prefetch.global.L1 [%0];\n" ::"l"(p + edges.col(e)));
 }
 
-// The forward's form of the above over a group of G lanes: lane l asks for edges l,
-// l + G, ... of the row at p before the row's packs are loaded, so that their reads
-// after the packs' reduction (edges_pair, edge_value) find them in L1 rather than
-// waiting a second DRAM round trip on the row's path.
-template <typename T, int N>
-__device__ __forceinline__ void prefetch_edges(const T* p, int64_t cols, int lane, int G) {
-  const RowEdges<T, N> edges(p, cols);
-  for (int e = lane; e < edges.count(); e += G) asm volatile("prefetch.global.L1 [%0];\n" ::"l"(p + edges.col(e)));
-}
-
 // Backward: edge e's term of the row's sum (0 where e is not an edge), and, read again,
 // its dx.
 template <typename T, int N>

@@ -225,7 +225,6 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
     } else {
       copy_own_packs_to_shared<T, N>(cache, xs, smem_packs);
     }
-    if (kEdges && cl.rank() == 0) prefetch_edge<T, N>(a.x + row * a.x_stride, a.cols, t);
     RegSlice<T, N, B> s;
     s.load(xr, t, G, reg_packs);
     OnlinePair acc = s.reduce(a.log);

@@ -142,7 +142,6 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   const int first = min(packs, rank * a.slice_packs);
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
   const int64_t first_col = head + static_cast<int64_t>(first) * N;
-  if (kEdges && row < a.rows && rank == 0) prefetch_edge<T, N>(a.x + row * a.x_stride, a.cols, t);
   RegSlice<T, N, B> s;
   s.load(a.x + row * a.x_stride + first_col, t, G, local);
   OnlinePair acc = s.reduce(a.log);

@@ -124,7 +124,6 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       const int64_t row = base + g.offset;
       const T* xr = a.x + row * a.x_stride;
       const int head = row_head_if<kEdges, T, N>(xr, a.cols);
-      if (kEdges && row < a.rows) prefetch_edges<T, N>(xr, a.cols, group_lane, G);
       RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
       s.load(xr + head, group_lane, G, row < a.rows ? packs : 0);
       OnlinePair part = s.reduce(a.log);
@@ -154,7 +153,6 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const T* xr = a.x + (row0 + r) * a.x_stride;
-        if (kEdges && row0 + r < a.rows) prefetch_edges<T, N>(xr, a.cols, group_lane, G);
         s[r].load(xr + row_head_if<kEdges, T, N>(xr, a.cols), group_lane, G, row0 + r < a.rows ? packs : 0);
       }
 #pragma unroll
