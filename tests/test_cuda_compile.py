@@ -61,6 +61,7 @@ def _compile(source: Path, out: Path) -> subprocess.CompletedProcess:
            f"-I{CSRC}", str(source), "-o", str(out)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     result.cmd = " ".join(cmd)
+    result.object = out
     return result
 
 
@@ -131,6 +132,57 @@ def test_register_resident_kernels_do_not_spill(compiled):
     print(f"\nptxas ({ARCH}) registers and spills per kernel:\n{table}")
     assert lines, "ptxas reported no kernels"
     assert not spilling, "register-resident kernels spill:\n  " + "\n  ".join(spilling) + "\n" + table
+
+
+def _global_stores(obj: Path) -> dict[str, dict[str, int]]:
+    """Per kernel of the object (demangled, parameters dropped): its global store
+    instructions in the sm_90 SASS (STG.E.128, STG.E.U16, ...), counted."""
+    cuobjdump = shutil.which("cuobjdump", path=str(Path(NVCC).parent)) or shutil.which("cuobjdump")
+    if cuobjdump is None:  # Triton's wheel carries one (its NVIDIA backend's binaries)
+        try:
+            import triton
+            cuobjdump = shutil.which("cuobjdump", path=str(Path(triton.__file__).parent / "backends" / "nvidia" / "bin"))
+        except ImportError:
+            pass
+    if cuobjdump is None:
+        pytest.skip("cuobjdump not found beside nvcc, on PATH or in Triton's wheel")
+    stores: dict[str, dict[str, int]] = {}
+    current = None
+    with subprocess.Popen([cuobjdump, "-sass", str(obj)], stdout=subprocess.PIPE, text=True) as proc:
+        for line in proc.stdout:
+            if "Function :" in line:
+                current = stores.setdefault(line.split("Function :")[1].strip(), {})
+            elif current is not None and "STG" in line:
+                m = re.search(r"\b(STG\.[A-Z0-9.]+)", line)
+                if m:
+                    current[m.group(1)] = current.get(m.group(1), 0) + 1
+    names = _demangle(list(stores))
+    return {re.sub(r"\((?:[^()]|\([^()]*\))*\)$", "", name): counts for name, counts in zip(names, stores.values())}
+
+
+@needs_nvcc
+def test_sixteen_byte_packs_are_stored_whole(compiled):
+    """Kernels of 16-byte packs store each pack with one 16-byte instruction: ptxas split
+    the plain 16-byte stores of the 16-bit warp_per_row instances that read rows in three
+    parts into four 4-byte ones each (four times the store requests; 64-66% of copy at
+    bf16 577 / 1023 on an H200, against 98 at 1024: kWarpRow16StoreOf in
+    softmax/warp_per_row.cuh). Every such instance has 16-byte stores, and a 16-bit one
+    stores nothing narrower but single values (a row's edges) and split's partial
+    results (relaxed GPU-scope stores, STG.E.64.STRONG.GPU: softmax/split.cuh)."""
+    result = compiled["softmax.cu"]
+    if result.returncode != 0:
+        pytest.fail("softmax.cu did not compile (see test_compiles_for_sm90)")
+    checked, split = 0, []
+    for name, counts in _global_stores(result.object).items():
+        sixteen_bit = re.search(r"<(?:__nv_bfloat16|__half), 8,", name)
+        if not (sixteen_bit or re.search(r"<float, 4,", name)):
+            continue
+        checked += 1
+        narrow = {k: v for k, v in counts.items() if k != "STG.E.128" and k != "STG.E.U16" and ".STRONG." not in k}
+        if not counts.get("STG.E.128") or (sixteen_bit and narrow):
+            split.append(f"{name}: {counts}")
+    assert checked > 100, f"only {checked} kernels of 16-byte packs found in the SASS"
+    assert not split, "16-byte packs stored in pieces:\n  " + "\n  ".join(split)
 
 
 @needs_nvcc

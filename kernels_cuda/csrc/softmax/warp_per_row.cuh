@@ -80,6 +80,15 @@ constexpr int kWarpRowMinGroupBytes = 64;
 // 100.5 / 100.5 / 99.4 / 99.3 / 99.9 / 99.9, fp16 alike (+0.0-0.3). Evict-first loads
 // lost (H200 bf16 128 88.7; h200_2026-11-26/warp_rows_*_24fcae4.md).
 constexpr Cache kWarpRow16Store = Cache::kNormal;
+// ...except rows read in three parts (kEdges), whose body starts at the row's head: there
+// ptxas split every plain 16-byte store of the body into four 4-byte ones (sm_90 SASS:
+// STG.E, no STG.E.128, in each 16-bit kEdges forward instance and in no other kernel),
+// four times the store requests and L2 write sectors of the aligned rows (Nsight Compute,
+// H200, bf16 1023 / 1024 columns: 2.23 M / 0.52 M requests, 28.1 M / 12.6 M sectors;
+// benchmarks/h200_2026-11-26f/ncu_narrow_*), and 64-66% of copy at bf16 577 / 1023
+// against 98 at 1024. kPlainVector (inline assembly) keeps each pack one instruction.
+template <bool kEdges>
+constexpr Cache kWarpRow16StoreOf = kEdges ? Cache::kPlainVector : kWarpRow16Store;
 
 // A warp's lanes in groups of G (a power of two), each group owning R consecutive rows
 // per step of the row loop: rows base + offset .. + R - 1 for base = first, first + step,
@@ -131,7 +140,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
       const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
       if (row < a.rows) {
         const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-        s.template write<kWarpRow16Store>(a.y + row * a.cols + head, group_lane, G, packs, n, a.log);
+        s.template write<kWarpRow16StoreOf<kEdges>>(a.y + row * a.cols + head, group_lane, G, packs, n, a.log);
         if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
       }
     }
@@ -164,7 +173,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
         if (row0 + r < a.rows) {
           const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
           T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
-          s[r].template write<kWarpRow16Store>(yr, group_lane, G, packs, n, a.log);
+          s[r].template write<kWarpRow16StoreOf<kEdges>>(yr, group_lane, G, packs, n, a.log);
           if constexpr (kEdges) write_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
         }
       }
