@@ -38,3 +38,90 @@ timeout 80 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/
 echo "elapsed $(el)"
 timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_edge_prefetch_${G}_$C.log --backends cuda --variants warp_per_row,cluster_regs,block_hybrid --dtypes fp32,bf16 --ops softmax,log_softmax --shapes 5x197,5x577,3x1025,3x3001,2x50257 2>&1 | tail -6
 echo "elapsed $(el)"
+
+## call 3 (H200, )
+# session 40 call 3 (H200): where narrow odd 16-bit forward rows lose (warp_per_row, bf16
+# 197 / 577 / 1023 at 45-66% of copy against 98 at 1024): ablations of the 16-bit
+# multi-pack path without its edges' stores, loads, or both (wrong results, timed only),
+# then, where Nsight Compute is installed, DRAM bytes read and written per launch for
+# bf16 577 against 576 and fp32 577.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/abl_store" "$root/.device/abl_load" "$root/.device/abl_both"
+echo "elapsed $(el)"
+compare_trees abl fwd 1 "--cols 197,577,1023,1024 --dtype bf16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/abl_store" "$root/.device/abl_load" "$root/.device/abl_both" 2>&1 | tail -6
+echo "elapsed $(el)"
+NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+echo "ncu: ${NCU:-none}"
+if [ -n "$NCU" ]; then
+  cat > /tmp/one.py <<'PY'
+import sys, torch
+from comparison import softmax
+dt = getattr(torch, sys.argv[1]); cols = int(sys.argv[2])
+x = torch.randn((256 << 20) // (cols * torch.empty(0, dtype=dt).element_size()), cols, device="cuda", dtype=dt)
+for _ in range(3):
+    y = softmax(x, backend="cuda")
+torch.cuda.synchronize()
+PY
+  for c in "bfloat16 577" "bfloat16 576" "bfloat16 1023" "bfloat16 1024" "float32 577"; do
+    timeout 120 $NCU --launch-skip 2 --launch-count 1 -k regex:softmax --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct python3 /tmp/one.py $c 2>&1 | grep -E "softmax_|dram__|gpu__time|lts__|inst_exec|warps_active|stalled|ERR" | sed "s/^/$c: /" | cut -c1-200 | tee -a $out/ncu_narrow_${tag}_$rev.txt
+  done
+fi
+echo "elapsed $(el)"
+
+## call 4 (H200, )
+# session 40 call 4 (H200): Nsight Compute's DRAM and L2 bytes per launch of CUDA auto
+# forward on 256 MiB inputs: bf16 1023 / 577 / 197 (odd rows, warp_per_row in three
+# parts) against 1024 / 576 / 200, fp32 1023 against 1024 (call 3's ncu runs lacked
+# PYTHONPATH).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+cat > /tmp/one.py <<'PY'
+import sys, torch
+from comparison import softmax
+dt = getattr(torch, sys.argv[1]); cols = int(sys.argv[2])
+x = torch.randn((256 << 20) // (cols * torch.empty(0, dtype=dt).element_size()), cols, device="cuda", dtype=dt)
+for _ in range(3):
+    y = softmax(x, backend="cuda")
+torch.cuda.synchronize()
+PY
+python3 /tmp/one.py bfloat16 577 && echo script ok
+M=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_requests_op_write.sum,lts__t_requests_op_read.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,launch__registers_per_thread,launch__grid_size,sm__maximum_warps_per_active_cycle_pct
+for c in "bfloat16 1023" "bfloat16 1024" "bfloat16 577" "bfloat16 576" "bfloat16 197" "bfloat16 200" "float32 1023" "float32 1024"; do
+  timeout 100 /usr/local/cuda/bin/ncu --launch-skip 2 --launch-count 1 -k regex:softmax --metrics $M python3 /tmp/one.py $c 2>&1 | grep -E "softmax_|dram__|gpu__time|lts__|inst_exec|warps|stalled|l1tex|launch__|ERR" | sed "s/^/$c: /" | cut -c1-220 | tee -a $OUT/ncu_narrow_${G}_$C.txt
+done
+echo "elapsed $(el)"
+
+## call 5 (H200, )
+# session 40 call 5: 16-bit warp_per_row rows read in three parts store whole 16-byte
+# packs (kWarpRow16StoreOf, 68c48bd) against the tree before (.device/pre40 = f7b95a6):
+# auto forward, softmax and log-softmax, bf16 / fp16 at odd widths and aligned
+# neighbours, 1 GiB, two rounds; Nsight Compute's store requests at bf16 1023; the
+# warp_per_row and odd-row GPU tests; sanitizer (four tools) over warp_per_row's 16-bit
+# forward at odd widths.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+BASE_TREE=$PWD/.device/pre40 VARIANTS=auto COLS=33,197,577,1023,1024,2047 DTYPES=bf16,fp16 PASSES=fwd OPS=softmax,log_softmax ROUNDS=2 PREFIX=wpr_store timeout 400 bash .device/ba.sh > $OUT/wpr_store_before_after_${G}_$C.log 2>&1; tail -26 $OUT/wpr_store_before_after_${G}_$C.log | cut -c1-200
+echo "elapsed $(el)"
+cat > /tmp/one.py <<'PY'
+import sys, torch
+from comparison import softmax
+dt = getattr(torch, sys.argv[1]); cols = int(sys.argv[2])
+x = torch.randn((256 << 20) // (cols * torch.empty(0, dtype=dt).element_size()), cols, device="cuda", dtype=dt)
+for _ in range(3):
+    y = softmax(x, backend="cuda")
+torch.cuda.synchronize()
+PY
+timeout 60 /usr/local/cuda/bin/ncu --launch-skip 2 --launch-count 1 -k regex:softmax --metrics gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,lts__t_sectors_op_write.sum,dram__bytes_write.sum python3 /tmp/one.py bfloat16 1023 2>&1 | grep -E "void|gpu__|l1tex|lts__|dram" | cut -c1-160 | tee $OUT/ncu_wpr_store_${G}_$C.txt
+echo "elapsed $(el)"
+timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_wpr_store_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_wpr_store_${G}_$C.log | tail -4
+echo "elapsed $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_wpr_store_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x33,7x197,5x577,3x1023,3x2047 2>&1 | tail -6
+echo "elapsed $(el)"
