@@ -125,3 +125,17 @@ timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests
 echo "elapsed $(el)"
 timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_wpr_store_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x33,7x197,5x577,3x1023,3x2047 2>&1 | tail -6
 echo "elapsed $(el)"
+
+## call 6 (H200, b73a9fc; branch triton-narrow-odd b8d3639 in .device/tri)
+# session 40 call 6 (H200): Triton fused tiles of odd rows whose edge tiles join the body
+# per thread (branch triton-narrow-odd, b8d3639, in .device/tri) against main (the
+# checkout): auto, softmax and log-softmax, forward and backward, bf16 / fp32 at odd
+# widths, 1 GiB, two rounds; the branch's Triton odd-row GPU tests.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees tri_edges_${tag}_$rev fwd,bwd 2 "--cols 197,577,1025,3001,50257 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/tri" 2>&1 | tail -44
+echo "elapsed $(el)"
+(cd .device/tri && PYTHONPATH=$PWD timeout $(( 590 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "(odd or edge or three) and not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tri_edges_${tag}_b8d3639.log); grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tri_edges_${tag}_b8d3639.log | tail -4
+echo "elapsed $(el)"
