@@ -139,3 +139,95 @@ compare_trees tri_edges_${tag}_$rev fwd,bwd 2 "--cols 197,577,1025,3001,50257 --
 echo "elapsed $(el)"
 (cd .device/tri && PYTHONPATH=$PWD timeout $(( 590 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "(odd or edge or three) and not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tri_edges_${tag}_b8d3639.log); grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tri_edges_${tag}_b8d3639.log | tail -4
 echo "elapsed $(el)"
+
+## call 7 (H100, e8235ee)
+# session 40 call 7 (H100), as call 5 (H200): 16-bit warp_per_row rows read in three parts store whole 16-byte
+# packs (kWarpRow16StoreOf, 68c48bd; main at the commit named) against the tree before (.device/pre40 = f7b95a6):
+# auto forward, softmax and log-softmax, bf16 / fp16 at odd widths and aligned
+# neighbours, 1 GiB, two rounds; Nsight Compute's store requests at bf16 1023; the
+# warp_per_row and odd-row GPU tests; sanitizer (four tools) over warp_per_row's 16-bit
+# forward at odd widths.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+BASE_TREE=$PWD/.device/pre40 VARIANTS=auto COLS=33,197,577,1023,1024,2047 DTYPES=bf16,fp16 PASSES=fwd OPS=softmax,log_softmax ROUNDS=2 PREFIX=wpr_store timeout 400 bash .device/ba.sh > $OUT/wpr_store_before_after_${G}_$C.log 2>&1; tail -26 $OUT/wpr_store_before_after_${G}_$C.log | cut -c1-200
+echo "elapsed $(el)"
+cat > /tmp/one.py <<'PY'
+import sys, torch
+from comparison import softmax, log_softmax
+dt = getattr(torch, sys.argv[1]); cols = int(sys.argv[2])
+x = torch.randn((256 << 20) // (cols * torch.empty(0, dtype=dt).element_size()), cols, device="cuda", dtype=dt)
+for _ in range(3):
+    y = (log_softmax if sys.argv[4] == "log" else softmax)(x, backend=sys.argv[3])
+torch.cuda.synchronize()
+PY
+M=gpu__time_duration.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum,dram__bytes_write.sum,dram__bytes_read.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum
+for c in "bfloat16 1023 cuda soft" "bfloat16 577 triton soft" "bfloat16 576 triton soft" "bfloat16 3001 triton soft" "bfloat16 3001 triton log" "float32 577 triton soft" "float32 577 triton log"; do
+  timeout 60 /usr/local/cuda/bin/ncu --launch-skip 2 --launch-count 1 -k regex:softmax --metrics $M python3 /tmp/one.py $c 2>&1 | grep -E "void|  _|gpu__|l1tex|lts__|dram|launch__|warps|inst" | sed "s/^/$c: /" | cut -c1-170 | tee -a $OUT/ncu_narrow_${G}_$C.txt
+done
+echo "elapsed $(el)"
+timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_wpr_store_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_wpr_store_${G}_$C.log | tail -4
+echo "elapsed $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_wpr_store_${G}_$C.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x33,7x197,5x577,3x1023,3x2047 2>&1 | tail -6
+echo "elapsed $(el)"
+
+## call 8 (H100, e8235ee)
+# session 40 call 8 (H100): the whole CUDA softmax GPU test file at main's head, and the
+# CUDA split forward with odd rows in three parts (merged in 937d1d0) on the H100:
+# benchmarks/tuning/split_forward_edges_check.sh (its tests, sanitizer, split against auto).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 330 bash benchmarks/tuning/split_forward_edges_check.sh 2>&1 | cut -c1-220
+echo "elapsed $(el)"
+timeout $(( 580 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -6
+echo "elapsed $(el)"
+
+## call 9 (H100, e8235ee)
+# session 40 call 9 (H100): Triton fused tiles of narrow odd 16-bit rows (94 registers at
+# bf16 577, Nsight Compute in call 7) with fewer units per thread: FUSED_UNITS_PER_THREAD
+# 32 (main) against 16 and 8 (.device/upt16, .device/upt8; twice and four times the
+# warps per tile), auto forward softmax and log-softmax, bf16 / fp16 at odd widths and
+# aligned neighbours, 1 GiB, one round.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees upt_${tag}_$rev fwd 1 "--cols 197,576,577,1024,1025,3001 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/upt16" "$root/.device/upt8" 2>&1 | tail -26
+echo "elapsed $(el)"
+
+## call 10 (H100, e8235ee)
+# session 40 call 10 (H100): the vocab record at main's head (python -m comparison record
+# --sweeps vocab, softmax; log-softmax left for another call), into $OUT/<gpu>/.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout $(( 570 - $(el) )) python3 -m comparison record --sweeps vocab --op softmax --out $OUT --quiet 2>&1 | tail -15
+echo "elapsed $(el)"
+
+## call 11 (H100, e8235ee)
+# session 40 call 11 (H100): the vocab record at main's head (python -m comparison record
+# --sweeps vocab, log-softmax; softmax in call 10), into $OUT/<gpu>/.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout $(( 570 - $(el) )) python3 -m comparison record --sweeps vocab --op log_softmax --out $OUT --quiet 2>&1 | tail -15
+echo "elapsed $(el)"
+
+## call 12 (H200, e8235ee)
+# session 40 call 12 (H200): the vocab record at main's head (python -m comparison record
+# --sweeps vocab, softmax and log-softmax), into $OUT/<gpu>/, and the whole CUDA softmax
+# GPU test file (but the >2^31-element tests).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout $(( 570 - $(el) )) python3 -m comparison record --sweeps vocab --out $OUT --quiet 2>&1 | tail -15
+echo "elapsed $(el)"
+G=h200; C=$(cat .device/commit)
+timeout $(( 585 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -6
+echo "elapsed $(el)"
