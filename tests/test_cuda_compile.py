@@ -85,6 +85,11 @@ def _demangle(names: list[str]) -> list[str]:
     return out if len(out) == len(names) else names
 
 
+def _without_parameters(name: str) -> str:
+    """A demangled kernel name without its parameter list."""
+    return re.sub(r"\((?:[^()]|\([^()]*\))*\)$", "", name)
+
+
 def ptxas_report(text: str) -> list[dict]:
     """Per kernel: name, registers, spill stores and loads (bytes), from `ptxas -v`."""
     kernels: dict[str, dict] = {}
@@ -105,7 +110,7 @@ def ptxas_report(text: str) -> list[dict]:
             current["registers"] = int(m.group(1))
     rows = [k for k in kernels.values() if k["registers"] is not None]
     for row, name in zip(rows, _demangle([r["mangled"] for r in rows])):
-        row["name"] = re.sub(r"\((?:[^()]|\([^()]*\))*\)$", "", name)  # drop the parameter list
+        row["name"] = _without_parameters(name)
     return rows
 
 
@@ -157,7 +162,7 @@ def _global_stores(obj: Path) -> dict[str, dict[str, int]]:
                 if m:
                     current[m.group(1)] = current.get(m.group(1), 0) + 1
     names = _demangle(list(stores))
-    return {re.sub(r"\((?:[^()]|\([^()]*\))*\)$", "", name): counts for name, counts in zip(names, stores.values())}
+    return {_without_parameters(name): counts for name, counts in zip(names, stores.values())}
 
 
 @needs_nvcc
