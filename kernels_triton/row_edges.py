@@ -51,6 +51,22 @@ def edge_vector(x: torch.Tensor, *more: torch.Tensor) -> int:
     return vec
 
 
+def tail_vector_inside(x: torch.Tensor) -> bool:
+    """Whether the 16-byte vector holding the last value of the (rows, cols) tensor `x`
+    (16-byte aligned start: `edge_vector`) lies inside x's storage, so that a kernel may
+    read every vector that holds a value of x whole (the values of x's neighbours in
+    them masked): the storage reaches the next 16-byte boundary past x's last row."""
+    rows, cols = x.shape
+    if rows == 0 or cols == 0:
+        return True
+    try:
+        storage = x.untyped_storage()
+        end = x.data_ptr() + ((rows - 1) * x.stride(0) + cols) * x.element_size()
+        return -(-end // VECTOR_BYTES) * VECTOR_BYTES <= storage.data_ptr() + storage.nbytes()
+    except (RuntimeError, NotImplementedError):
+        return False
+
+
 @triton.jit
 def split_row(start, n_cols, VEC: tl.constexpr):
     # (body_start, head, body) of a row `start` values past a 16-byte aligned base:

@@ -106,7 +106,7 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                           ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                           SEGMENTS: tl.constexpr, EDGES: tl.constexpr, EDGE_LANES: tl.constexpr,
-                          INTERPRETER: tl.constexpr):
+                          WINDOW: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, block y * grid_x + x (y > 1 only
     # past CUDA's 2^31 - 1 programs in x). No program loops: a program that looped would
     # wait on its own stores before loading its next block (see `grid`).
@@ -114,7 +114,8 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # rows are 16-bit (BF16: bfloat16, else float16), held two values per word
     # (pairs.py); BLOCK counts words; SEGMENTS > 0: as that many segments. EDGES > 0:
     # rows off the 16-byte alignment read as head, whole vectors of EDGES values and
-    # tail, the edges in EDGE_LANES lanes a row (row_edges.py). INTERPRETER: Triton's
+    # tail, the edges in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read
+    # as whole vectors from the boundary before their start (`window`). INTERPRETER: Triton's
     # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
@@ -125,6 +126,9 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     elif PAIRS:
         _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
                           LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
+    elif WINDOW:
+        _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
+                           EDGES, EDGE_LANES, INTERPRETER)
     elif EDGES:
         _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                           EDGES, EDGE_LANES, INTERPRETER)
@@ -196,6 +200,69 @@ def _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_st
     tl.store(y_ptr + y_body[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
     tl.store(y_ptr + (rows * y_row_stride)[:, None] + e_cols,
              downcast.rounded(ye, y_ptr.dtype.element_ty, INTERPRETER), mask=e_mask)
+
+
+@triton.jit
+def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride,
+                       LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, EDGES: tl.constexpr,
+                       EDGE_LANES: tl.constexpr, INTERPRETER: tl.constexpr):
+    # `fused` on rows that start off a 16-byte boundary and fit the tile with their head
+    # and tail vectors (`window`): each row as the BLOCK values from the 16-byte boundary
+    # at or before its start, every vector that holds one of its values loaded whole (16
+    # bytes), its neighbours' values in the head and tail vectors set to -inf. The row's
+    # max and sum are then the plain tile's, in the body's one layout: a separate edge
+    # tile joined to the body's max (`_fused_edges_tile`) made Triton 3.6 convert the
+    # edges into the body's layout, replicated over the lanes (32 more values a thread:
+    # bf16 577 94 registers against 576's 64). The head and tail vectors hold bytes of
+    # the neighbouring rows (or, past the last row, of the storage: `window` checks), so
+    # only whole vectors of the row are stored 16 bytes at a time; the head's and tail's
+    # values are read again (L1/L2) after the reductions, one a thread, and stored
+    # singly, so that the body's exps are not kept live for them.
+    live = (rows < n_rows)[:, None]
+    x_rows = rows * x_row_stride
+    x_base = x_rows // EDGES * EDGES
+    h = (x_rows - x_base).to(tl.int32)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    end = h + n_cols
+    x = tl.load(x_ptr + x_base[:, None] + cols, mask=live & (cols < (end + (EDGES - 1)) // EDGES * EDGES),
+                other=-float("inf"))
+    # In the row: h <= col < end, tested as j >= -t and j < n_cols - t for j = col % EDGES,
+    # t per vector: j is a constant of each register of a thread's vector, so each value
+    # takes two compares with an immediate (col - h unsigned below n_cols took four
+    # instructions a value and 9 more registers, Triton 3.6).
+    j = cols % EDGES
+    t = cols // EDGES * EDGES - h
+    x = tl.where((j >= -t) & (j < n_cols - t), x.to(tl.float32), -float("inf"))
+    # Special values as in the plain tile: the -inf set above never wins the max and its
+    # exp is 0.
+    m = tl.max(x, axis=1)
+    shifted = x - m[:, None]
+    e = tl.exp2(shifted * LOG2E)
+    d = tl.sum(e, axis=1)
+    if LOG_SOFTMAX:
+        log_d = tl.log2(d) * LN2
+        y = shifted - log_d[:, None]
+    else:
+        r = 1.0 / d
+        y = e * r[:, None]
+    # y's row starts sit at x's offsets from 16 bytes (row_edges.edge_vector). Worked
+    # out again from the row rather than from x_base (`moved`): kept live across the
+    # reductions, the four rows' 64-bit bases and heads took 16 more registers.
+    y_base = (rows * y_row_stride) // EDGES * EDGES
+    whole = live & (cols >= (h + (EDGES - 1)) // EDGES * EDGES) & (cols < end // EDGES * EDGES)
+    tl.store(y_ptr + y_base[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=whole)
+    # Lanes 0 .. EDGES - 1: the head vector's values in the row (none where it starts on
+    # a boundary, h = 0: stored whole above); EDGES .. 2 EDGES - 1: the tail vector's.
+    k = tl.arange(0, EDGE_LANES)[None, :]
+    e_cols = tl.where(k < EDGES, k, k - EDGES + end // EDGES * EDGES)
+    e_mask = live & (k < 2 * EDGES) & tl.where(k < EDGES, (k >= h) & (h > 0), e_cols < end)
+    xe = tl.load(x_ptr + x_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
+    if LOG_SOFTMAX:
+        ye = (xe - m[:, None]) - log_d[:, None]
+    else:
+        ye = tl.exp2((xe - m[:, None]) * LOG2E) * r[:, None]
+    tl.store(y_ptr + y_base[:, None] + e_cols, downcast.rounded(ye, y_ptr.dtype.element_ty, INTERPRETER),
+             mask=e_mask)
 
 
 @triton.jit
@@ -486,6 +553,17 @@ def edge_lanes(edges_: int, tile_rows: int, warps: int) -> int:
     return max(2 * edges_, 32 * warps // tile_rows)
 
 
+def window(x: torch.Tensor, edges_: int, block: int) -> bool:
+    """WINDOW of a `fused` tile `block` units wide on `x` read with EDGES = `edges_`:
+    whether each row, from the 16-byte boundary at or before its start, fits the tile
+    (width + EDGES - 1 <= block: bf16 197, 577, 3001, not 1025) and the last row's tail
+    vector lies inside x's storage (`row_edges.tail_vector_inside`), so that
+    `_fused_window_tile` reads it whole. Measured offline for sm_90 (Triton 3.6, bf16
+    8192 rows, softmax / log-softmax registers, edge tile -> window): 197 74 / 80 ->
+    57 / 47, 577 94 / 128 -> 79 / 79, 3001 61 / 80 -> 55 / 48."""
+    return bool(edges_) and x.shape[1] + edges_ - 1 <= block and row_edges.tail_vector_inside(x)
+
+
 def _pow2_at_most(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
@@ -511,7 +589,8 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
-                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps)}
+                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps),
+                  "WINDOW": window(x, edges_, block)}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 

@@ -639,6 +639,28 @@ def test_odd_rows_agree_in_every_layout(op, dtype, layout):
             run_and_check(Target("triton", op, variant), x)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", OPS)
+def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
+    # Odd rows whose head and tail vectors fit `fused`'s tile (width + EDGES - 1 <= BLOCK)
+    # are read as whole 16-byte vectors from the boundary at or before each row's start
+    # (WINDOW), their neighbours' values masked: NaN in the padding, the next row's values
+    # in contiguous rows. Not where the last row's tail vector would pass the end of the
+    # storage (7 contiguous rows whose end is off 16 bytes), nor where the row does not
+    # fit (1025: head and tail beside the body).
+    softmax_mod, _, fused, *_ = _modules()
+    cols = 3001 if dtype == torch.float32 else 197
+    for rows, layout, window in ((7, "padded", True), (8, "contiguous", True), (7, "contiguous", False)):
+        for values in (make_rows(rows, cols, dtype, DEVICE, seed=rows), special_rows(cols, dtype, DEVICE)):
+            x = in_layout(values, layout)
+            whole = layout == "padded" or (x.numel() * x.element_size()) % 16 == 0
+            c = softmax_mod.plan(x, op, "fused")["constexprs"]
+            assert c["EDGES"] and c["WINDOW"] == (window and whole), (rows, layout, c)
+            run_and_check(Target("triton", op, "fused"), x)
+    x = in_layout(make_rows(8, 1025, dtype, DEVICE), "padded")
+    assert not softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"]
+
+
 # -- any tensor: an answer, never an exception ------------------------------------------------
 
 def expected_softmax(op, x):
