@@ -214,7 +214,7 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     # tile joined to the body's max (`_fused_edges_tile`) made Triton 3.6 convert the
     # edges into the body's layout, replicated over the lanes (32 more values a thread:
     # bf16 577 94 registers against 576's 64). The head and tail vectors hold bytes of
-    # the neighbouring rows (or, past the last row, of the storage: `window` checks), so
+    # the neighbouring rows (x ends on a vector: `window` checks), so
     # only whole vectors of the row are stored 16 bytes at a time; the head's and tail's
     # values are read again (L1/L2) after the reductions, one a thread, and stored
     # singly, so that the body's exps are not kept live for them.
@@ -556,12 +556,13 @@ def edge_lanes(edges_: int, tile_rows: int, warps: int) -> int:
 def window(x: torch.Tensor, edges_: int, block: int) -> bool:
     """WINDOW of a `fused` tile `block` units wide on `x` read with EDGES = `edges_`:
     whether each row, from the 16-byte boundary at or before its start, fits the tile
-    (width + EDGES - 1 <= block: bf16 197, 577, 3001, not 1025) and the last row's tail
-    vector lies inside x's storage (`row_edges.tail_vector_inside`), so that
-    `_fused_window_tile` reads it whole. Measured offline for sm_90 (Triton 3.6, bf16
+    (width + EDGES - 1 <= block: bf16 197, 577, 3001, not 1025) and x ends on a 16-byte
+    boundary (`row_edges.ends_on_vector`: the last row's tail vector is x's own), so that
+    `_fused_window_tile` reads every vector whole. Elsewhere (bf16 odd rows not a multiple
+    of 8) the rows keep `_fused_edges_tile`. Measured offline for sm_90 (Triton 3.6, bf16
     8192 rows, softmax / log-softmax registers, edge tile -> window): 197 74 / 80 ->
     57 / 47, 577 94 / 128 -> 79 / 79, 3001 61 / 80 -> 55 / 48."""
-    return bool(edges_) and x.shape[1] + edges_ - 1 <= block and row_edges.tail_vector_inside(x)
+    return bool(edges_) and x.shape[1] + edges_ - 1 <= block and row_edges.ends_on_vector(x)
 
 
 def _pow2_at_most(n: int) -> int:

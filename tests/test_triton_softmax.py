@@ -645,18 +645,21 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # Odd rows whose head and tail vectors fit `fused`'s tile (width + EDGES - 1 <= BLOCK)
     # are read as whole 16-byte vectors from the boundary at or before each row's start
     # (WINDOW), their neighbours' values masked: NaN in the padding, the next row's values
-    # in contiguous rows. Not where the last row's tail vector would pass the end of the
-    # storage (7 contiguous rows whose end is off 16 bytes), nor where the row does not
-    # fit (1025: head and tail beside the body).
+    # in contiguous rows. Only where the tensor ends on a 16-byte boundary (the last
+    # row's tail vector is its own: 8 rows of odd width, not 7), and not where the row
+    # does not fit (1025: head and tail beside the body).
     softmax_mod, _, fused, *_ = _modules()
     cols = 3001 if dtype == torch.float32 else 197
-    for rows, layout, window in ((7, "padded", True), (8, "contiguous", True), (7, "contiguous", False)):
-        for values in (make_rows(rows, cols, dtype, DEVICE, seed=rows), special_rows(cols, dtype, DEVICE)):
-            x = in_layout(values, layout)
-            whole = layout == "padded" or (x.numel() * x.element_size()) % 16 == 0
-            c = softmax_mod.plan(x, op, "fused")["constexprs"]
-            assert c["EDGES"] and c["WINDOW"] == (window and whole), (rows, layout, c)
-            run_and_check(Target("triton", op, "fused"), x)
+    for rows, layout in ((8, "padded"), (8, "contiguous"), (7, "contiguous"), (7, "padded")):
+        values = make_rows(rows, cols, dtype, DEVICE, seed=rows)
+        special = special_rows(cols, dtype, DEVICE)[:rows - 1]  # -inf, inf, NaN rows ... and one plain
+        values[:len(special)] = special
+        x = in_layout(values, layout)
+        ends = (x.data_ptr() + ((rows - 1) * x.stride(0) + cols) * x.element_size()) % 16 == 0
+        assert ends == (rows * cols * x.element_size() % 16 == 0), (rows, layout)
+        c = softmax_mod.plan(x, op, "fused")["constexprs"]
+        assert c["EDGES"] and c["WINDOW"] == ends, (rows, layout, c)
+        run_and_check(Target("triton", op, "fused"), x)
     x = in_layout(make_rows(8, 1025, dtype, DEVICE), "padded")
     assert not softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"]
 
