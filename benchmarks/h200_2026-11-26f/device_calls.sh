@@ -231,3 +231,49 @@ echo "elapsed $(el)"
 G=h200; C=$(cat .device/commit)
 timeout $(( 585 - $(el) )) python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_cuda_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_cuda_${G}_$C.log | tail -6
 echo "elapsed $(el)"
+
+## call 13 (H100, ee93566)
+# session 40 call 13 (H100): Triton fused tiles of odd rows read whole from the 16-byte
+# boundary before each row (branch triton-narrow-odd-36, ca40d99, in .device/win; values
+# of the neighbouring rows masked to -inf, head and tail stored singly) against main:
+# auto forward softmax and log-softmax, bf16 / fp16 / fp32 at odd widths, 1 GiB, two
+# rounds; the branch's Triton odd-row GPU tests; memcheck / initcheck over its fused tiles.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees win_${tag}_$rev fwd 2 "--cols 197,577,1025,3001 --dtype bf16,fp16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/win" 2>&1 | tail -25
+echo "elapsed $(el)"
+(cd .device/win && PYTHONPATH=$PWD timeout 200 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_triton_softmax.py -k "(odd or edge or three or whole) and not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_win_${tag}_ca40d99.log); grep -E "passed|failed|FAILED|Error" $out/gpu_tests_win_${tag}_ca40d99.log | tail -4
+echo "elapsed $(el)"
+(cd .device/win && PYTHONPATH=$PWD timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_win_${tag}_ca40d99.log --backends triton --variants fused,auto --dtypes fp32,bf16 --ops softmax,log_softmax --shapes 8x197,8x577,8x3001,5x577 2>&1 | tail -6) 
+echo "elapsed $(el)"
+
+## call 14 (H100, ee93566)
+# session 40 call 14 (H100): call 13 again with row counts that make each input's bytes a
+# multiple of 16 (rows a multiple of 8), so that the branch's window tile serves them
+# (window() declines a tensor whose last row's tail vector lies past its storage, as
+# call 13's 1 GiB inputs all did): about 1 GiB, auto forward softmax and log-softmax,
+# bf16 / fp16, one round.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for rc in 2725256x197 930448x577 178896x3001; do
+  compare_trees win8_${rc}_${tag}_$rev fwd 1 "--rows ${rc%x*} --cols ${rc#*x} --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --quiet --format csv" \
+    "$root" "$root/.device/win" 2>&1 | tail -4
+done
+echo "elapsed $(el)"
+
+## call 15 (H100, 7d91be3)
+# session 40 call 15 (H100): Triton WINDOW tiles merged (odd rows read whole from the
+# 16-byte boundary before each row, where the tensor ends on a 16-byte boundary): the
+# Triton softmax GPU test files (but the >2^31-element tests), compute-sanitizer's four
+# tools over fused / auto at shapes that take WINDOW (8 rows) and that do not (5, 7 rows).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+G=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100); C=$(cat .device/commit)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 330 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_triton_${G}_$C.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_triton_${G}_$C.log | tail -6
+echo "elapsed $(el)"
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $OUT/sanitize_window_${G}_$C.log --backends triton --variants fused,auto --dtypes fp32,bf16 --ops softmax,log_softmax --shapes 8x197,8x577,8x3001,5x577,7x197 2>&1 | tail -6
+echo "elapsed $(el)"
