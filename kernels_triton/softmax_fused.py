@@ -213,9 +213,9 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     # max and sum are then the plain tile's, in the body's one layout: a separate edge
     # tile joined to the body's max (`_fused_edges_tile`) made Triton 3.6 convert the
     # edges into the body's layout, replicated over the lanes (32 more values a thread:
-    # bf16 577 94 registers against 576's 64). The head and tail vectors hold bytes of
-    # the neighbouring rows (x ends on a vector: `window` checks), so
-    # only whole vectors of the row are stored 16 bytes at a time; the head's and tail's
+    # bf16 577 94 registers against 576's 64). The head and tail vectors hold values of
+    # the neighbouring rows (inside x: `window` checks that x ends on a vector), so only
+    # whole vectors of the row are stored 16 bytes at a time; the head's and tail's
     # values are read again (L1/L2) after the reductions, one a thread, and stored
     # singly, so that the body's exps are not kept live for them.
     live = (rows < n_rows)[:, None]
