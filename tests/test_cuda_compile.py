@@ -15,6 +15,7 @@ host compiler), the build hash, and that no source includes torch headers.
 from __future__ import annotations
 
 import concurrent.futures
+import importlib.util
 import os
 import re
 import shutil
@@ -143,12 +144,10 @@ def _global_stores(obj: Path) -> dict[str, dict[str, int]]:
     """Per kernel of the object (demangled, parameters dropped): its global store
     instructions in the sm_90 SASS (STG.E.128, STG.E.U16, ...), counted."""
     cuobjdump = shutil.which("cuobjdump", path=str(Path(NVCC).parent)) or shutil.which("cuobjdump")
-    if cuobjdump is None:  # Triton's wheel carries one (its NVIDIA backend's binaries)
-        try:
-            import triton
-            cuobjdump = shutil.which("cuobjdump", path=str(Path(triton.__file__).parent / "backends" / "nvidia" / "bin"))
-        except ImportError:
-            pass
+    triton_spec = importlib.util.find_spec("triton")
+    if cuobjdump is None and triton_spec is not None:  # Triton's wheel carries one (its NVIDIA backend's)
+        triton_bin = Path(triton_spec.origin).parent / "backends" / "nvidia" / "bin"
+        cuobjdump = shutil.which("cuobjdump", path=str(triton_bin))
     if cuobjdump is None:
         pytest.skip("cuobjdump not found beside nvcc, on PATH or in Triton's wheel")
     stores: dict[str, dict[str, int]] = {}

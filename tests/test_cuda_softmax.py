@@ -545,9 +545,8 @@ def test_odd_widths_read_rows_in_three_parts(dtype, cols):
     """An odd width starts each row of a contiguous tensor at another offset from a 16-byte
     boundary: warp_per_row, cluster_regs, block_hybrid and split (and auto through them),
     forward and backward, read such rows as a head of single values, 16-byte packs and a
-    tail, where
-    the rows of every tensor share their offsets (contiguous rows, or a row stride that
-    differs from the width by whole 16-byte packs), and every value of every row agrees
+    tail, where the rows of every tensor share their offsets (contiguous rows, or a row
+    stride that differs from the width by whole 16-byte packs), and every value of every row agrees
     with float64: make_rows puts spikes in the first and last columns, which are edges
     here. Rows with no whole pack (cols < 8) are all edges; a warp's lane groups (fewer
     lanes than edges, some) and a CTA's rows take each row's edges; wide rows span

@@ -648,7 +648,7 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # in contiguous rows. Only where the tensor ends on a 16-byte boundary (the last
     # row's tail vector is its own: 8 rows of odd width, not 7), and not where the row
     # does not fit (1025: head and tail beside the body).
-    softmax_mod, _, fused, *_ = _modules()
+    softmax_mod, *_ = _modules()
     cols = 3001 if dtype == torch.float32 else 197
     for rows, layout in ((8, "padded"), (8, "contiguous"), (7, "contiguous"), (7, "padded")):
         values = make_rows(rows, cols, dtype, DEVICE, seed=rows)
