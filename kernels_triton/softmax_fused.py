@@ -115,7 +115,9 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # (pairs.py); BLOCK counts words; SEGMENTS > 0: as that many segments. EDGES > 0:
     # rows off the 16-byte alignment read as head, whole vectors of EDGES values and
     # tail, the edges in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read
-    # as whole vectors from the boundary before their start (`window`). INTERPRETER: Triton's
+    # as whole vectors from the boundary before their start (`window`; 2: all but x's
+    # last row, which the program that holds it reads by value after its tile, a
+    # register-light pass the tile's program has room for). INTERPRETER: Triton's
     # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
@@ -126,9 +128,14 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     elif PAIRS:
         _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
                           LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
-    elif WINDOW:
+    elif WINDOW == 1:
         _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                            EDGES, EDGE_LANES, INTERPRETER)
+    elif WINDOW == 2:
+        _fused_window_tile(x_ptr, y_ptr, rows, n_rows - 1, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
+                           EDGES, EDGE_LANES, INTERPRETER)
+        if block * ROWS + ROWS >= n_rows:
+            _one_row(x_ptr, y_ptr, n_rows - 1, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK, INTERPRETER)
     elif EDGES:
         _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                           EDGES, EDGE_LANES, INTERPRETER)
@@ -214,10 +221,11 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     # tile joined to the body's max (`_fused_edges_tile`) made Triton 3.6 convert the
     # edges into the body's layout, replicated over the lanes (32 more values a thread:
     # bf16 577 94 registers against 576's 64). The head and tail vectors hold values of
-    # the neighbouring rows (inside x: `window` checks that x ends on a vector), so only
-    # whole vectors of the row are stored 16 bytes at a time; the head's and tail's
-    # values are read again (L1/L2) after the reductions, one a thread, and stored
-    # singly, so that the body's exps are not kept live for them.
+    # the neighbouring rows (inside x: x ends on a vector, or its last row is not read
+    # here, `window`; n_rows: the rows read so), so only whole vectors of the row are
+    # stored 16 bytes at a time; the head's and tail's values are read again (L1/L2)
+    # after the reductions, one a thread, and stored singly, so that the body's exps are
+    # not kept live for them.
     live = (rows < n_rows)[:, None]
     x_rows = rows * x_row_stride
     x_base = x_rows // EDGES * EDGES
@@ -263,6 +271,27 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
         ye = tl.exp2((xe - m[:, None]) * LOG2E) * r[:, None]
     tl.store(y_ptr + y_base[:, None] + e_cols, downcast.rounded(ye, y_ptr.dtype.element_ty, INTERPRETER),
              mask=e_mask)
+
+
+@triton.jit
+def _one_row(x_ptr, y_ptr, row, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX: tl.constexpr,
+             BLOCK: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Softmax of x's row `row` (at most BLOCK values) read and written by value, as a
+    # 1-D tile over the program's threads: a few values a thread, so it takes no more
+    # registers than the 2-D tile before it. Special values as in the plain tile.
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row.to(tl.int64) * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    m = tl.max(x, axis=0)
+    shifted = x - m
+    e = tl.exp2(shifted * LOG2E)
+    d = tl.sum(e, axis=0)
+    if LOG_SOFTMAX:
+        y = shifted - tl.log2(d) * LN2
+    else:
+        y = e * (1.0 / d)
+    tl.store(y_ptr + row.to(tl.int64) * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+             mask=mask)
 
 
 @triton.jit
@@ -553,19 +582,32 @@ def edge_lanes(edges_: int, tile_rows: int, warps: int) -> int:
     return max(2 * edges_, 32 * warps // tile_rows)
 
 
-def window(x: torch.Tensor, edges_: int, block: int) -> bool:
-    """WINDOW of a `fused` tile `block` units wide on `x` read with EDGES = `edges_`:
-    whether each row, from the 16-byte boundary at or before its start, fits the tile
-    (width + EDGES - 1 <= block: bf16 197, 577, 3001, not 1025) and x ends on a 16-byte
-    boundary (`row_edges.ends_on_vector`: the last row's tail vector is x's own), so that
-    `_fused_window_tile` reads every vector whole. Elsewhere (bf16 odd rows not a multiple
-    of 8) the rows keep `_fused_edges_tile`. Measured offline for sm_90 (Triton 3.6, bf16
-    8192 rows, softmax / log-softmax registers, edge tile -> window): 197 74 / 80 ->
-    57 / 47, 577 94 / 128 -> 79 / 79, 3001 61 / 80 -> 55 / 48. H100, about 1 GiB in a
-    multiple of 8 rows, % of copy, softmax / log-softmax forward, edge tile -> window
-    (benchmarks/h100_2026-11-26f/win8_*): bf16 197 68.3 / 64.2 -> 88.0 / 85.4, 577 45.4 /
-    44.6 -> 67.7 / 64.6, 3001 89.7 / 77.4 -> 98.1 / 100.4."""
-    return bool(edges_) and x.shape[1] + edges_ - 1 <= block and row_edges.ends_on_vector(x)
+def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
+    """WINDOW of a `fused` tile of `tile_rows` rows, `block` units wide, on `x` read with
+    EDGES = `edges_`. Where each row, from the 16-byte boundary at or before its start,
+    fits the tile (width + EDGES - 1 <= block: bf16 197, 577, 3001, not 1025),
+    `_fused_window_tile` reads every vector of the rows whole:
+    * 1 where x ends on a 16-byte boundary (`row_edges.ends_on_vector`: the last row's
+      tail vector is x's own; bf16 odd rows in a multiple of 8);
+    * else 2 where the tile holds two rows or more: every row but the last, which the
+      program that holds it reads by value after its tile (`_one_row`: a 1-D tile of at
+      most half the 2-D tile's values a thread);
+    * else 0: the rows keep `_fused_edges_tile`. A one-row tile (fp32 3001, 5001) would
+      hold the last row in as many registers as the tile.
+    Registers, sm_90, softmax / log-softmax, Triton 3.6 (the H100's and H200's):
+    * edge tile -> window 1, bf16 8192 rows: 197 74 / 80 -> 57 / 47, 577 94 / 128 -> 79 /
+      79, 3001 61 / 80 -> 55 / 48;
+    * window 2, bf16 8191 rows: 197 48 / 55, 577 77 / 80, 3001 48 / 60;
+    * fp32 8191 rows, edge tile against window 2 (not taken): 3001 64 / 64 against
+      72 / 64, 5001 63 / 64 against 64 / 64 (Triton 3.9: 80 / 87 and 84 / 93).
+    H100, about 1 GiB in a multiple of 8 rows, % of copy, softmax / log-softmax forward,
+    edge tile -> window 1 (benchmarks/h100_2026-11-26f/win8_*): bf16 197 68.3 / 64.2 ->
+    88.0 / 85.4, 577 45.4 / 44.6 -> 67.7 / 64.6, 3001 89.7 / 77.4 -> 98.1 / 100.4."""
+    if not edges_ or x.shape[1] + edges_ - 1 > block:
+        return 0
+    if row_edges.ends_on_vector(x):
+        return 1
+    return 2 if tile_rows > 1 else 0
 
 
 def _pow2_at_most(n: int) -> int:
@@ -594,7 +636,7 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
                   "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps),
-                  "WINDOW": window(x, edges_, block)}
+                  "WINDOW": window(x, edges_, block, tile_rows)}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 

@@ -645,20 +645,33 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # Odd rows whose head and tail vectors fit `fused`'s tile (width + EDGES - 1 <= BLOCK)
     # are read as whole 16-byte vectors from the boundary at or before each row's start
     # (WINDOW), their neighbours' values masked: NaN in the padding, the next row's values
-    # in contiguous rows. Only where the tensor ends on a 16-byte boundary (the last
-    # row's tail vector is its own: 8 rows of odd width, not 7), and not where the row
-    # does not fit (1025: head and tail beside the body).
+    # in contiguous rows. WINDOW 1 where the tensor ends on a 16-byte boundary (the last
+    # row's tail vector is its own: 8 rows of odd width); 2 where it does not and the
+    # tile holds more than one row (the last row read by value after the tile: every
+    # special row is also tried last, as it is and reversed); none where the row does not
+    # fit (1025: head and tail beside the body). On a GPU a few rows take a tile each, so
+    # the tensors there have enough rows for tiles of several.
     softmax_mod, *_ = _modules()
-    cols = 3001 if dtype == torch.float32 else 197
+    cols = 1501 if dtype == torch.float32 else 197
+    many = 0 if DEVICE == "cpu" else 1024  # rows past 132 SMs x 4: tiles of 8 rows
+    special = special_rows(cols, dtype, DEVICE)
+    windows = set()
     for rows, layout in ((8, "padded"), (8, "contiguous"), (7, "contiguous"), (7, "padded")):
-        values = make_rows(rows, cols, dtype, DEVICE, seed=rows)
-        special = special_rows(cols, dtype, DEVICE)[:rows - 1]  # -inf, inf, NaN rows ... and one plain
-        values[:len(special)] = special
+        values = make_rows(many + rows, cols, dtype, DEVICE, seed=rows)
+        values[many:many + rows - 1] = special[:rows - 1]  # -inf, inf, NaN rows ... and one plain
         x = in_layout(values, layout)
-        ends = (x.data_ptr() + ((rows - 1) * x.stride(0) + cols) * x.element_size()) % 16 == 0
-        assert ends == (rows * cols * x.element_size() % 16 == 0), (rows, layout)
+        ends = (x.data_ptr() + ((x.shape[0] - 1) * x.stride(0) + cols) * x.element_size()) % 16 == 0
+        assert ends == (x.numel() * x.element_size() % 16 == 0), (rows, layout)
         c = softmax_mod.plan(x, op, "fused")["constexprs"]
-        assert c["EDGES"] and c["WINDOW"] == ends, (rows, layout, c)
+        assert c["EDGES"] and c["WINDOW"] == (1 if ends else 2 if c["ROWS"] > 1 else 0), (rows, layout, c)
+        windows.add(c["WINDOW"])
+        run_and_check(Target("triton", op, "fused"), x)
+    assert windows == ({1, 2} if dtype != torch.float32 or DEVICE != "cpu" else {0, 1}), windows
+    for i in range(2 * len(special)):
+        values = make_rows(many + 3, cols, dtype, DEVICE, seed=i)
+        values[-1] = special[i // 2].flip(0) if i % 2 else special[i // 2]
+        x = in_layout(values, "contiguous" if i % 4 < 2 else "padded")
+        assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] in (0, 2)
         run_and_check(Target("triton", op, "fused"), x)
     x = in_layout(make_rows(8, 1025, dtype, DEVICE), "padded")
     assert not softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"]
