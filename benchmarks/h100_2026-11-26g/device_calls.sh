@@ -1,0 +1,59 @@
+#!/bin/bash
+# Session 41 device calls (2026-11-26), each run from the repository root as: bash .device/callN.sh
+
+## call 1 (asked for an H200, ran on an H100: its results are named h100)
+# session 41 call 1 (H200): Triton `fused` WINDOW 2 (every row but the last read as
+# whole 16-byte vectors from the boundary before each row; the last row by value):
+# the Triton softmax GPU tests, memcheck over fused/auto at window shapes, and auto
+# forward on about 1 GiB (row counts that are not a multiple of 8: WINDOW 2) against
+# main before it (.device/w1: window 1 only), then window 1 on the H200 at rows a
+# multiple of 8 against the tree before it (.device/prewin), not yet run on an H200.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 300 python3 -m pytest tests/test_triton_softmax.py -q -x -p no:cacheprovider > $out/gpu_tests_triton_${tag}_$rev.log 2>&1; tail -2 $out/gpu_tests_triton_${tag}_$rev.log
+echo "tests $(el)"
+timeout 200 python3 benchmarks/sanitize.py --out $out/sanitize_win2_${tag}_$rev.log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16,fp32 --ops softmax,log_softmax --shapes 1027x197,1027x577,1027x3001,1027x1501,1024x197,7x197 2>&1 | tail -3
+echo "sanitize $(el)"
+compare_trees win2_${tag}_$rev fwd 2 "--cols 197,577,1025,3001 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -18
+compare_trees win2f_${tag}_$rev fwd 1 "--cols 1501,3001 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -5
+echo "bench $(el)"
+for rc in 2725256x197 930448x577 178896x3001; do
+  compare_trees win8_${rc}_${tag}_$rev fwd 1 "--rows ${rc%x*} --cols ${rc#*x} --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --quiet --format csv" \
+    "$root" "$root/.device/prewin" 2>&1 | tail -3
+done
+echo "elapsed $(el)"
+
+## call 2 (H100; call 1 asked for an H200 and ran on an H100)
+# session 41 call 2 (H100, warm): CUDA warp_per_row with two rows per group on 16-bit
+# rows of several packs on 32 lanes (kWarpRowRows16Wide, merged 6fd0485): build the
+# checkout and main before it (.device/w1), the three-part and warp_per_row GPU tests,
+# compute-sanitizer's four tools at row counts whose last group has one row, then
+# auto forward on about 1 GiB before / after, two rounds.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/w1"
+echo "build $(el)"
+timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_wpr2_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_wpr2_${tag}_$rev.log | tail -4
+echo "tests $(el)"
+timeout 150 python3 benchmarks/sanitize.py --out $out/sanitize_wpr2_${tag}_$rev.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x577,3x1023,7x576,3x700,5x1024 2>&1 | tail -6
+echo "sanitize $(el)"
+compare_trees wpr2_${tag}_$rev fwd 2 "--cols 576,577,700,1023,1024 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -21
+echo "elapsed $(el)"
+
+## call 3 (H100)
+# session 41 call 3 (H100, warm): the whole Triton softmax GPU test file at WINDOW 2
+# (call 1's single-process run stopped at its 300 s limit, 40% in, nothing failed).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 500 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -6
+echo "elapsed $(el)"
