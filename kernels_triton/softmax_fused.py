@@ -9,7 +9,9 @@ reduced per thread first and stored segment by segment (`_fused_pairs_segments`)
 up to FUSED_MAX_COLS wide (FUSED_MAX_COLS_PAIRS in pairs, FUSED_MAX_COLS_ODD for odd
 widths or row strides). Rows that start off a 16-byte boundary (odd widths) are read as
 head, whole 16-byte vectors and tail where x's and the output's rows share their offsets
-(row_edges.py, `_fused_edges_tile`; FUSED_EDGES_MIN_COLS).
+(row_edges.py, `_fused_edges_tile`; FUSED_EDGES_MIN_COLS); rows that fit the tile with
+their head and tail vectors as whole vectors from the 16-byte boundary before them
+(`_fused_window_tile`, `window`; backward: `backward_window`).
 
 The grid is one-shot: one program per row block (`grid`), laid out on a second grid
 dimension past CUDA's grid.x limit. `launch_params` derives every constexpr, the warps
@@ -423,13 +425,15 @@ def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_
                                    dx_row_stride, LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr,
                                    BLOCK: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr,
                                    BF16: tl.constexpr, EDGES: tl.constexpr, EDGE_LANES: tl.constexpr,
-                                   INTERPRETER: tl.constexpr):
+                                   WINDOW: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, as the forward. Per block: read
     # ROWS x n_cols elements of y and of dy once, write ROWS x n_cols of dx once. PAIRS:
     # 16-bit rows held two values per word (BLOCK counts words). EDGES > 0: rows off the
     # 16-byte alignment read as head, whole vectors of EDGES values and tail, the edges
-    # in EDGE_LANES lanes a row (row_edges.py). The sum and the output are fp32
-    # (softmax_rows.grad_term / grad_out). INTERPRETER: Triton's CPU interpreter.
+    # in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read as whole vectors
+    # from the boundary before their start, as the forward's (`backward_window`). The
+    # sum and the output are fp32 (softmax_rows.grad_term / grad_out). INTERPRETER:
+    # Triton's CPU interpreter.
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
@@ -437,6 +441,15 @@ def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_
     if PAIRS:
         _fused_backward_pairs_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols // 2, y_row_stride // 2,
                                    dy_row_stride // 2, dx_row_stride // 2, LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
+    elif WINDOW == 1:
+        _fused_backward_window_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                    dx_row_stride, LOG_SOFTMAX, BLOCK, EDGES, EDGE_LANES, INTERPRETER)
+    elif WINDOW == 2:
+        _fused_backward_window_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows - 1, n_cols, y_row_stride, dy_row_stride,
+                                    dx_row_stride, LOG_SOFTMAX, BLOCK, EDGES, EDGE_LANES, INTERPRETER)
+        if block * ROWS + ROWS >= n_rows:
+            _one_row_backward(y_ptr, dy_ptr, dx_ptr, n_rows - 1, n_cols, y_row_stride, dy_row_stride, dx_row_stride,
+                              LOG_SOFTMAX, BLOCK, INTERPRETER)
     elif EDGES:
         _fused_backward_edges_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_row_stride, dy_row_stride,
                                    dx_row_stride, LOG_SOFTMAX, BLOCK, EDGES, EDGE_LANES, INTERPRETER)
@@ -482,6 +495,67 @@ def _fused_backward_edges_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_ro
     tl.store(dx_ptr + (rows * dx_row_stride)[:, None] + e_cols,
              downcast.rounded(softmax_rows.grad_out(ye, ge, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
              mask=e_mask)
+
+
+@triton.jit
+def _fused_backward_window_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                dx_row_stride, LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr,
+                                EDGES: tl.constexpr, EDGE_LANES: tl.constexpr, INTERPRETER: tl.constexpr):
+    # The backward on rows that start off a 16-byte boundary and fit the tile with their
+    # head and tail vectors, as `_fused_window_tile`: y's and dy's rows as the BLOCK
+    # values from the boundary at or before their start (at one offset from it in both:
+    # row_edges.edge_vector), every vector loaded whole, the neighbours' values set to +0
+    # (as the plain tile's padding: they add nothing to the sum); whole vectors of dx
+    # stored 16 bytes at a time, the head's and tail's values read again after the sum
+    # and stored singly. n_rows: the rows read so (all but x's last where it ends off a
+    # boundary: `backward_window`).
+    live = (rows < n_rows)[:, None]
+    y_rows = rows * y_row_stride
+    y_base = y_rows // EDGES * EDGES
+    dy_base = (rows * dy_row_stride) // EDGES * EDGES
+    h = (y_rows - y_base).to(tl.int32)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    end = h + n_cols
+    read = live & (cols < (end + (EDGES - 1)) // EDGES * EDGES)
+    y = tl.load(y_ptr + y_base[:, None] + cols, mask=read, other=0.0)
+    g = tl.load(dy_ptr + dy_base[:, None] + cols, mask=read, other=0.0)
+    # In the row: h <= col < end, as the forward's two compares with constants a value.
+    j = cols % EDGES
+    t = cols // EDGES * EDGES - h
+    inside = (j >= -t) & (j < n_cols - t)
+    y = tl.where(inside, y.to(tl.float32), 0.0)
+    g = tl.where(inside, g.to(tl.float32), 0.0)
+    s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=1)[:, None]
+    dx_base = (rows * dx_row_stride) // EDGES * EDGES
+    whole = live & (cols >= (h + (EDGES - 1)) // EDGES * EDGES) & (cols < end // EDGES * EDGES)
+    tl.store(dx_ptr + dx_base[:, None] + cols,
+             downcast.rounded(softmax_rows.grad_out(y, g, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
+             mask=whole)
+    # Lanes 0 .. EDGES - 1: the head vector's values in the row; EDGES .. 2 EDGES - 1: the
+    # tail vector's (as the forward's).
+    k = tl.arange(0, EDGE_LANES)[None, :]
+    e_cols = tl.where(k < EDGES, k, k - EDGES + end // EDGES * EDGES)
+    e_mask = live & (k < 2 * EDGES) & tl.where(k < EDGES, (k >= h) & (h > 0), e_cols < end)
+    ye = tl.load(y_ptr + y_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
+    ge = tl.load(dy_ptr + dy_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
+    tl.store(dx_ptr + dx_base[:, None] + e_cols,
+             downcast.rounded(softmax_rows.grad_out(ye, ge, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
+             mask=e_mask)
+
+
+@triton.jit
+def _one_row_backward(y_ptr, dy_ptr, dx_ptr, row, n_cols, y_row_stride, dy_row_stride, dx_row_stride,
+                      LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, INTERPRETER: tl.constexpr):
+    # The backward of row `row` read and written by value, a 1-D tile as `_one_row`.
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    row = row.to(tl.int64)
+    y = tl.load(y_ptr + row * y_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    g = tl.load(dy_ptr + row * dy_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+    s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=0)
+    tl.store(dx_ptr + row * dx_row_stride + cols,
+             downcast.rounded(softmax_rows.grad_out(y, g, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
+             mask=mask)
 
 
 @triton.jit
@@ -711,6 +785,23 @@ def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
     return edges_
 
 
+def backward_window(y: torch.Tensor, dy: torch.Tensor, edges_: int, block: int) -> int:
+    """WINDOW of the backward on 16-bit y and dy, as the forward's `window` (dy must end
+    on a 16-byte boundary too): where rows read with EDGES = `edges_` fit the tile with
+    their head and tail vectors, `_fused_backward_window_tile` reads whole vectors of
+    both, 1 where both end on a 16-byte boundary, else 2 (the last row by value,
+    `_one_row_backward`) at any tile height: a one-row tile's last row takes no more
+    registers than its element loads (sm_90, Triton 3.6, bf16 3001 and 5001, 8191 rows:
+    64 either way), unlike the forward's. Registers, softmax / log-softmax backward, bf16
+    8192 rows (window 1) / 8191 (window 2), element loads before: 197 48 / 48 -> 40 / 48
+    and 43 / 36, 577 48 / 48 -> 64 / 68 and 61 / 72, 3001 64 / 64 -> 46 / 48 and 64 / 64.
+    fp32 rows keep their element loads (FUSED_EDGES_MIN_COLS: from 1025 columns, which
+    measured 101-103% of copy so, H200, benchmarks/h200_2026-11-26f/tri_edges_*_bwd_*)."""
+    if y.element_size() != 2 or not edges_ or y.shape[1] + edges_ - 1 > block:
+        return 0
+    return 1 if row_edges.ends_on_vector(y) and row_edges.ends_on_vector(dy) else 2
+
+
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
                            ) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, row blocks) of the backward on the (rows,
@@ -720,7 +811,9 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     elem, align = y.element_size(), softmax_rows.row_align(y, dy)
     pairs_ = backward_paired(y, dy, align)
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    edges_ = 0 if pairs_ else backward_edges(y, dy)
+    # The window reads rows that `backward_edges` gives element loads (both tiles one
+    # width), in the same block.
+    edges_ = 0 if pairs_ else edges(y, dy)
     block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
     spread = triton.cdiv(rows, sm_count) if sm_count else rows
@@ -729,9 +822,12 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
+    window_ = backward_window(y, dy, edges_, block)
+    if not window_ and not pairs_:
+        edges_ = backward_edges(y, dy)
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
-                  "EDGE_LANES": edge_lanes(edges_, tile_rows, warps)}
+                  "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 

@@ -245,10 +245,13 @@ def test_backward_odd_rows_plan_head_whole_vectors_and_tail(dtype):
             assert rows_mod.row_align(y, dy) == 1 and row_edges.edge_vector(y, dy) == edges, (cols, y_layout, dy_layout)
             # The backward's fused tile reads edges only where its body's tile is narrower
             # than the row's (1025 columns: 1024 against 2048) or the row is past what
-            # element loads hold.
+            # element loads hold; 16-bit rows that fit the tile with their head and tail
+            # vectors read them whole (WINDOW: 197, 3001).
             tile_halves = (cols // vec * vec - 1).bit_length() < (cols - 1).bit_length()  # next powers of two
+            fits = cols + vec - 1 <= 1 << (cols // vec * vec - 1).bit_length()
             fused_edges = edges if (cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] and
-                                    (tile_halves or cols > fused.FUSED_BWD_MAX_COLS_ODD)) else 0
+                                    (tile_halves or cols > fused.FUSED_BWD_MAX_COLS_ODD or
+                                     (fits and dtype.itemsize == 2))) else 0
             for op in BWD_OPS:
                 for variant, expected in (("split", edges), ("fused", fused_edges)):
                     p = softmax_mod.plan(y, op, variant, dy)
@@ -257,6 +260,33 @@ def test_backward_odd_rows_plan_head_whole_vectors_and_tail(dtype):
     y = torch.zeros(4, 3 * vec + 1, dtype=dtype, device=DEVICE)
     dy = torch.zeros(4, 3 * vec + 2, dtype=dtype, device=DEVICE)[:, :3 * vec + 1]  # row stride a value more
     assert row_edges.edge_vector(y, dy) == 0 and row_edges.edge_vector(y[:1], dy[:1]) == vec  # one row: any
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_odd_rows_read_whole_from_the_boundary_before(op, dtype):
+    # As the forward's: 16-bit odd rows of y and dy that fit `fused`'s tile with their head
+    # and tail vectors are read as whole 16-byte vectors from the boundary before each
+    # row (WINDOW), the neighbours' values set to 0: NaN in the padding, the next row's
+    # values in contiguous rows. WINDOW 1 where y and dy both end on a 16-byte boundary
+    # (16 rows), 2 where they do not (15 rows: the last row by value), with
+    # the special rows (NaN and inf in y and dy) first and last; 1025 keeps the edge tile.
+    softmax_mod, *_ = _modules()
+    many = 0 if DEVICE == "cpu" else 1024  # rows past 132 SMs x 4: tiles of several rows
+    for cols in (197, 577):
+        for rows, y_layout, dy_layout, window in ((16, "contiguous", "contiguous", 1), (16, "padded", "padded", 1),
+                                                  (15, "contiguous", "contiguous", 2), (15, "padded", "padded", 2),
+                                                  (16, "contiguous", "padded", 1), (15, "contiguous", "padded", 2)):
+            y, dy = backward_inputs(op, many + rows, cols, dtype, seed=rows)
+            special_y, special_dy, _ = backward_special_rows(op, cols, dtype)
+            y[:len(special_y)], dy[:len(special_dy)] = special_y, special_dy
+            y[-len(special_y):], dy[-len(special_dy):] = special_y.flip(0, 1), special_dy.flip(0, 1)
+            y, dy = in_layout(y, y_layout), in_layout(dy, dy_layout)
+            c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
+            assert c["EDGES"] and c["WINDOW"] == window, (cols, rows, y_layout, dy_layout, c)
+            run_and_check(Target("triton", op, "fused"), y, dy=dy)
+    y, dy = backward_inputs(op, 8, 1025, dtype)
+    assert not softmax_mod.plan(y, op, "fused", dy)["constexprs"]["WINDOW"]
 
 
 @pytest.mark.parametrize("layout", ROW_LAYOUTS)
