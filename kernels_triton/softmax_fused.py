@@ -283,7 +283,8 @@ def _one_row(x_ptr, y_ptr, row, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX:
     # registers than the 2-D tile before it. Special values as in the plain tile.
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
-    x = tl.load(x_ptr + row.to(tl.int64) * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    row = tl.cast(row, tl.int64)  # n_rows - 1: an int where Triton specialises n_rows (1)
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
     m = tl.max(x, axis=0)
     shifted = x - m
     e = tl.exp2(shifted * LOG2E)
@@ -292,8 +293,7 @@ def _one_row(x_ptr, y_ptr, row, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX:
         y = shifted - tl.log2(d) * LN2
     else:
         y = e * (1.0 / d)
-    tl.store(y_ptr + row.to(tl.int64) * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
-             mask=mask)
+    tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
 
 
 @triton.jit
@@ -416,6 +416,16 @@ FUSED_BWD_MAX_COLS_PAIRS = {torch.bfloat16: 2 * FUSED_BWD_MAX_COLS}
 # GPU: the forward pairs from FUSED_PAIRS_MIN_COLS, where a thread's share of the row
 # reaches 32 words; the backward's two rows reach that at half the width.
 FUSED_BWD_PAIRS_MIN_COLS = FUSED_PAIRS_MIN_COLS // 2
+# 16-bit odd rows whose head and tail vectors fit the tile are read as whole vectors from
+# the boundary before them (`backward_window`) only where they fill more than this much of
+# it: two tensors' windows take more registers than their element loads where much of the
+# tile is empty. H200, 1 GiB, % of copy, softmax / log-softmax backward, bf16, element
+# loads -> window (benchmarks/h200_2026-11-26g/bwin_*; rows not a multiple of 8, then a
+# multiple): 197 (204 of a 256-wide tile; 36-48 registers against 48) 61.3 / 58.9 ->
+# 85.3 / 89.0, 90.2 / 84.4; 3001 (3008 of 4096) 89.2 / 89.2 -> 93.0 / 92.2, 100.3 /
+# 98.2; 577 (584 of 1024; 61-72 against 48) 71.3 / 64.2 -> 67.8 / 57.1, 79.7 / 73.9 ->
+# 67.3 / 58.9. fp16 alike.
+FUSED_BWD_WINDOW_MIN_FILL = 2 / 3
 # Under the interpreter, tiles of at most this many units of each tensor.
 INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 
@@ -549,7 +559,7 @@ def _one_row_backward(y_ptr, dy_ptr, dx_ptr, row, n_cols, y_row_stride, dy_row_s
     # The backward of row `row` read and written by value, a 1-D tile as `_one_row`.
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
-    row = row.to(tl.int64)
+    row = tl.cast(row, tl.int64)
     y = tl.load(y_ptr + row * y_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
     g = tl.load(dy_ptr + row * dy_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
     s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=0)
@@ -787,17 +797,17 @@ def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
 
 def backward_window(y: torch.Tensor, dy: torch.Tensor, edges_: int, block: int) -> int:
     """WINDOW of the backward on 16-bit y and dy, as the forward's `window` (dy must end
-    on a 16-byte boundary too): where rows read with EDGES = `edges_` fit the tile with
-    their head and tail vectors, `_fused_backward_window_tile` reads whole vectors of
-    both, 1 where both end on a 16-byte boundary, else 2 (the last row by value,
-    `_one_row_backward`) at any tile height: a one-row tile's last row takes no more
-    registers than its element loads (sm_90, Triton 3.6, bf16 3001 and 5001, 8191 rows:
-    64 either way), unlike the forward's. Registers, softmax / log-softmax backward, bf16
-    8192 rows (window 1) / 8191 (window 2), element loads before: 197 48 / 48 -> 40 / 48
-    and 43 / 36, 577 48 / 48 -> 64 / 68 and 61 / 72, 3001 64 / 64 -> 46 / 48 and 64 / 64.
-    fp32 rows keep their element loads (FUSED_EDGES_MIN_COLS: from 1025 columns, which
-    measured 101-103% of copy so, H200, benchmarks/h200_2026-11-26f/tri_edges_*_bwd_*)."""
+    on a 16-byte boundary too), where the rows also fill more than
+    FUSED_BWD_WINDOW_MIN_FILL of the tile: `_fused_backward_window_tile` reads whole
+    vectors of both, 1 where both end on a 16-byte boundary, else 2 (the last row by
+    value, `_one_row_backward`) at any tile height: a one-row tile's last row takes no
+    more registers than its element loads (sm_90, Triton 3.6, bf16 3001 and 5001, 8191
+    rows: 64 either way), unlike the forward's. fp32 rows keep their element loads
+    (FUSED_EDGES_MIN_COLS: from 1025 columns, which measured 101-103% of copy so, H200,
+    benchmarks/h200_2026-11-26f/tri_edges_*_bwd_*)."""
     if y.element_size() != 2 or not edges_ or y.shape[1] + edges_ - 1 > block:
+        return 0
+    if y.shape[1] + edges_ - 1 <= FUSED_BWD_WINDOW_MIN_FILL * block:
         return 0
     return 1 if row_edges.ends_on_vector(y) and row_edges.ends_on_vector(dy) else 2
 

@@ -246,9 +246,10 @@ def test_backward_odd_rows_plan_head_whole_vectors_and_tail(dtype):
             # The backward's fused tile reads edges only where its body's tile is narrower
             # than the row's (1025 columns: 1024 against 2048) or the row is past what
             # element loads hold; 16-bit rows that fit the tile with their head and tail
-            # vectors read them whole (WINDOW: 197, 3001).
+            # vectors, and fill most of it, read them whole (WINDOW: 197, 3001).
             tile_halves = (cols // vec * vec - 1).bit_length() < (cols - 1).bit_length()  # next powers of two
-            fits = cols + vec - 1 <= 1 << (cols // vec * vec - 1).bit_length()
+            block = 1 << (cols // vec * vec - 1).bit_length()
+            fits = fused.FUSED_BWD_WINDOW_MIN_FILL * block < cols + vec - 1 <= block
             fused_edges = edges if (cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] and
                                     (tile_halves or cols > fused.FUSED_BWD_MAX_COLS_ODD or
                                      (fits and dtype.itemsize == 2))) else 0
@@ -270,10 +271,11 @@ def test_backward_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # row (WINDOW), the neighbours' values set to 0: NaN in the padding, the next row's
     # values in contiguous rows. WINDOW 1 where y and dy both end on a 16-byte boundary
     # (16 rows), 2 where they do not (15 rows: the last row by value), with
-    # the special rows (NaN and inf in y and dy) first and last; 1025 keeps the edge tile.
+    # the special rows (NaN and inf in y and dy) first and last; 1025 keeps the edge tile,
+    # 577 (584 of a 1024-wide tile: FUSED_BWD_WINDOW_MIN_FILL) its element loads.
     softmax_mod, *_ = _modules()
     many = 0 if DEVICE == "cpu" else 1024  # rows past 132 SMs x 4: tiles of several rows
-    for cols in (197, 577):
+    for cols in (197, 3001):
         for rows, y_layout, dy_layout, window in ((16, "contiguous", "contiguous", 1), (16, "padded", "padded", 1),
                                                   (15, "contiguous", "contiguous", 2), (15, "padded", "padded", 2),
                                                   (16, "contiguous", "padded", 1), (15, "contiguous", "padded", 2)):
@@ -285,8 +287,9 @@ def test_backward_odd_rows_read_whole_from_the_boundary_before(op, dtype):
             c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
             assert c["EDGES"] and c["WINDOW"] == window, (cols, rows, y_layout, dy_layout, c)
             run_and_check(Target("triton", op, "fused"), y, dy=dy)
-    y, dy = backward_inputs(op, 8, 1025, dtype)
-    assert not softmax_mod.plan(y, op, "fused", dy)["constexprs"]["WINDOW"]
+    for cols in (577, 1025):
+        y, dy = backward_inputs(op, 8, cols, dtype)
+        assert not softmax_mod.plan(y, op, "fused", dy)["constexprs"]["WINDOW"], cols
 
 
 @pytest.mark.parametrize("layout", ROW_LAYOUTS)
