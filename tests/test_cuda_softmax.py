@@ -992,11 +992,15 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.bfloat16, 128, (4, 32, 1)),   # four packs per lane: a group loads 64 B of a row
     (torch.float16, 64, (4, 16, 1)),     # four would leave 2 lanes loading 32 B: two packs
     (torch.bfloat16, 8, (1, 8, 4)),      # a row of one pack: four rows per access
+    (torch.bfloat16, 512, (16, 32, 1)),  # 16 lanes of four packs: one row per group
+    (torch.float16, 577, (32, 24, 2)),   # 32 lanes of several packs: kWarpRowRows16Wide rows
+    (torch.bfloat16, 1024, (32, 32, 2)),  # 16-bit only: fp32 1024 above keeps one
     (torch.float32, 4, (1, 4, 4)),
 ])
 def test_warp_per_row_lane_packs(dtype, cols, geometry):
     """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
-    per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes)."""
+    per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
+    rows of several packs on 32 lanes take kWarpRowRows16Wide (2) rows per group."""
     p = cuda_softmax.plan(make_rows(4, cols, dtype, "cuda"), "softmax", "warp_per_row")
     assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == geometry, p
 

@@ -1,12 +1,12 @@
 // warp_per_row (OneFlow's register path). A group of G lanes (G = 1..32, a power of
 // two, known at run time) owns R rows (R = kWarpRowRows where a lane holds one pack of
-// a row: that many rows' loads in flight at once); each lane keeps C values per row in
-// registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's
-// accesses are contiguous. The forward's group is the fewest lanes that hold the row at
-// kWarpRowLanePacks* packs each (the backward's: one pack each up to 32 lanes). Slots
-// past the row end hold -inf (exp gives 0). One read and one write of the row;
-// reductions are log2(G) xor-shuffles, no shared memory, no barriers. 16-bit rows stay
-// packed as loaded (RegSlice).
+// a row, kWarpRowRows16Wide on wide 16-bit rows: that many rows' loads in flight at
+// once); each lane keeps C values per row in registers, loaded as C/N packs: lane l
+// reads packs l, l+G, l+2G, ... so a group's accesses are contiguous. The forward's
+// group is the fewest lanes that hold the row at kWarpRowLanePacks* packs each (the
+// backward's: one pack each up to 32 lanes). Slots past the row end hold -inf (exp
+// gives 0). One read and one write of the row; reductions are log2(G) xor-shuffles, no
+// shared memory, no barriers. 16-bit rows stay packed as loaded (RegSlice).
 // Grid: one-shot, blocks of 128 threads, a warp per row group; the row loop (taken only
 // past 2^30 blocks) is warp-uniform, so the full-mask shuffles never see a missing lane.
 #pragma once
@@ -49,13 +49,13 @@ constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
 // taking 2 or 4 rows on lanes of two packs lost: bf16 512 88.5/63.6% vs 89.7%.)
 constexpr int kWarpRowRows = 4;
 // Forward rows take this many packs per lane (16-bit, fp32) in a group of the fewest
-// lanes (a power of two, at most 32) that holds the row, one row per group, rather than
-// one pack per lane on kWarpRowRows rows (a row of one pack keeps those; wider rows
-// than 32 lanes hold take more packs per lane, fp32 1024 eight); 16-bit rows halve
-// their packs per lane (down to 2) while ceil(packs / packs per lane) packs, one per
-// lane, would span fewer than kWarpRowMinGroupBytes (the lane count before its rounding
-// to a power of two: bf16 96 takes 8 lanes of 2 packs, not 4 of 3; widths 68-120 were
-// not measured). H200, forward softmax, 1 GiB, % of copy
+// lanes (a power of two, at most 32) that holds the row, one row per group (but see
+// kWarpRowRows16Wide), rather than one pack per lane on kWarpRowRows rows (a row of one
+// pack keeps those; wider rows than 32 lanes hold take more packs per lane, fp32 1024
+// eight); 16-bit rows halve their packs per lane (down to 2) while ceil(packs / packs
+// per lane) packs, one per lane, would span fewer than kWarpRowMinGroupBytes (the lane
+// count before its rounding to a power of two: bf16 96 takes 8 lanes of 2 packs, not 4
+// of 3; widths 68-120 were not measured). H200, forward softmax, 1 GiB, % of copy
 // (benchmarks/tuning/warp_rows_experiment.sh; benchmarks/h200_2026-11-26/
 // warp_rows_*_{c211a15,1ce9370}.md), one pack per lane on 4 rows -> 2 packs per lane ->
 // 4: fp32 32 / 64 / 128 96.1 / 98.8 / 95.9 -> 99.8 / 99.6 / 100.2; bf16 32 / 64 / 128 /
@@ -70,6 +70,19 @@ constexpr int kWarpRowRows = 4;
 constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
 constexpr int kWarpRowMinGroupBytes = 64;
+// An experiment, pending measurement on the H200 and the H100: 16-bit rows of several
+// 16-byte packs per lane in groups of 32 lanes (more than 16 lanes x kWarpRowLanePacks16
+// packs: 520-1024 columns, 577 and 1023 among them) take this many rows per group, every
+// row's loads issued before the first row's reductions. On an H200 bf16 577 and 197
+// reach 78-81% of copy against 95-97 on an H100 (577: one row per warp, 3 packs, 48
+// bytes, per lane); the hypothesis is that one row per warp keeps too few bytes in
+// flight for the H200. Registers (sm_90) leave as many warps resident per SM at 2 rows
+// as at 1 for aligned rows (bf16 576 / 1024: 40 / 48 registers at either), 3/4 and 7/10
+// as many for rows read in three parts (bf16 577 / 1023: 56 / 72 against 40 / 47), so
+// 1.4-2x the rows in flight. (kWarpRowRows' figures above: two rows on lanes of two packs
+// lost at bf16 512, before the lane packs.) 1 restores one row per group, and builds no
+// instance for it.
+constexpr int kWarpRowRows16Wide = 2;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -120,28 +133,41 @@ template <typename T, int N, int C, int R, bool kEdges = false>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
   static_assert(C % N == 0, "cols_per_thread must be whole packs");
   constexpr int P = C / N;
-  if constexpr (sizeof(T) == 2 && R == 1 && C > N) {
-    // 16-bit rows of more than one pack per lane (groups of G lanes, see
-    // plan_warp_per_row): the values stay packed two per register as loaded (RegSlice,
-    // as in cluster_regs), half the registers of fp32 copies, and the lanes merge their
-    // pairs with one butterfly.
-    const int G = a.group_width;
-    const WarpRowGroups g(G, 1);
+  if constexpr (sizeof(T) == 2 && C > N) {
+    // 16-bit rows of more than one pack per lane (groups of G lanes, R rows per group,
+    // see plan_warp_per_row): the values stay packed two per register as loaded
+    // (RegSlice, as in cluster_regs), half the registers of fp32 copies, and the lanes
+    // merge their pairs with one butterfly. R > 1 (kWarpRowRows16Wide) issues every
+    // row's loads before the first reduction, in groups of 32 lanes only (the plan gives
+    // them no other; a change there must change this): known at compile time, the packs'
+    // offsets are constants, and two rows take the registers of one or a few more
+    // (sm_90, bf16 3 packs per lane: 40 against 40 for one row, 56 with G at run time).
+    const int G = R > 1 ? 32 : a.group_width;
+    const WarpRowGroups g(G, R);
     const int group_lane = g.group_lane;
     const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
     for (int64_t base = g.first; base < a.rows; base += g.step) {
-      const int64_t row = base + g.offset;
-      const T* xr = a.x + row * a.x_stride;
-      const int head = row_head_if<kEdges, T, N>(xr, a.cols);
-      RegSlice<T, N, C * static_cast<int>(sizeof(T))> s;
-      s.load(xr + head, group_lane, G, row < a.rows ? packs : 0);
-      OnlinePair part = s.reduce(a.log);
-      if (kEdges && row < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
-      const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
-      if (row < a.rows) {
-        const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-        s.template write<kWarpRow16StoreOf<kEdges>>(a.y + row * a.cols + head, group_lane, G, packs, n, a.log);
-        if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
+      const int64_t row0 = base + g.offset;
+      RegSlice<T, N, C * static_cast<int>(sizeof(T))> s[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const T* xr = a.x + (row0 + r) * a.x_stride;
+        s[r].load(xr + row_head_if<kEdges, T, N>(xr, a.cols), group_lane, G, row0 + r < a.rows ? packs : 0);
+      }
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const int64_t row = row0 + r;
+        const T* xr = a.x + row * a.x_stride;
+        OnlinePair part = s[r].reduce(a.log);
+        if (kEdges && row < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
+        // Every lane: warp-uniform loop.
+        const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
+        if (row < a.rows) {
+          const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
+          T* yr = a.y + row * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
+          s[r].template write<kWarpRow16StoreOf<kEdges>>(yr, group_lane, G, packs, n, a.log);
+          if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
+        }
       }
     }
     return;
@@ -265,13 +291,25 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 template <int... Cs> struct IntList {};
 using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 
+// Rows that may take kWarpRowRows16Wide rows per group (plan_warp_per_row, which also
+// asks for a group of 32 lanes, as the kernel assumes for them): 16-bit rows of several
+// 16-byte packs per lane (every contiguous 16-bit row packs so, whole or realigned), the
+// only ones with those instances (warp_row_instance: the build grows by those alone).
+template <typename T>
+constexpr bool warp_row_wide16(int pack, int values_per_lane) {
+  return sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane > pack;
+}
+
 // The instances plan_warp_per_row and plan_warp_per_row_backward pick from, through
-// `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R>() and a
-// name for errors).
+// `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R>(), a name
+// for errors, and kRows16Wide: the R of its warp_row_wide16 rows, 1 for none).
 template <typename Kernels, typename T, int N, int C, bool kEdges>
 const void* warp_row_instance(int rows_per_access) {
   if constexpr (C == N) {
     if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows, kEdges>();
+  }
+  if constexpr (Kernels::kRows16Wide > 1 && warp_row_wide16<T>(N, C)) {
+    if (rows_per_access == Kernels::kRows16Wide) return Kernels::template get<T, N, C, Kernels::kRows16Wide, kEdges>();
   }
   return Kernels::template get<T, N, C, 1, kEdges>();
 }
@@ -318,6 +356,7 @@ struct WarpRowFamilyOf {
 
 struct WarpRowKernels {
   static constexpr const char* kName = "warp_per_row";
+  static constexpr int kRows16Wide = kWarpRowRows16Wide;
   template <typename T, int N, int C, int R, bool kEdges> static const void* get() {
     return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R, kEdges>);
   }
@@ -340,7 +379,8 @@ Plan plan_warp_per_row(const Problem& p) {
   }
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
-  const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
+  const bool wide16 = warp_row_wide16<T>(pack, needed) && group == 32;
+  const int rows_per_access = rows <= 1 ? 1 : needed == pack ? kWarpRowRows : wide16 ? kWarpRowRows16Wide : 1;
   int cols_per_thread = 0;
   const void* fn =
       kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, plan.realigned != 0, &cols_per_thread);
@@ -413,6 +453,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 
 struct WarpRowBackwardKernels {
   static constexpr const char* kName = "warp_per_row backward";
+  static constexpr int kRows16Wide = 1;  // rows of several packs: one per group
   template <typename T, int N, int C, int R, bool kEdges> static const void* get() {
     return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, R, kEdges>);
   }
