@@ -993,15 +993,20 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float16, 64, (4, 16, 1)),     # four would leave 2 lanes loading 32 B: two packs
     (torch.bfloat16, 8, (1, 8, 4)),      # a row of one pack: four rows per access
     (torch.bfloat16, 512, (16, 32, 1)),  # 16 lanes of four packs: one row per group
-    (torch.float16, 577, (32, 24, 2)),   # 32 lanes of several packs: kWarpRowRows16Wide rows
-    (torch.bfloat16, 1024, (32, 32, 2)),  # 16-bit only: fp32 1024 above keeps one
+    (torch.float16, 577, (32, 24, 0)),   # 32 lanes of three packs: kWarpRowRows16Wide rows (0: below)
+    (torch.bfloat16, 1024, (32, 32, 1)),  # four packs: one row per group
     (torch.float32, 4, (1, 4, 4)),
 ])
 def test_warp_per_row_lane_packs(dtype, cols, geometry):
     """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
-    rows of several packs on 32 lanes take kWarpRowRows16Wide (2) rows per group."""
+    rows of three packs on 32 lanes take kWarpRowRows16Wide (2) rows per group on GPUs of
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
+    the H100's 25), one elsewhere (a rows_per_access of 0 above)."""
     p = cuda_softmax.plan(make_rows(4, cols, dtype, "cuda"), "softmax", "warp_per_row")
+    if geometry[2] == 0:
+        two = _sm_bandwidth(cuda_softmax.gpu_properties(0)) >= limit("WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH")
+        geometry = (*geometry[:2], 2 if two else 1)
     assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == geometry, p
 
 

@@ -1,12 +1,13 @@
 // warp_per_row (OneFlow's register path). A group of G lanes (G = 1..32, a power of
 // two, known at run time) owns R rows (R = kWarpRowRows where a lane holds one pack of
-// a row, kWarpRowRows16Wide on wide 16-bit rows: that many rows' loads in flight at
-// once); each lane keeps C values per row in registers, loaded as C/N packs: lane l
-// reads packs l, l+G, l+2G, ... so a group's accesses are contiguous. The forward's
-// group is the fewest lanes that hold the row at kWarpRowLanePacks* packs each (the
-// backward's: one pack each up to 32 lanes). Slots past the row end hold -inf (exp
-// gives 0). One read and one write of the row; reductions are log2(G) xor-shuffles, no
-// shared memory, no barriers. 16-bit rows stay packed as loaded (RegSlice).
+// a row, kWarpRowRows16Wide on 16-bit rows of three packs a lane on GPUs of high DRAM
+// bandwidth per SM: that many rows' loads in flight at once); each lane keeps C values
+// per row in registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a
+// group's accesses are contiguous. The forward's group is the fewest lanes that hold the
+// row at kWarpRowLanePacks* packs each (the backward's: one pack each up to 32 lanes).
+// Slots past the row end hold -inf (exp gives 0). One read and one write of the row;
+// reductions are log2(G) xor-shuffles, no shared memory, no barriers. 16-bit rows stay
+// packed as loaded (RegSlice).
 // Grid: one-shot, blocks of 128 threads, a warp per row group; the row loop (taken only
 // past 2^30 blocks) is warp-uniform, so the full-mask shuffles never see a missing lane.
 #pragma once
@@ -70,19 +71,22 @@ constexpr int kWarpRowRows = 4;
 constexpr int kWarpRowLanePacks16 = 4;
 constexpr int kWarpRowLanePacks32 = 2;
 constexpr int kWarpRowMinGroupBytes = 64;
-// An experiment, pending measurement on the H200 and the H100: 16-bit rows of several
-// 16-byte packs per lane in groups of 32 lanes (more than 16 lanes x kWarpRowLanePacks16
-// packs: 520-1024 columns, 577 and 1023 among them) take this many rows per group, every
-// row's loads issued before the first row's reductions. On an H200 bf16 577 and 197
-// reach 78-81% of copy against 95-97 on an H100 (577: one row per warp, 3 packs, 48
-// bytes, per lane); the hypothesis is that one row per warp keeps too few bytes in
-// flight for the H200. Registers (sm_90) leave as many warps resident per SM at 2 rows
-// as at 1 for aligned rows (bf16 576 / 1024: 40 / 48 registers at either), 3/4 and 7/10
-// as many for rows read in three parts (bf16 577 / 1023: 56 / 72 against 40 / 47), so
-// 1.4-2x the rows in flight. (kWarpRowRows' figures above: two rows on lanes of two packs
-// lost at bf16 512, before the lane packs.) 1 restores one row per group, and builds no
-// instance for it.
+// 16-bit rows of three 16-byte packs per lane on 32 lanes (520-768 columns: ViT's 577)
+// take this many rows per group, every row's loads issued before the first row's
+// reductions, on GPUs of kWarpRowTwoRowsMinSmBandwidth or more of DRAM bandwidth per SM:
+// one row per warp there keeps too few bytes in flight. Registers (sm_90): 40 for two
+// aligned rows as for one, 56 against 40 for rows read in three parts. 1 GiB, % of copy,
+// softmax forward, one row per group -> two (benchmarks/h200_2026-11-26g/wpr2_*,
+// benchmarks/h100_2026-11-26g/wpr2_*):
+//   H200 (37 GB/s per SM): bf16 576 / 577 85.8 / 77.7 -> 97.6 / 81.7, fp16 83.8 / 75.3 ->
+//     97.9 / 82.4; four packs per lane (1023 / 1024) did not gain: bf16 95.9 / 98.5 ->
+//     92.6 / 96.8, fp16 93.8 / 98.8 -> 96.0 / 96.9;
+//   H100 (25 GB/s per SM): lost 0.4-1.5 (bf16 576 / 577 99.7 / 97.3 -> 98.3 / 96.9, 1024
+//     99.9 -> 99.4), fp16 577 gained (95.9 -> 97.5).
+// (kWarpRowRows' figures above: two rows on lanes of two packs lost at bf16 512, before
+// the lane packs.) 1: one row per group everywhere, and no instance built for it.
 constexpr int kWarpRowRows16Wide = 2;
+constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -292,12 +296,13 @@ template <int... Cs> struct IntList {};
 using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 
 // Rows that may take kWarpRowRows16Wide rows per group (plan_warp_per_row, which also
-// asks for a group of 32 lanes, as the kernel assumes for them): 16-bit rows of several
-// 16-byte packs per lane (every contiguous 16-bit row packs so, whole or realigned), the
-// only ones with those instances (warp_row_instance: the build grows by those alone).
+// asks for a group of 32 lanes, as the kernel assumes for them, and a GPU of
+// kWarpRowTwoRowsMinSmBandwidth): 16-bit rows of three 16-byte packs per lane (every
+// contiguous 16-bit row packs so, whole or realigned), the only ones with those
+// instances (warp_row_instance: the build grows by those alone).
 template <typename T>
 constexpr bool warp_row_wide16(int pack, int values_per_lane) {
-  return sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane > pack;
+  return sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane == 3 * pack;
 }
 
 // The instances plan_warp_per_row and plan_warp_per_row_backward pick from, through
@@ -379,7 +384,8 @@ Plan plan_warp_per_row(const Problem& p) {
   }
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
-  const bool wide16 = warp_row_wide16<T>(pack, needed) && group == 32;
+  const bool wide16 = warp_row_wide16<T>(pack, needed) && group == 32 &&
+                      device_properties(p.device).dram_bytes_per_sm_s() >= kWarpRowTwoRowsMinSmBandwidth;
   const int rows_per_access = rows <= 1 ? 1 : needed == pack ? kWarpRowRows : wide16 ? kWarpRowRows16Wide : 1;
   int cols_per_thread = 0;
   const void* fn =
