@@ -57,3 +57,81 @@ start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 500 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -6
 echo "elapsed $(el)"
+
+## call 4
+# session 41 call 4: Triton `fused` backward WINDOW (16-bit odd rows of y and dy that fit
+# the tile read as whole 16-byte vectors from the boundary before each row; 1: both end
+# on a 16-byte boundary, 2: the last row by value): the Triton softmax GPU test files,
+# memcheck over fused/auto backward at window shapes, and auto backward on about 1 GiB
+# (rows not a multiple of 8: WINDOW 2) against main before the window (.device/w1),
+# then rows a multiple of 8 (WINDOW 1), one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 240 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -6
+echo "tests $(el)"
+timeout 120 python3 benchmarks/sanitize.py --out $out/sanitize_bwin_${tag}_$rev.log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 1039x197,1040x197,1027x577,1027x3001,1024x3001,7x197 2>&1 | tail -3
+echo "sanitize $(el)"
+compare_trees bwin_${tag}_$rev bwd 2 "--cols 197,577,1025,3001 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -18
+echo "bench $(el)"
+for rc in 2725256x197 930448x577 178896x3001; do
+  compare_trees bwin8_${rc}_${tag}_$rev bwd 1 "--rows ${rc%x*} --cols ${rc#*x} --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --quiet --format csv" \
+    "$root" "$root/.device/w1" 2>&1 | tail -3
+done
+echo "elapsed $(el)"
+
+## call 5
+# session 41 call 5 (H200): call 4's six failing backward tests again with their
+# messages; Triton forward WINDOW 2 on the H200 (call 1 ran on an H100); the CUDA
+# two-rows-per-group warp_per_row experiment (branch wpr-two-rows, .device/wpr2) on the
+# H200, for which it was meant: its warp_per_row tests, then auto forward against main
+# (.device/w1), one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root/.device/wpr2" "$root/.device/w1" > $out/build.log 2>&1 &
+timeout 150 python3 -m pytest -q -rfE --tb=line -p no:cacheprovider -n 4 tests/test_triton_softmax_backward.py -k "paired_rows or cpp_node" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' | tail -30
+echo "tests $(el)"
+compare_trees win2_${tag}_$rev fwd 1 "--cols 197,577,1025,3001 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -17
+echo "triton bench $(el)"
+wait; cat $out/build.log
+(cd .device/wpr2 && PYTHONPATH=$PWD timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp" 2>&1 | grep -E "passed|failed|FAILED|Error" | tail -4)
+echo "cuda tests $(el)"
+compare_trees wpr2_${tag}_$rev fwd 1 "--cols 197,576,577,1023,1024 --dtype bf16,fp16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/wpr2" "$root/.device/w1" 2>&1 | tail -11
+echo "elapsed $(el)"
+
+## call 6
+# session 41 call 6: (a) Triton backward window with FUSED_BWD_WINDOW_MIN_FILL (577 back
+# to element loads) and the last-row index cast (call 4's six failures: n_rows
+# specialised to 1): the Triton softmax GPU test files, memcheck, auto backward against
+# main before the window (.device/w1) at 1 GiB and at rows a multiple of 8; (b) CUDA
+# warp_per_row two rows per group for 16-bit rows of three packs a lane on GPUs of
+# 30 GB/s or more per SM: warp_per_row tests, compute-sanitizer's four tools, auto
+# forward against .device/w1 (an H100 keeps one row: the same figures expected).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/w1" > $out/build.log 2>&1 &
+timeout 200 python3 -m pytest -q -rfE --tb=line -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -8
+echo "triton tests $(el)"
+timeout 100 python3 benchmarks/sanitize.py --out $out/sanitize_bwin_${tag}_$rev.log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 1039x197,1040x197,1x197,2x3001,1027x3001,1024x3001,7x577 2>&1 | tail -2
+echo "triton sanitize $(el)"
+compare_trees bwin_${tag}_$rev bwd 1 "--cols 197,577,3001 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -13
+echo "triton bench $(el)"
+wait; cat $out/build.log
+timeout 100 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "three_parts or warp" 2>&1 | grep -E "passed|failed|FAILED|Error" | tail -4
+echo "cuda tests $(el)"
+timeout 120 python3 benchmarks/sanitize.py --out $out/sanitize_wpr2_${tag}_$rev.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x577,3x700,7x576,3x768 2>&1 | tail -6
+echo "cuda sanitize $(el)"
+compare_trees wpr2_${tag}_$rev fwd 1 "--cols 520,576,577,700,768,1023 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -25
+echo "elapsed $(el)"
