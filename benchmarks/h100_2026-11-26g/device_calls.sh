@@ -135,3 +135,5 @@ echo "cuda sanitize $(el)"
 compare_trees wpr2_${tag}_$rev fwd 1 "--cols 520,576,577,700,768,1023 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
   "$root" "$root/.device/w1" 2>&1 | tail -25
 echo "elapsed $(el)"
+
+## call 7 (call 6's script again, for an H200)
