@@ -137,3 +137,5 @@ compare_trees wpr2_${tag}_$rev fwd 1 "--cols 520,576,577,700,768,1023 --dtype bf
 echo "elapsed $(el)"
 
 ## call 7 (call 6's script again, for an H200)
+
+## call 8 (call 6's script again, for an H200; ran on another H100)
