@@ -137,16 +137,19 @@ template <typename T, int N, int C, int R, bool kEdges = false>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
   static_assert(C % N == 0, "cols_per_thread must be whole packs");
   constexpr int P = C / N;
-  if constexpr (sizeof(T) == 2 && C > N) {
-    // 16-bit rows of more than one pack per lane (groups of G lanes, R rows per group,
-    // see plan_warp_per_row): the values stay packed two per register as loaded
-    // (RegSlice, as in cluster_regs), half the registers of fp32 copies, and the lanes
-    // merge their pairs with one butterfly. R > 1 (kWarpRowRows16Wide) issues every
-    // row's loads before the first reduction, in groups of 32 lanes only (the plan gives
-    // them no other; a change there must change this): known at compile time, the packs'
-    // offsets are constants, and two rows take the registers of one or a few more
-    // (sm_90, bf16 3 packs per lane: 40 against 40 for one row, 56 with G at run time).
-    const int G = R > 1 ? 32 : a.group_width;
+  if constexpr (sizeof(T) == 2) {
+    // 16-bit rows: the values stay packed two per register as loaded (RegSlice, as in
+    // cluster_regs), half the registers of fp32 copies, and the lanes merge their pairs
+    // with one butterfly; every row's loads are issued before the first row's reduction.
+    // Rows of one pack per lane (widths up to 8, since the lane packs) take kWarpRowRows
+    // rows per group (bf16 at R = 4: 48 registers instead of 64 for fp32 copies; when
+    // rows of 128 / 256 columns took this path on an H200, 85.6 / 81.8 -> 86.6 / 82.8% of
+    // copy). Rows of several packs per lane take one row per group of G lanes, or
+    // kWarpRowRows16Wide in groups of 32 lanes only (the plan gives them no other; a
+    // change there must change this): known at compile time, the packs' offsets are
+    // constants, and two rows take the registers of one or a few more (sm_90, bf16 3
+    // packs per lane: 40 against 40 for one row, 56 with G at run time).
+    const int G = C > N && R > 1 ? 32 : a.group_width;
     const WarpRowGroups g(G, R);
     const int group_lane = g.group_lane;
     const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
@@ -165,46 +168,12 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
         OnlinePair part = s[r].reduce(a.log);
         if (kEdges && row < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
         // Every lane: warp-uniform loop.
-        const OnlinePair acc = G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
+        const OnlinePair acc = C > N && G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
         if (row < a.rows) {
           const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
           T* yr = a.y + row * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
           s[r].template write<kWarpRow16StoreOf<kEdges>>(yr, group_lane, G, packs, n, a.log);
           if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
-        }
-      }
-    }
-    return;
-  }
-  if constexpr (sizeof(T) == 2 && C == N) {
-    // 16-bit rows of one pack per lane (R rows per group at once; since the lane packs
-    // above, only rows of one pack: widths up to 8): the packs stay as loaded, R x 16
-    // bytes of registers instead of R x 32 of fp32 copies (bf16 at R = 4: 48 registers
-    // instead of 64; when rows of 128 / 256 columns took this path on an H200, 85.6 /
-    // 81.8 -> 86.6 / 82.8% of copy).
-    const int G = a.group_width;
-    const WarpRowGroups g(G, R);
-    const int group_lane = g.group_lane;
-    const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
-    for (int64_t base = g.first; base < a.rows; base += g.step) {
-      const int64_t row0 = base + g.offset;
-      RegSlice<T, N, N * static_cast<int>(sizeof(T))> s[R];
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const T* xr = a.x + (row0 + r) * a.x_stride;
-        s[r].load(xr + row_head_if<kEdges, T, N>(xr, a.cols), group_lane, G, row0 + r < a.rows ? packs : 0);
-      }
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const T* xr = a.x + (row0 + r) * a.x_stride;
-        OnlinePair part = s[r].reduce(a.log);
-        if (kEdges && row0 + r < a.rows) part = online_merge(part, edges_pair<T, N>(xr, a.cols, group_lane, G));
-        const OnlinePair acc = group_merge_pairs(part, G);  // every lane: warp-uniform loop
-        if (row0 + r < a.rows) {
-          const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-          T* yr = a.y + (row0 + r) * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
-          s[r].template write<kWarpRow16StoreOf<kEdges>>(yr, group_lane, G, packs, n, a.log);
-          if constexpr (kEdges) write_edges<T, N>(xr, a.y + (row0 + r) * a.cols, a.cols, group_lane, G, n, a.log);
         }
       }
     }
