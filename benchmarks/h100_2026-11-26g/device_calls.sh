@@ -139,3 +139,30 @@ echo "elapsed $(el)"
 ## call 7 (call 6's script again, for an H200)
 
 ## call 8 (call 6's script again, for an H200; ran on another H100)
+
+## call 9 (H200)
+# session 41 call 9: (a) Triton `fused` forward experiment (.device/ww): 16-bit odd rows
+# that do not fit the body's tile with their head and tail vectors (1025: a 1024-wide
+# tile) take a window tile twice as wide (2048) instead of the edge tile, against the
+# checkout, 1 GiB, rows not a multiple of 8 (WINDOW 2) and then a multiple of 8 at 1025;
+# (b) on an H200 only: the CUDA two-row rule at 520-768 columns and the Triton backward's
+# fill rule against main before the session (.device/w1).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+[ $tag = h200 ] && { build_trees "$root" "$root/.device/w1" > $out/build.log 2>&1 & }
+compare_trees ww_${tag}_$rev fwd 1 "--cols 1025,2049,4097 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/ww" 2>&1 | tail -13
+compare_trees ww8_${tag}_$rev fwd 1 "--rows 523760 --cols 1025 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --quiet --format csv" \
+  "$root" "$root/.device/ww" 2>&1 | tail -3
+echo "ww $(el)"
+if [ $tag = h200 ]; then
+  compare_trees bwin_${tag}_$rev bwd 1 "--cols 197,577,3001 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+    "$root" "$root/.device/w1" 2>&1 | tail -7
+  wait; cat $out/build.log
+  timeout 60 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 4 tests/test_cuda_softmax.py -k "lane_packs" 2>&1 | grep -E "passed|failed|FAILED|Error" | tail -3
+  compare_trees wpr2_${tag}_$rev fwd 1 "--cols 520,576,577,700,768,1023 --dtype bf16,fp16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+    "$root" "$root/.device/w1" 2>&1 | tail -13
+fi
+echo "elapsed $(el)"

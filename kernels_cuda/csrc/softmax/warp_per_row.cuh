@@ -79,7 +79,9 @@ constexpr int kWarpRowMinGroupBytes = 64;
 // softmax forward, one row per group -> two (benchmarks/h200_2026-11-26g/wpr2_*,
 // benchmarks/h100_2026-11-26g/wpr2_*):
 //   H200 (37 GB/s per SM): bf16 576 / 577 85.8 / 77.7 -> 97.6 / 81.7, fp16 83.8 / 75.3 ->
-//     97.9 / 82.4; four packs per lane (1023 / 1024) did not gain: bf16 95.9 / 98.5 ->
+//     97.9 / 82.4; with this rule bf16 520 / 700 79.6 / 89.0 -> 96.6 / 91.1 (fp16 77.4 /
+//     87.2 -> 96.4 / 91.9), but 768 (every lane's three packs full) 99.7 -> 98.2 (fp16
+//     98.4 even); four packs per lane (1023 / 1024) did not gain: bf16 95.9 / 98.5 ->
 //     92.6 / 96.8, fp16 93.8 / 98.8 -> 96.0 / 96.9;
 //   H100 (25 GB/s per SM): lost 0.4-1.5 (bf16 576 / 577 99.7 / 97.3 -> 98.3 / 96.9, 1024
 //     99.9 -> 99.4), fp16 577 gained (95.9 -> 97.5).
