@@ -166,3 +166,21 @@ if [ $tag = h200 ]; then
     "$root" "$root/.device/w1" 2>&1 | tail -13
 fi
 echo "elapsed $(el)"
+
+## call 10 (H200)
+# session 41 call 10 (H200, warm from call 9): at main's head, the Triton softmax GPU
+# test files (call 4's failures fixed since, not yet run on an H200), the CUDA three-part
+# and warp_per_row tests, and compute-sanitizer's four tools over warp_per_row / auto
+# at the two-row shapes, which only GPUs like the H200 take.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" > $out/build.log 2>&1 &
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -8
+echo "triton tests $(el)"
+wait; cat $out/build.log
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "three_parts or warp or lane" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_wpr_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_wpr_${tag}_$rev.log | tail -4
+echo "cuda tests $(el)"
+timeout 150 python3 benchmarks/sanitize.py --out $out/sanitize_wpr2_${tag}_$rev.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x577,3x700,7x576,3x768,5x520 2>&1 | tail -6
+echo "elapsed $(el)"
