@@ -206,7 +206,6 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         constexprs, res, out["num_warps"], out["maxnreg"] = choose(_forms(family, base, elem, limits), warps)
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out["constexprs"] = constexprs
-    out["realigned"] = bool(constexprs.get("EDGES"))
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,
                sm_count=limits.sm_count, n_regs=res.n_regs, n_spills=res.n_spills,
                shared=res.shared, device=x.device.index,

@@ -684,9 +684,15 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
     * window 2, bf16 8191 rows: 197 48 / 55, 577 77 / 80, 3001 48 / 60;
     * fp32 8191 rows, edge tile against window 2 (not taken): 3001 64 / 64 against
       72 / 64, 5001 63 / 64 against 64 / 64 (Triton 3.9: 80 / 87 and 84 / 93).
-    H100, about 1 GiB in a multiple of 8 rows, % of copy, softmax / log-softmax forward,
-    edge tile -> window 1 (benchmarks/h100_2026-11-26f/win8_*): bf16 197 68.3 / 64.2 ->
-    88.0 / 85.4, 577 45.4 / 44.6 -> 67.7 / 64.6, 3001 89.7 / 77.4 -> 98.1 / 100.4."""
+    About 1 GiB, % of copy, softmax / log-softmax forward, edge tile -> window:
+    * window 1, H100, rows a multiple of 8 (benchmarks/h100_2026-11-26f/win8_*): bf16
+      197 68.3 / 64.2 -> 88.0 / 85.4, 577 45.4 / 44.6 -> 67.7 / 64.6, 3001 89.7 / 77.4 ->
+      98.1 / 100.4;
+    * window 2, rows not a multiple of 8 (benchmarks/h100_2026-11-26g/win2_*,
+      benchmarks/h200_2026-11-26g/win2_*): H100 bf16 197 68.3 / 64.3 -> 91.4 / 86.0, 577
+      45.4 / 45.3 -> 63.1 / 63.8, 3001 89.5 / 77.4 -> 100.1 / 96.8; H200 197 50.8 / 47.1
+      -> 71.2 / 65.5, 577 33.5 / 33.1 -> 45.7 / 46.1, 3001 73.6 / 58.5 -> 85.7 / 80.4;
+      fp16 alike."""
     if not edges_ or x.shape[1] + edges_ - 1 > block:
         return 0
     if row_edges.ends_on_vector(x):
