@@ -88,6 +88,17 @@ FUSED_THREAD_SUMS_MIN_COLS = 65536
 # 48-80 / 48, 3 / 4 against 6-10 / 10 programs per SM; backward 197: 77 against 64), and
 # measured 88-91% of copy that way already (the same file).
 FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
+# Rows read with an edge tile (`_fused_edges_tile`: those that do not fit a window, 1025
+# columns and up) take one row per program, not FUSED_TILE_BYTES of rows: the edge tile
+# joined to the body's max costs registers for every row of the tile (bf16 1025, sm_90,
+# Triton 3.6, softmax / log-softmax: 8 rows 94 / 128 registers, 2 programs of 8 warps per
+# SM; 2 rows 72 / 80, 14 of 2 warps; 1 row 62 / 64, 16 of one warp). H200, 1 GiB, % of
+# copy, softmax / log-softmax `auto` forward, 16 KiB tiles -> 2 rows -> 1
+# (benchmarks/h200_2026-11-26g/er_*): bf16 1025 52.7 / 53.8 -> 88.1 / 82.1 -> 97.2 /
+# 97.1, 2049 76.8 / 51.3 -> 87.2 / 80.8 -> 98.2 / 94.4, 4097 84.0 / 72.5 -> 84.0 / 72.5
+# -> 97.0 / 91.3; fp32 1025 96.5 / 91.8 -> 96.2 / 97.2 -> 98.0 / 97.6, 2049 96.0 / 97.2
+# -> 97.0 / 96.4, 4097 96.0 / 96.3 -> 96.1 / 96.3.
+FUSED_EDGES_TILE_ROWS = 1
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -721,12 +732,14 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     tile_rows = min(tile_rows, triton.next_power_of_2(spread))
     if sm_count is None:
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
+    window_ = window(x, edges_, block, tile_rows)
+    if edges_ and not window_:
+        tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
-                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps),
-                  "WINDOW": window(x, edges_, block, tile_rows)}
+                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
