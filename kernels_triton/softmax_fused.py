@@ -97,7 +97,10 @@ FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
 # (benchmarks/h200_2026-11-26g/er_*): bf16 1025 52.7 / 53.8 -> 88.1 / 82.1 -> 97.2 /
 # 97.1, 2049 76.8 / 51.3 -> 87.2 / 80.8 -> 98.2 / 94.4, 4097 84.0 / 72.5 -> 84.0 / 72.5
 # -> 97.0 / 91.3; fp32 1025 96.5 / 91.8 -> 96.2 / 97.2 -> 98.0 / 97.6, 2049 96.0 / 97.2
-# -> 97.0 / 96.4, 4097 96.0 / 96.3 -> 96.1 / 96.3.
+# -> 97.0 / 96.4, 4097 96.0 / 96.3 -> 96.1 / 96.3. The backward's edge tiles likewise
+# (`backward_launch_params`), 16 KiB tiles -> 1 row (benchmarks/h200_2026-11-26g/be_*):
+# bf16 1025 80.2 / 87.7 -> 94.4 / 101.1, 2049 82.3 / 94.7 -> 94.0 / 103.0, 4097 even
+# (one row already), fp32 1025-4097 101.6-101.8 -> 101.7-102.0.
 FUSED_EDGES_TILE_ROWS = 1
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
@@ -849,11 +852,13 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     tile_rows = min(tile_rows, triton.next_power_of_2(spread))
     if sm_count is None:
         tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
-    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
-    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     window_ = backward_window(y, dy, edges_, block)
     if not window_ and not pairs_:
         edges_ = backward_edges(y, dy)
+    if edges_ and not window_:
+        tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
+    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
                   "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}

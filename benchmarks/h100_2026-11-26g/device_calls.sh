@@ -184,3 +184,35 @@ timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests
 echo "cuda tests $(el)"
 timeout 150 python3 benchmarks/sanitize.py --out $out/sanitize_wpr2_${tag}_$rev.log --backends cuda --variants warp_per_row,auto --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 5x577,3x700,7x576,3x768,5x520 2>&1 | tail -6
 echo "elapsed $(el)"
+
+## call 11 (H200)
+# session 41 call 11: Triton `fused` forward experiment: rows read with an edge tile (odd
+# widths that do not fit a window: 1025, 2049, 4097) in tiles of at most 2 (.device/er2)
+# or 1 (.device/er1) rows instead of 16 KiB tiles (1025 bf16: 8 rows, 94 / 128 registers,
+# 2 programs of 8 warps per SM offline; 2 rows: 72 / 80, 14 of 2 warps), against the
+# checkout, 1 GiB, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees er_${tag}_$rev fwd 1 "--cols 1025,2049,4097 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/er2" "$root/.device/er1" 2>&1 | tail -13
+echo "elapsed $(el)"
+
+## call 12 (H200)
+# session 41 call 12: (a) the Triton softmax GPU test files at main's head (edge tiles of
+# one row, FUSED_EDGES_TILE_ROWS); (b) that forward rule against main before the session
+# (.device/w1) at 1025 / 2049 / 4097, bf16 and fp32; (c) the backward experiment
+# (.device/be1): rows read with the backward's edge tile one per program too, against
+# the checkout. 1 GiB, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -8
+echo "tests $(el)"
+compare_trees er_${tag}_$rev fwd 1 "--cols 1025,2049,4097,3001 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -17
+compare_trees be_${tag}_$rev bwd 1 "--cols 1025,2049,4097 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/be1" 2>&1 | tail -13
+echo "elapsed $(el)"
