@@ -100,7 +100,12 @@ FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
 # -> 97.0 / 96.4, 4097 96.0 / 96.3 -> 96.1 / 96.3. The backward's edge tiles likewise
 # (`backward_launch_params`), 16 KiB tiles -> 1 row (benchmarks/h200_2026-11-26g/be_*):
 # bf16 1025 80.2 / 87.7 -> 94.4 / 101.1, 2049 82.3 / 94.7 -> 94.0 / 103.0, 4097 even
-# (one row already), fp32 1025-4097 101.6-101.8 -> 101.7-102.0.
+# (one row already), fp32 1025-4097 101.6-101.8 -> 101.7-102.0. H100, main before ->
+# one row, forward / backward (benchmarks/h100_2026-11-26g/er_*): bf16 1025 67.3 / 92.4
+# -> 98.7 / 101.1, 2049 91.6 / 93.9 -> 99.1 / 101.2, 4097 96.3 -> 99.6 forward,
+# log-softmax forward 69.7 / 67.4 / 89.4 -> 98.8 / 99.6 / 99.9; fp32 even but its
+# log-softmax forward at 1025 / 2049 (99.9 / 99.4 -> 98.4 / 98.8), which gained 5.8 on
+# the H200.
 FUSED_EDGES_TILE_ROWS = 1
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with

@@ -216,3 +216,17 @@ compare_trees er_${tag}_$rev fwd 1 "--cols 1025,2049,4097,3001 --dtype bf16,fp32
 compare_trees be_${tag}_$rev bwd 1 "--cols 1025,2049,4097 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
   "$root" "$root/.device/be1" 2>&1 | tail -13
 echo "elapsed $(el)"
+
+## call 13 (H100)
+# session 41 call 13 (an H100 asked for): the one-row edge tiles, forward and backward,
+# against main before the session (.device/w1) at 1025 / 2049 / 4097 (3001: a window,
+# unchanged), bf16 and fp32, 1 GiB, one round; the Triton softmax GPU test files.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees er_${tag}_$rev fwd,bwd 1 "--cols 1025,2049,4097,3001 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/w1" 2>&1 | tail -34
+echo "bench $(el)"
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -8
+echo "elapsed $(el)"
