@@ -230,3 +230,23 @@ compare_trees er_${tag}_$rev fwd,bwd 1 "--cols 1025,2049,4097,3001 --dtype bf16,
 echo "bench $(el)"
 timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -8
 echo "elapsed $(el)"
+
+## call 14 (H200)
+# session 41 call 14: compute-sanitizer memcheck (Triton) over fused / auto at the rows
+# that one-row edge tiles now read (1025, 2049, 4097; row counts odd and even), forward
+# and backward, bf16 and fp32.
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
+timeout 300 python3 benchmarks/sanitize.py --out $OUT/sanitize_edge_rows_${tag}_$(cat .device/commit).log --backends triton --variants fused,auto \
+  --dtypes bf16,fp32 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 3x1025,8x1025,5x2049,2x4097,1x1025 2>&1 | tail -3
+
+## call 15 (H200)
+# session 41 call 15 (H200, warm): compute-sanitizer memcheck (Triton) over fused / auto
+# at the window shapes at main's head, forward (WINDOW 1 and 2) and backward (one row,
+# two rows, odd and even row counts).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
+timeout 200 python3 benchmarks/sanitize.py --out $OUT/sanitize_windows_${tag}_$(cat .device/commit).log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 1039x197,1040x197,1x197,2x3001,1027x3001,1024x3001,7x577 2>&1 | tail -3
