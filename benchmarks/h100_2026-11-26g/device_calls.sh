@@ -250,3 +250,15 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
 timeout 200 python3 benchmarks/sanitize.py --out $OUT/sanitize_windows_${tag}_$(cat .device/commit).log --backends triton --variants fused,auto \
   --dtypes bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 1039x197,1040x197,1x197,2x3001,1027x3001,1024x3001,7x577 2>&1 | tail -3
+
+## call 16 (H200)
+# session 41 call 16: Triton `auto` forward with window 1 (rows a multiple of 8: the
+# tensor ends on a 16-byte boundary) at main's head against the tree before any window
+# (.device/prewin, ee93566), bf16, one round; its speed on the H200 was not yet recorded.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for rc in 2725256x197 930448x577 178896x3001; do
+  compare_trees win8_${rc}_${tag}_$rev fwd 1 "--rows ${rc%x*} --cols ${rc#*x} --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --quiet --format csv" \
+    "$root" "$root/.device/prewin" 2>&1 | tail -3
+done
