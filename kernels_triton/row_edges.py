@@ -90,3 +90,57 @@ def moved(body_start, rows, from_stride, to_stride, VEC: tl.constexpr):
     # columns, the same offset from a 16-byte boundary: the strides differ by a multiple
     # of VEC, which `edge_vector` checked), as a multiple of VEC the analysis sees.
     return body_start + tl.cast(rows, tl.int64) * softmax_rows.multiple_of(to_stride - from_stride, VEC)
+
+
+# -- windows: rows read from the 16-byte boundary at or before their start -------------------
+# (softmax_fused's window tiles, forward and backward: every 16-byte vector holding a value
+# of the row loaded whole, `ends_on_vector` says where that stays inside the tensor.)
+
+@triton.jit
+def window_base(start, VEC: tl.constexpr):
+    # The 16-byte boundary at or before rows `start` values past a 16-byte aligned
+    # pointer: where their windows start.
+    return start // VEC * VEC
+
+
+@triton.jit
+def window(start, base, n_cols, BLOCK: tl.constexpr):
+    # (h, cols, end) of rows `start` values past an aligned pointer whose windows start at
+    # `base` (window_base): the row's first column in its window (a [ROWS, 1] column), the
+    # window's columns, and the row's end in it (h + n_cols).
+    h = (start - base).to(tl.int32)[:, None]
+    return h, tl.arange(0, BLOCK)[None, :], h + n_cols
+
+
+@triton.jit
+def window_read(live, cols, end, VEC: tl.constexpr):
+    # The window's columns to load: every vector that holds a value of a live row.
+    return live & (cols < (end + (VEC - 1)) // VEC * VEC)
+
+
+@triton.jit
+def in_window_row(cols, h, n_cols, VEC: tl.constexpr):
+    # Whether a window column is the row's (h <= col < h + n_cols), tested as j >= -t
+    # and j < n_cols - t for j = col % VEC, t per vector: j is a constant of each register
+    # of a thread's vector, so each value takes two compares with an immediate (col - h
+    # unsigned below n_cols took four instructions a value and 9 more registers, Triton
+    # 3.6).
+    j = cols % VEC
+    t = cols // VEC * VEC - h
+    return (j >= -t) & (j < n_cols - t)
+
+
+@triton.jit
+def window_whole(live, cols, h, end, VEC: tl.constexpr):
+    # The window's columns in whole vectors of a live row: stored 16 bytes at a time.
+    return live & (cols >= (h + (VEC - 1)) // VEC * VEC) & (cols < end // VEC * VEC)
+
+
+@triton.jit
+def window_edges(live, k, h, end, VEC: tl.constexpr):
+    # (columns, mask) of lanes k of a row's head and tail vectors in its window: lanes 0 ..
+    # VEC - 1 the head vector's values in the row (none where it starts on a boundary, h =
+    # 0: whole), VEC .. 2 VEC - 1 the tail vector's.
+    e_cols = tl.where(k < VEC, k, k - VEC + end // VEC * VEC)
+    return e_cols, live & (k < 2 * VEC) & tl.where(k < VEC, (k >= h) & (h > 0), e_cols < end)
+

@@ -249,19 +249,11 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     # not kept live for them.
     live = (rows < n_rows)[:, None]
     x_rows = rows * x_row_stride
-    x_base = x_rows // EDGES * EDGES
-    h = (x_rows - x_base).to(tl.int32)[:, None]
-    cols = tl.arange(0, BLOCK)[None, :]
-    end = h + n_cols
-    x = tl.load(x_ptr + x_base[:, None] + cols, mask=live & (cols < (end + (EDGES - 1)) // EDGES * EDGES),
+    x_base = row_edges.window_base(x_rows, EDGES)
+    h, cols, end = row_edges.window(x_rows, x_base, n_cols, BLOCK)
+    x = tl.load(x_ptr + x_base[:, None] + cols, mask=row_edges.window_read(live, cols, end, EDGES),
                 other=-float("inf"))
-    # In the row: h <= col < end, tested as j >= -t and j < n_cols - t for j = col % EDGES,
-    # t per vector: j is a constant of each register of a thread's vector, so each value
-    # takes two compares with an immediate (col - h unsigned below n_cols took four
-    # instructions a value and 9 more registers, Triton 3.6).
-    j = cols % EDGES
-    t = cols // EDGES * EDGES - h
-    x = tl.where((j >= -t) & (j < n_cols - t), x.to(tl.float32), -float("inf"))
+    x = tl.where(row_edges.in_window_row(cols, h, n_cols, EDGES), x.to(tl.float32), -float("inf"))
     # Special values as in the plain tile: the -inf set above never wins the max and its
     # exp is 0.
     m = tl.max(x, axis=1)
@@ -277,14 +269,10 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     # y's row starts sit at x's offsets from 16 bytes (row_edges.edge_vector). Worked
     # out again from the row rather than from x_base (`moved`): kept live across the
     # reductions, the four rows' 64-bit bases and heads took 16 more registers.
-    y_base = (rows * y_row_stride) // EDGES * EDGES
-    whole = live & (cols >= (h + (EDGES - 1)) // EDGES * EDGES) & (cols < end // EDGES * EDGES)
-    tl.store(y_ptr + y_base[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=whole)
-    # Lanes 0 .. EDGES - 1: the head vector's values in the row (none where it starts on
-    # a boundary, h = 0: stored whole above); EDGES .. 2 EDGES - 1: the tail vector's.
-    k = tl.arange(0, EDGE_LANES)[None, :]
-    e_cols = tl.where(k < EDGES, k, k - EDGES + end // EDGES * EDGES)
-    e_mask = live & (k < 2 * EDGES) & tl.where(k < EDGES, (k >= h) & (h > 0), e_cols < end)
+    y_base = row_edges.window_base(rows * y_row_stride, EDGES)
+    tl.store(y_ptr + y_base[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+             mask=row_edges.window_whole(live, cols, h, end, EDGES))
+    e_cols, e_mask = row_edges.window_edges(live, tl.arange(0, EDGE_LANES)[None, :], h, end, EDGES)
     xe = tl.load(x_ptr + x_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
     if LOG_SOFTMAX:
         ye = (xe - m[:, None]) - log_d[:, None]
@@ -540,31 +528,21 @@ def _fused_backward_window_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_r
     # boundary: `backward_window`).
     live = (rows < n_rows)[:, None]
     y_rows = rows * y_row_stride
-    y_base = y_rows // EDGES * EDGES
-    dy_base = (rows * dy_row_stride) // EDGES * EDGES
-    h = (y_rows - y_base).to(tl.int32)[:, None]
-    cols = tl.arange(0, BLOCK)[None, :]
-    end = h + n_cols
-    read = live & (cols < (end + (EDGES - 1)) // EDGES * EDGES)
+    y_base = row_edges.window_base(y_rows, EDGES)
+    dy_base = row_edges.window_base(rows * dy_row_stride, EDGES)
+    h, cols, end = row_edges.window(y_rows, y_base, n_cols, BLOCK)
+    read = row_edges.window_read(live, cols, end, EDGES)
     y = tl.load(y_ptr + y_base[:, None] + cols, mask=read, other=0.0)
     g = tl.load(dy_ptr + dy_base[:, None] + cols, mask=read, other=0.0)
-    # In the row: h <= col < end, as the forward's two compares with constants a value.
-    j = cols % EDGES
-    t = cols // EDGES * EDGES - h
-    inside = (j >= -t) & (j < n_cols - t)
+    inside = row_edges.in_window_row(cols, h, n_cols, EDGES)
     y = tl.where(inside, y.to(tl.float32), 0.0)
     g = tl.where(inside, g.to(tl.float32), 0.0)
     s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=1)[:, None]
-    dx_base = (rows * dx_row_stride) // EDGES * EDGES
-    whole = live & (cols >= (h + (EDGES - 1)) // EDGES * EDGES) & (cols < end // EDGES * EDGES)
+    dx_base = row_edges.window_base(rows * dx_row_stride, EDGES)
     tl.store(dx_ptr + dx_base[:, None] + cols,
              downcast.rounded(softmax_rows.grad_out(y, g, s, LOG_SOFTMAX), dx_ptr.dtype.element_ty, INTERPRETER),
-             mask=whole)
-    # Lanes 0 .. EDGES - 1: the head vector's values in the row; EDGES .. 2 EDGES - 1: the
-    # tail vector's (as the forward's).
-    k = tl.arange(0, EDGE_LANES)[None, :]
-    e_cols = tl.where(k < EDGES, k, k - EDGES + end // EDGES * EDGES)
-    e_mask = live & (k < 2 * EDGES) & tl.where(k < EDGES, (k >= h) & (h > 0), e_cols < end)
+             mask=row_edges.window_whole(live, cols, h, end, EDGES))
+    e_cols, e_mask = row_edges.window_edges(live, tl.arange(0, EDGE_LANES)[None, :], h, end, EDGES)
     ye = tl.load(y_ptr + y_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
     ge = tl.load(dy_ptr + dy_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
     tl.store(dx_ptr + dx_base[:, None] + e_cols,
