@@ -107,6 +107,14 @@ FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
 # log-softmax forward at 1025 / 2049 (99.9 / 99.4 -> 98.4 / 98.8), which gained 5.8 on
 # the H200.
 FUSED_EDGES_TILE_ROWS = 1
+# The window tile (`window`) is two tiles, a power of two and a tail (`window_parts`), only
+# up to this block: the rows that then fill a 16 KiB tile 8 or more at a time. H200, 1
+# GiB, % of copy, softmax / log-softmax forward, one tile -> two (benchmarks/
+# h200_2026-11-26h/tail1_*): bf16 300 49.0 / 48.0 -> 59.2 / 59.4, 577 45.7 / 46.1 -> 55.9 /
+# 55.3, 700 54.9 / 56.0 -> 62.1 / 61.5; past it, wider tiles of 2-4 rows lost at the same
+# registers and programs per SM: 1500 77.2 / 74.9 -> 63.7 / 64.1, 3001 86.1 / 80.4 ->
+# 71.0 / 64.8 (the two tiles' row maxima and sums meet through shared memory).
+FUSED_WINDOW_TAIL_MAX_BLOCK = 1024
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -127,7 +135,7 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
                           LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                           ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                           SEGMENTS: tl.constexpr, EDGES: tl.constexpr, EDGE_LANES: tl.constexpr,
-                          WINDOW: tl.constexpr, INTERPRETER: tl.constexpr):
+                          WINDOW: tl.constexpr, TAIL: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, block y * grid_x + x (y > 1 only
     # past CUDA's 2^31 - 1 programs in x). No program loops: a program that looped would
     # wait on its own stores before loading its next block (see `grid`).
@@ -138,7 +146,8 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # tail, the edges in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read
     # as whole vectors from the boundary before their start (`window`; 2: all but x's
     # last row, which the program that holds it reads by value after its tile, a
-    # register-light pass the tile's program has room for). INTERPRETER: Triton's
+    # register-light pass the tile's program has room for); TAIL > 0: the window as two
+    # tiles, BLOCK columns and TAIL past them (`window_parts`). INTERPRETER: Triton's
     # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
@@ -151,12 +160,14 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
                           LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
     elif WINDOW == 1:
         _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
-                           EDGES, EDGE_LANES, INTERPRETER)
+                           TAIL, EDGES, EDGE_LANES, INTERPRETER)
     elif WINDOW == 2:
         _fused_window_tile(x_ptr, y_ptr, rows, n_rows - 1, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
-                           EDGES, EDGE_LANES, INTERPRETER)
+                           TAIL, EDGES, EDGE_LANES, INTERPRETER)
         if block * ROWS + ROWS >= n_rows:
-            _one_row(x_ptr, y_ptr, n_rows - 1, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK, INTERPRETER)
+            # The 1-D pass needs the whole row in one power of two: BLOCK + TAIL <= 2 BLOCK.
+            _one_row(x_ptr, y_ptr, n_rows - 1, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX,
+                     BLOCK * (2 if TAIL else 1), INTERPRETER)
     elif EDGES:
         _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                           EDGES, EDGE_LANES, INTERPRETER)
@@ -232,8 +243,8 @@ def _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_st
 
 @triton.jit
 def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride,
-                       LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, EDGES: tl.constexpr,
-                       EDGE_LANES: tl.constexpr, INTERPRETER: tl.constexpr):
+                       LOG_SOFTMAX: tl.constexpr, BLOCK: tl.constexpr, TAIL: tl.constexpr,
+                       EDGES: tl.constexpr, EDGE_LANES: tl.constexpr, INTERPRETER: tl.constexpr):
     # `fused` on rows that start off a 16-byte boundary and fit the tile with their head
     # and tail vectors (`window`): each row as the BLOCK values from the 16-byte boundary
     # at or before its start, every vector that holds one of its values loaded whole (16
@@ -246,20 +257,31 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     # here, `window`; n_rows: the rows read so), so only whole vectors of the row are
     # stored 16 bytes at a time; the head's and tail's values are read again (L1/L2)
     # after the reductions, one a thread, and stored singly, so that the body's exps are
-    # not kept live for them.
+    # not kept live for them. TAIL > 0: the window is two tiles, its first BLOCK columns
+    # and TAIL more (`window_parts`), each reduced on its own and joined by their rows'
+    # (max, sum).
     live = (rows < n_rows)[:, None]
     x_rows = rows * x_row_stride
     x_base = row_edges.window_base(x_rows, EDGES)
     h, cols, end = row_edges.window(x_rows, x_base, n_cols, BLOCK)
-    x = tl.load(x_ptr + x_base[:, None] + cols, mask=row_edges.window_read(live, cols, end, EDGES),
-                other=-float("inf"))
-    x = tl.where(row_edges.in_window_row(cols, h, n_cols, EDGES), x.to(tl.float32), -float("inf"))
+    x = _window_values(x_ptr, x_base, live, cols, h, end, n_cols, EDGES)
     # Special values as in the plain tile: the -inf set above never wins the max and its
     # exp is 0.
     m = tl.max(x, axis=1)
+    if TAIL:
+        # Loaded after the first tile's max: before it (both tiles' loads in flight at
+        # once) bf16 577 took 80 registers against 48 under Triton 3.6 and lost (H200,
+        # 55.9 -> 48.3% of copy, benchmarks/h200_2026-11-26h/tail2_*).
+        cols_t = BLOCK + tl.arange(0, TAIL)[None, :]
+        x_t = _window_values(x_ptr, x_base, live, cols_t, h, end, n_cols, EDGES)
+        m = tl.maximum(m, tl.max(x_t, axis=1))
     shifted = x - m[:, None]
     e = tl.exp2(shifted * LOG2E)
     d = tl.sum(e, axis=1)
+    if TAIL:
+        shifted_t = x_t - m[:, None]
+        e_t = tl.exp2(shifted_t * LOG2E)
+        d += tl.sum(e_t, axis=1)
     if LOG_SOFTMAX:
         log_d = tl.log2(d) * LN2
         y = shifted - log_d[:, None]
@@ -272,6 +294,13 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     y_base = row_edges.window_base(rows * y_row_stride, EDGES)
     tl.store(y_ptr + y_base[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
              mask=row_edges.window_whole(live, cols, h, end, EDGES))
+    if TAIL:
+        if LOG_SOFTMAX:
+            y_t = shifted_t - log_d[:, None]
+        else:
+            y_t = e_t * r[:, None]
+        tl.store(y_ptr + y_base[:, None] + cols_t, downcast.rounded(y_t, y_ptr.dtype.element_ty, INTERPRETER),
+                 mask=row_edges.window_whole(live, cols_t, h, end, EDGES))
     e_cols, e_mask = row_edges.window_edges(live, tl.arange(0, EDGE_LANES)[None, :], h, end, EDGES)
     xe = tl.load(x_ptr + x_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
     if LOG_SOFTMAX:
@@ -280,6 +309,15 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
         ye = tl.exp2((xe - m[:, None]) * LOG2E) * r[:, None]
     tl.store(y_ptr + y_base[:, None] + e_cols, downcast.rounded(ye, y_ptr.dtype.element_ty, INTERPRETER),
              mask=e_mask)
+
+
+@triton.jit
+def _window_values(x_ptr, x_base, live, cols, h, end, n_cols, EDGES: tl.constexpr):
+    # The window columns `cols` of live rows as fp32: every vector that holds a value of
+    # the row loaded whole, the neighbouring rows' values in them set to -inf.
+    x = tl.load(x_ptr + x_base[:, None] + cols, mask=row_edges.window_read(live, cols, end, EDGES),
+                other=-float("inf"))
+    return tl.where(row_edges.in_window_row(cols, h, n_cols, EDGES), x.to(tl.float32), -float("inf"))
 
 
 @triton.jit
@@ -697,6 +735,22 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
     return 2 if tile_rows > 1 else 0
 
 
+def window_parts(x: torch.Tensor, edges_: int, block: int) -> tuple[int, int]:
+    """(BLOCK, TAIL) of a window tile `block` units wide on `x` read with EDGES =
+    `edges_`: the window as one tile (block, 0), or, for blocks of up to
+    FUSED_WINDOW_TAIL_MAX_BLOCK, as two: half the block and the fewest columns past it (a
+    power of two) that hold the rest of the window, where those leave out a quarter of
+    the block or more (bf16 577: 512 + 128, not 1024). Triton holds a tile's masked
+    columns in registers too: at 577 one tile is 43% masked, two are 9%, and Triton 3.6
+    takes 63 / 64 registers (softmax / log-softmax) against 77 / 80."""
+    half = block // 2
+    rest = x.shape[1] + edges_ - 1 - half
+    if rest <= 0 or half < 2 * edges_ or block > FUSED_WINDOW_TAIL_MAX_BLOCK:
+        return block, 0
+    tail = max(edges_, triton.next_power_of_2(rest))
+    return (half, tail) if tail <= half // 2 else (block, 0)
+
+
 def _pow2_at_most(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
@@ -722,10 +776,12 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
+    block, tail = window_parts(x, edges_, block) if window_ else (block, 0)
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
-                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}
+                  "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_,
+                  "TAIL": tail}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 

@@ -649,10 +649,19 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # row's tail vector is its own: 8 rows of odd width); 2 where it does not and the
     # tile holds more than one row (the last row read by value after the tile: every
     # special row is also tried last, as it is and reversed); none where the row does not
-    # fit (1025: head and tail beside the body). On a GPU a few rows take a tile each, so
-    # the tensors there have enough rows for tiles of several.
+    # fit (1025: head and tail beside the body). A window that would leave a quarter of
+    # its tile or more masked is two tiles where the block is at most
+    # FUSED_WINDOW_TAIL_MAX_BLOCK (BLOCK + TAIL: 577 as 512 + 128; 197 stays one tile of
+    # 256, fp32 1501 one of 2048). On a GPU a few rows take a tile each, so the tensors
+    # there have enough rows for tiles of several.
     softmax_mod, *_ = _modules()
-    cols = 1501 if dtype == torch.float32 else 197
+    for cols, parts in ([(1501, (2048, 0))] if dtype == torch.float32 else [(197, (256, 0)), (577, (512, 128))]):
+        _check_windows(softmax_mod, op, dtype, cols, parts)
+    x = in_layout(make_rows(8, 1025, dtype, DEVICE), "padded")
+    assert not softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"]
+
+
+def _check_windows(softmax_mod, op, dtype, cols, parts):
     many = 0 if DEVICE == "cpu" else 1024  # rows past 132 SMs x 4: tiles of 8 rows
     special = special_rows(cols, dtype, DEVICE)
     windows = set()
@@ -664,6 +673,8 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
         assert ends == (x.numel() * x.element_size() % 16 == 0), (rows, layout)
         c = softmax_mod.plan(x, op, "fused")["constexprs"]
         assert c["EDGES"] and c["WINDOW"] == (1 if ends else 2 if c["ROWS"] > 1 else 0), (rows, layout, c)
+        if c["WINDOW"]:
+            assert (c["BLOCK"], c["TAIL"]) == parts, (cols, rows, layout, c)
         windows.add(c["WINDOW"])
         run_and_check(Target("triton", op, "fused"), x)
     assert windows == ({1, 2} if dtype != torch.float32 or DEVICE != "cpu" else {0, 1}), windows
@@ -673,8 +684,6 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
         x = in_layout(values, "contiguous" if i % 4 < 2 else "padded")
         assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] in (0, 2)
         run_and_check(Target("triton", op, "fused"), x)
-    x = in_layout(make_rows(8, 1025, dtype, DEVICE), "padded")
-    assert not softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"]
 
 
 # -- any tensor: an answer, never an exception ------------------------------------------------
