@@ -115,6 +115,29 @@ FUSED_EDGES_TILE_ROWS = 1
 # registers and programs per SM: 1500 77.2 / 74.9 -> 63.7 / 64.1, 3001 86.1 / 80.4 ->
 # 71.0 / 64.8 (the two tiles' row maxima and sums meet through shared memory).
 FUSED_WINDOW_TAIL_MAX_BLOCK = 1024
+# ...over this many times fewer warps than a one-tile window of its block: twice the
+# values a thread (bf16 300: 95 registers against 69, 5 programs per SM against 3, Triton
+# 3.6), which keeps more rows in flight per SM. H200, 1 GiB, softmax / log-softmax, bf16
+# 300, 8 warps -> 4 (benchmarks/h200_2026-11-26h/rule_*): 59.2 / 59.4 -> 72.6 / 73.1.
+FUSED_WINDOW_TAIL_WARPS_DIVISOR = 2
+# Odd rows whose window spans more than FUSED_EDGE_ROWS_BYTES[0], in rows of less than
+# FUSED_EDGE_ROWS_BYTES[1], take the edge tile, one row a program, rather than the window
+# (`window`): one such row keeps a program's loads busy, where a window tile's masked
+# columns and in-row tests cost registers and instructions; narrower rows one a program
+# move too little. 1 GiB, % of copy, softmax / log-softmax forward, bf16, window -> edge
+# tile (benchmarks/h200_2026-11-26h/tailx_*, rule_*; benchmarks/h100_2026-11-26h/rule2_*):
+#   H200: 577 (1154 B) 55.8 / 55.2 -> 76.9 / 74.6, 700 62.0 / 61.5 -> 87.5 / 86.9, 1500
+#     77.1 / 75.0 -> 90.5 / 86.6, 3001 (6 KB) 86.0 / 80.4 -> 89.0 / 82.9; 300 (600 B) 59.2
+#     -> 46.5, 197 71.0 -> 30.6;
+#   H100: 577 75.4 / 74.8 -> 90.3 / 90.0, 700 78.8 / 79.6 -> 96.3 / 96.2, 1500 95.7 / 95.0
+#     -> 99.2 / 96.0, but 3001 99.9 / 96.5 -> 97.6 / 92.9, hence the upper bound; and a
+#     window over 1024 columns for bf16 511 (512 + 8, its span 1036 B) lost 91.4 -> 78.1
+#     against the edge tile, hence the bound on the span; 505 (a span of 1024 B, window
+#     of 512) kept its window: 94.6 / 93.7 against the edge tile's 91.3 / 89.9 (H200: 77.4
+#     / 75.1 against 77.9 / 77.7; benchmarks/h*_2026-11-26h/rule3_*).
+# fp32 rows are read in three parts only from 1025 columns (FUSED_EDGES_MIN_COLS), so
+# they take the window only from 1024 of them (4 KiB).
+FUSED_EDGE_ROWS_BYTES = (1024, 4096)
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -713,6 +736,8 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
       most half the 2-D tile's values a thread);
     * else 0: the rows keep `_fused_edges_tile`. A one-row tile (fp32 3001, 5001) would
       hold the last row in as many registers as the tile.
+    Rows whose window spans more than 1 KiB in rows of less than 4 KiB take the edge tile,
+    one row a program, too (FUSED_EDGE_ROWS_BYTES: bf16 577, 1500).
     Registers, sm_90, softmax / log-softmax, Triton 3.6 (the H100's and H200's):
     * edge tile -> window 1, bf16 8192 rows: 197 74 / 80 -> 57 / 47, 577 94 / 128 -> 79 /
       79, 3001 61 / 80 -> 55 / 48;
@@ -728,7 +753,10 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
       45.4 / 45.3 -> 63.1 / 63.8, 3001 89.5 / 77.4 -> 100.1 / 96.8; H200 197 50.8 / 47.1
       -> 71.2 / 65.5, 577 33.5 / 33.1 -> 45.7 / 46.1, 3001 73.6 / 58.5 -> 85.7 / 80.4;
       fp16 alike."""
-    if not edges_ or x.shape[1] + edges_ - 1 > block:
+    span = x.shape[1] + edges_ - 1
+    if not edges_ or span > block:
+        return 0
+    if span * x.element_size() > FUSED_EDGE_ROWS_BYTES[0] and x.shape[1] * x.element_size() < FUSED_EDGE_ROWS_BYTES[1]:
         return 0
     if row_edges.ends_on_vector(x):
         return 1
@@ -765,18 +793,37 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x)
+
+    def rows_of(block: int) -> int:
+        tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * unit)))
+        # Few rows: spread them over the SMs rather than packing them into a few programs.
+        tile_rows = min(tile_rows, triton.next_power_of_2(triton.cdiv(rows, sm_count) if sm_count else rows))
+        if sm_count is None:
+            tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
+        return tile_rows
+
     block = triton.next_power_of_2(body_units(units, edges_))
-    tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * unit)))
-    # Few rows: spread them over the SMs rather than packing them into a few programs.
-    spread = triton.cdiv(rows, sm_count) if sm_count else rows
-    tile_rows = min(tile_rows, triton.next_power_of_2(spread))
-    if sm_count is None:
-        tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
+    tile_rows = rows_of(block)
     window_ = window(x, edges_, block, tile_rows)
+    span_bytes = (cols + edges_ - 1) * elem
+    if edges_ and not window_ and span_bytes <= FUSED_EDGE_ROWS_BYTES[0] and window(x, edges_, 2 * block,
+                                                                                 rows_of(2 * block)):
+        # A narrow row whose head and tail vectors spill past its body's power of two
+        # (bf16 260: 267 columns from the boundary before it) in a window of twice that,
+        # as two tiles (256 + 16), not the edge tile's one row a program, too few bytes
+        # for a program. Wider rows (1025, 2049) keep the edge tile. 1 GiB, % of copy,
+        # softmax / log-softmax, bf16, edge tile -> window (benchmarks/h*_2026-11-26h/
+        # rule3_*): H200 33 / 58 / 130 / 250 / 260 5.2 / 9.1 / 20.4 / 39.1 / 40.6 -> 32.3
+        # / 53.2 / 53.9 / 50.5 / 50.0; H100 7.3 / 12.8 / 28.7 / 55.1 / 57.3 -> 38.9 / 73.7
+        # / 73.9 / 65.6 / 67.5.
+        block, tile_rows = 2 * block, rows_of(2 * block)
+        window_ = window(x, edges_, block, tile_rows)
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_UNITS_PER_THREAD)))
     block, tail = window_parts(x, edges_, block) if window_ else (block, 0)
+    if tail:
+        warps = max(1, warps // FUSED_WINDOW_TAIL_WARPS_DIVISOR)
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),

@@ -649,16 +649,21 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # row's tail vector is its own: 8 rows of odd width); 2 where it does not and the
     # tile holds more than one row (the last row read by value after the tile: every
     # special row is also tried last, as it is and reversed); none where the row does not
-    # fit (1025: head and tail beside the body). A window that would leave a quarter of
-    # its tile or more masked is two tiles where the block is at most
-    # FUSED_WINDOW_TAIL_MAX_BLOCK (BLOCK + TAIL: 577 as 512 + 128; 197 stays one tile of
-    # 256, fp32 1501 one of 2048). On a GPU a few rows take a tile each, so the tensors
-    # there have enough rows for tiles of several.
+    # fit (1025: head and tail beside the body), or whose window spans 1 KiB or more in
+    # a row of less than 4 KiB (FUSED_EDGE_ROWS_BYTES: 16-bit 511 and 577; the edge tile,
+    # one row a program). A window that would leave a quarter of its tile or more masked
+    # is two tiles (BLOCK + TAIL: 300 as 256 + 64; 260, whose head and tail vectors spill
+    # past 256, as 256 + 16; 197 stays one tile of 256, fp32 1501 one of 2048). On a GPU a
+    # few rows take a tile each, so the tensors there have enough rows for tiles of several.
     softmax_mod, *_ = _modules()
-    for cols, parts in ([(1501, (2048, 0))] if dtype == torch.float32 else [(197, (256, 0)), (577, (512, 128))]):
+    for cols, parts in ([(1501, (2048, 0))] if dtype == torch.float32 else
+                        [(197, (256, 0)), (260, (256, 16)), (300, (256, 64))]):
         _check_windows(softmax_mod, op, dtype, cols, parts)
-    x = in_layout(make_rows(8, 1025, dtype, DEVICE), "padded")
-    assert not softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"]
+    for cols in (1025,) if dtype == torch.float32 else (511, 577, 1025):
+        x = in_layout(make_rows(8, cols, dtype, DEVICE), "padded")
+        c = softmax_mod.plan(x, op, "fused")["constexprs"]
+        assert c["EDGES"] and not c["WINDOW"] and c["ROWS"] == 1, (cols, c)
+        run_and_check(Target("triton", op, "fused"), x)
 
 
 def _check_windows(softmax_mod, op, dtype, cols, parts):
