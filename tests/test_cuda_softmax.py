@@ -993,7 +993,8 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float16, 64, (4, 16, 1)),     # four would leave 2 lanes loading 32 B: two packs
     (torch.bfloat16, 8, (1, 8, 4)),      # a row of one pack: four rows per access
     (torch.bfloat16, 129, (4, 32, 1)),   # 4 lanes of four packs, read in three parts: one row
-    (torch.bfloat16, 197, (8, 24, -1)),  # 8 lanes of three packs, in three parts: kWarpRowRows16Narrow
+    (torch.bfloat16, 136, (8, 24, -1)),  # 8 lanes of three packs, whole: kWarpRowRows16Narrow
+    (torch.bfloat16, 197, (8, 24, 1)),   # 8 lanes of three packs, in three parts: one row
     (torch.float16, 384, (16, 24, -1)),  # 16 lanes of three packs: kWarpRowRows16Narrow
     (torch.bfloat16, 511, (16, 32, 1)),  # 16 lanes of four packs, in three parts: one row
     (torch.bfloat16, 512, (16, 32, 1)),  # 16 lanes of four packs: one row per group
@@ -1005,7 +1006,7 @@ def test_warp_per_row_lane_packs(dtype, cols, geometry):
     """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
     rows of three packs take WARP_ROW_ROWS16_WIDE rows per group on 32 lanes (0 above) and
-    WARP_ROW_ROWS16_NARROW on 8 or 16 (-1 above) on GPUs of
+    WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows not read in three parts (-1 above), on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
     the H100's 25), one elsewhere. test_cuda_compile.py checks the same rule at every
     width without a GPU."""

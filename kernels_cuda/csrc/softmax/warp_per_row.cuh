@@ -91,15 +91,20 @@ constexpr int kWarpRowMinGroupBytes = 64;
 constexpr int kWarpRowRows16Wide = 2;
 constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // The same rule on groups of 8 and 16 lanes, the only other groups whose lanes hold three
-// packs (16-bit rows of 136-199 and 264-391 columns; bf16 197 at 80.7% of copy on the
-// H200, 95.0 on the H100): a warp of such groups has the same bytes in flight per row
-// step as one group of 32 lanes (32 lanes x three 16-byte packs), too few on the H200 at
-// 520-768 columns above. Rows of four packs a lane keep one row, as on 32 lanes (two lost
-// there, above; H200 bf16 / fp16 128 and 256 at 97.8-99.8 with kWarpRow16Store below).
-// Registers (sm_90, bf16 and fp16, the group known at compile time as on 32 lanes): 48
-// for two aligned rows against 40 for one, 64 against 40 for rows read in three parts (56
-// on 32 lanes). An experiment pending its H200 / H100 measurement. 1: one row per group
-// there, and no instance built for it.
+// packs (16-bit rows of 136-199 and 264-391 columns): a warp of such groups has the same
+// bytes in flight per row step as one group of 32 lanes (32 lanes x three 16-byte packs),
+// too few on the H200 at 520-768 columns above. Rows read in three parts keep one row on
+// 8 lanes: their two-row instance took 64 registers against 40 and lost at 199. Rows of
+// four packs a lane keep one row, as on 32 lanes (two lost there, above; H200 bf16 / fp16
+// 128 and 256 at 97.8-99.8 with kWarpRow16Store below). Registers (sm_90, bf16 and fp16,
+// the group known at compile time as on 32 lanes): 48 for two aligned rows against 40
+// for one, 64 against 40 for rows read in three parts (56 on 32 lanes). H200, 1 GiB, % of
+// copy, softmax forward, bf16 / fp16, one row per group -> two (benchmarks/
+// h200_2026-11-26h/call8_output.txt): 8 lanes, aligned: 136 80.9 / 77.8 -> 90.7 / 92.4;
+// 16 lanes: 264 77.8 / 74.4 -> 96.9 / 96.7, 300 76.2 / 73.2 -> 84.8 / 85.6, 383 90.6 /
+// 88.7 -> 94.2 / 94.4, 391 91.4 / 89.4 -> 94.2 / 94.6; 8 lanes in three parts: 197 80.2 /
+// 77.9 -> 80.6 / 81.5, 199 91.2 / 88.5 -> 83.3 / 84.4 (hence one row there). The H100 (25
+// GB/s per SM) keeps one row. 1: one row per group there, and no instance built for it.
 constexpr int kWarpRowRows16Narrow = 2;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
@@ -287,8 +292,9 @@ using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 // instances of several rows of several packs (warp_row_instance: the build grows by
 // those alone), each for its group.
 template <typename T>
-constexpr int warp_row_rows16(int pack, int values_per_lane, int group) {
+constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edges) {
   if (!(sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane == 3 * pack)) return 1;
+  if (group == 8 && edges) return 1;  // kWarpRowRows16Narrow says why
   return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
 }
 
@@ -296,7 +302,7 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group) {
 // for it, else nullptr.
 template <typename Kernels, typename T, int N, int C, bool kEdges, int kGroup>
 const void* warp_row_rows16_instance(int rows_per_access, int group) {
-  constexpr int R = warp_row_rows16<T>(N, C, kGroup);
+  constexpr int R = warp_row_rows16<T>(N, C, kGroup, kEdges);
   if constexpr (R > 1) {
     if (group == kGroup && rows_per_access == R) return Kernels::template get<T, N, C, R, kEdges, kGroup>();
   }
@@ -386,7 +392,7 @@ struct WarpRowShape {
   int rows_per_access;
 };
 template <typename T>
-WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm) {
+WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, bool edges) {
   const int64_t packs = std::max<int64_t>(cols / pack, 1);
   int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
   while (lane_packs > 2 && ceil_div(packs, lane_packs) * pack * static_cast<int64_t>(sizeof(T)) < kWarpRowMinGroupBytes) {
@@ -394,7 +400,7 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm) 
   }
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
-  const int rows16 = fast_sm ? warp_row_rows16<T>(pack, needed, group) : 1;
+  const int rows16 = fast_sm ? warp_row_rows16<T>(pack, needed, group, edges) : 1;
   return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : rows16};
 }
 
@@ -408,7 +414,7 @@ Plan plan_warp_per_row(const Problem& p) {
   const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
   const bool fast_sm = device_properties(p.device).dram_bytes_per_sm_s() >= kWarpRowTwoRowsMinSmBandwidth;
-  const WarpRowShape shape = warp_row_shape<T>(p.cols, pack, rows, fast_sm);
+  const WarpRowShape shape = warp_row_shape<T>(p.cols, pack, rows, fast_sm, plan.realigned != 0);
   const int group = shape.group;
   const int rows_per_access = shape.rows_per_access;
   int cols_per_thread = 0;
