@@ -140,6 +140,66 @@ def test_register_resident_kernels_do_not_spill(compiled):
     assert not spilling, "register-resident kernels spill:\n  " + "\n  ".join(spilling) + "\n" + table
 
 
+_WARP_ROW_SHAPE_PROGRAM = r"""
+#include <cstdio>
+#include "softmax/warp_per_row.cuh"
+using namespace sk::softmax;
+template <typename T> void show(const char* dtype, int pack) {
+  for (int fast = 0; fast < 2; ++fast) {
+    for (int cols = 1; cols <= kWarpRowMaxCols; ++cols) {
+      // Contiguous rows not a whole number of 16-byte packs are read in three parts.
+      const bool edges = cols * static_cast<int>(sizeof(T)) % 16 != 0;
+      const WarpRowShape s = warp_row_shape<T>(cols, pack, 1000, fast != 0, edges);
+      std::printf("%s %d %d %d %d %d\n", dtype, fast, cols, s.group, s.needed, s.rows_per_access);
+    }
+  }
+}
+int main() {
+  std::printf("rows16 %d %d\n", kWarpRowRows16Wide, kWarpRowRows16Narrow);
+  show<__nv_bfloat16>("bf16", 8);
+  show<__half>("fp16", 8);
+  show<float>("fp32", 4);
+  return 0;
+}
+"""
+
+
+@needs_nvcc
+def test_warp_per_row_forward_shapes(tmp_path):
+    """plan_warp_per_row's geometry (warp_row_shape) at every width, on a GPU of
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH per SM or more (the H200) and below it (the H100),
+    for contiguous rows (16-byte packs: 16-bit rows whole or realigned): several rows per
+    group only where a lane holds one pack (kWarpRowRows) or, on the fast GPU, three
+    16-bit packs (kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 16, and on 8
+    for rows not read in three parts; the lane packs give three packs on no other group). tests/test_cuda_softmax.py's
+    test_warp_per_row_lane_packs checks plans on a GPU."""
+    source, program = tmp_path / "shapes.cu", tmp_path / "shapes"
+    source.write_text(_WARP_ROW_SHAPE_PROGRAM)
+    built = subprocess.run([NVCC, f"-arch={ARCH}", *build.CUDA_FLAGS, *TORCH_NVCC_FLAGS, f"-I{CSRC}", str(source),
+                            "-o", str(program)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    lines = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
+    wide, narrow = (int(v) for v in lines[0].split()[1:])
+    shapes = {(d, int(f), int(c)): (int(g), int(n), int(r)) for d, f, c, g, n, r in (s.split() for s in lines[1:])}
+    for (dtype, fast, cols), (group, needed, rows) in shapes.items():
+        pack = 4 if dtype == "fp32" else 8
+        three_packs = dtype != "fp32" and needed == 3 * pack
+        assert three_packs == (dtype != "fp32" and cols // 8 in (*range(17, 25), *range(33, 49), *range(65, 97)))
+        edges = cols % 8 != 0 if dtype != "fp32" else cols % 4 != 0
+        several = fast and three_packs and not (group == 8 and edges)
+        expected = 4 if needed == pack else (wide if group == 32 else narrow) if several else 1
+        assert rows == expected, (dtype, fast, cols, group, needed, rows)
+        assert not three_packs or group == (8 if cols < 264 else 16 if cols < 520 else 32), (dtype, cols, group)
+    # The shapes the GPU test names, on the fast GPU (group, values per lane, rows):
+    assert shapes["bf16", 1, 197] == (8, 24, 1)         # 8 lanes of three packs, read in three parts
+    assert shapes["bf16", 1, 136] == (8, 24, narrow)    # 8 lanes of three packs, whole
+    assert shapes["fp16", 1, 300] == (16, 24, narrow)   # 16 lanes of three packs
+    assert shapes["fp16", 1, 577] == (32, 24, wide)     # 32 lanes of three packs
+    assert shapes["bf16", 1, 129] == (4, 32, 1)         # four packs: one row
+    assert shapes["bf16", 1, 511] == (16, 32, 1)
+    assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row
+
+
 def _global_stores(obj: Path) -> dict[str, dict[str, int]]:
     """Per kernel of the object (demangled, parameters dropped): its global store
     instructions in the sm_90 SASS (STG.E.128, STG.E.U16, ...), counted."""

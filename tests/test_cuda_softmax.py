@@ -992,22 +992,43 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.bfloat16, 128, (4, 32, 1)),   # four packs per lane: a group loads 64 B of a row
     (torch.float16, 64, (4, 16, 1)),     # four would leave 2 lanes loading 32 B: two packs
     (torch.bfloat16, 8, (1, 8, 4)),      # a row of one pack: four rows per access
+    (torch.bfloat16, 129, (4, 32, 1)),   # 4 lanes of four packs, read in three parts: one row
+    (torch.bfloat16, 136, (8, 24, -1)),  # 8 lanes of three packs, whole: kWarpRowRows16Narrow
+    (torch.bfloat16, 197, (8, 24, 1)),   # 8 lanes of three packs, in three parts: one row
+    (torch.float16, 384, (16, 24, -1)),  # 16 lanes of three packs: kWarpRowRows16Narrow
+    (torch.bfloat16, 511, (16, 32, 1)),  # 16 lanes of four packs, in three parts: one row
     (torch.bfloat16, 512, (16, 32, 1)),  # 16 lanes of four packs: one row per group
-    (torch.float16, 577, (32, 24, 0)),   # 32 lanes of three packs: kWarpRowRows16Wide rows (0: below)
+    (torch.float16, 577, (32, 24, 0)),   # 32 lanes of three packs: kWarpRowRows16Wide rows (0)
     (torch.bfloat16, 1024, (32, 32, 1)),  # four packs: one row per group
     (torch.float32, 4, (1, 4, 4)),
 ])
 def test_warp_per_row_lane_packs(dtype, cols, geometry):
     """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
-    rows of three packs on 32 lanes take kWarpRowRows16Wide (2) rows per group on GPUs of
+    rows of three packs take WARP_ROW_ROWS16_WIDE rows per group on 32 lanes (0 above) and
+    WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows not read in three parts (-1 above), on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
-    the H100's 25), one elsewhere (a rows_per_access of 0 above)."""
+    the H100's 25), one elsewhere. test_cuda_compile.py checks the same rule at every
+    width without a GPU."""
     p = cuda_softmax.plan(make_rows(4, cols, dtype, "cuda"), "softmax", "warp_per_row")
-    if geometry[2] == 0:
+    if geometry[2] <= 0:
         two = _sm_bandwidth(cuda_softmax.gpu_properties(0)) >= limit("WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH")
-        geometry = (*geometry[:2], 2 if two else 1)
+        rows = limit("WARP_ROW_ROWS16_WIDE" if geometry[2] == 0 else "WARP_ROW_ROWS16_NARROW")
+        geometry = (*geometry[:2], rows if two else 1)
     assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == geometry, p
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("cols", [136, 197, 199, 264, 300, 391, 520, 577, 768])
+def test_warp_per_row_three_pack_rows(dtype, cols):
+    """16-bit rows of three packs a lane (several rows per group on GPUs of
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH) on 8, 16 and 32 lanes, whole (136, 264, 520, 768)
+    and read in three parts (197, 199, 300, 391, 577), at row counts that leave a group
+    part of its rows (3, 65, 1001), every value against float64."""
+    for rows in (1, 3, 65, 1001):
+        x = make_rows(rows, cols, dtype, "cuda", seed=cols + rows)
+        for op in OPS:
+            run_and_check(Target("cuda", op, "warp_per_row"), x)
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])

@@ -297,6 +297,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"NAIVE_MAX_COLS", kNaiveMaxCols},
       {"WARP_PER_ROW_MAX_COLS", kWarpRowMaxCols},
       {"WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH", kWarpRowTwoRowsMinSmBandwidth},
+      {"WARP_ROW_ROWS16_WIDE", kWarpRowRows16Wide},
+      {"WARP_ROW_ROWS16_NARROW", kWarpRowRows16Narrow},
       {"CLUSTER_MIN_MAJOR", sk::kClusterMinMajor},
       {"MAX_CLUSTER_SIZE", sk::kMaxClusterSize},
       {"CLUSTER_REGS_MAX_THREADS", kRegsMaxThreads},

@@ -1,6 +1,7 @@
 // warp_per_row (OneFlow's register path). A group of G lanes (G = 1..32, a power of
-// two, known at run time) owns R rows (R = kWarpRowRows where a lane holds one pack of
-// a row, kWarpRowRows16Wide on 16-bit rows of three packs a lane on GPUs of high DRAM
+// two, known at run time but for the instances of several rows of several packs) owns R
+// rows (R = kWarpRowRows where a lane holds one pack of a row, kWarpRowRows16Wide /
+// kWarpRowRows16Narrow on 16-bit rows of three packs a lane on GPUs of high DRAM
 // bandwidth per SM: that many rows' loads in flight at once); each lane keeps C values
 // per row in registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a
 // group's accesses are contiguous. The forward's group is the fewest lanes that hold the
@@ -89,6 +90,22 @@ constexpr int kWarpRowMinGroupBytes = 64;
 // the lane packs.) 1: one row per group everywhere, and no instance built for it.
 constexpr int kWarpRowRows16Wide = 2;
 constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+// The same rule on groups of 8 and 16 lanes, the only other groups whose lanes hold three
+// packs (16-bit rows of 136-199 and 264-391 columns): a warp of such groups has the same
+// bytes in flight per row step as one group of 32 lanes (32 lanes x three 16-byte packs),
+// too few on the H200 at 520-768 columns above. Rows read in three parts keep one row on
+// 8 lanes: their two-row instance took 64 registers against 40 and lost at 199. Rows of
+// four packs a lane keep one row, as on 32 lanes (two lost there, above; H200 bf16 / fp16
+// 128 and 256 at 97.8-99.8 with kWarpRow16Store below). Registers (sm_90, bf16 and fp16,
+// the group known at compile time as on 32 lanes): 48 for two aligned rows against 40
+// for one, 64 against 40 for rows read in three parts (56 on 32 lanes). H200, 1 GiB, % of
+// copy, softmax forward, bf16 / fp16, one row per group -> two (benchmarks/
+// h200_2026-11-26h/call8_output.txt): 8 lanes, aligned: 136 80.9 / 77.8 -> 90.7 / 92.4;
+// 16 lanes: 264 77.8 / 74.4 -> 96.9 / 96.7, 300 76.2 / 73.2 -> 84.8 / 85.6, 383 90.6 /
+// 88.7 -> 94.2 / 94.4, 391 91.4 / 89.4 -> 94.2 / 94.6; 8 lanes in three parts: 197 80.2 /
+// 77.9 -> 80.6 / 81.5, 199 91.2 / 88.5 -> 83.3 / 84.4 (hence one row there). The H100 (25
+// GB/s per SM) keeps one row. 1: one row per group there, and no instance built for it.
+constexpr int kWarpRowRows16Narrow = 2;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -134,10 +151,12 @@ struct WarpRowGroups {
 // ---------------------------------------------------------------------------------
 
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh); a row's lanes
-// take its edges in turn.
-template <typename T, int N, int C, int R, bool kEdges = false>
+// take its edges in turn. kGroup: the group's lanes where known at compile time (16-bit
+// rows of several packs on several rows, warp_row_rows16), else 0 (a.group_width).
+template <typename T, int N, int C, int R, bool kEdges = false, int kGroup = 0>
 __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(RowsArgs<T> a) {
   static_assert(C % N == 0, "cols_per_thread must be whole packs");
+  static_assert((kGroup != 0) == (sizeof(T) == 2 && C > N && R > 1), "several rows of several packs: a fixed group");
   constexpr int P = C / N;
   if constexpr (sizeof(T) == 2) {
     // 16-bit rows: the values stay packed two per register as loaded (RegSlice, as in
@@ -147,11 +166,10 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
     // rows per group (bf16 at R = 4: 48 registers instead of 64 for fp32 copies; when
     // rows of 128 / 256 columns took this path on an H200, 85.6 / 81.8 -> 86.6 / 82.8% of
     // copy). Rows of several packs per lane take one row per group of G lanes, or
-    // kWarpRowRows16Wide in groups of 32 lanes only (the plan gives them no other; a
-    // change there must change this): known at compile time, the packs' offsets are
-    // constants, and two rows take the registers of one or a few more (sm_90, bf16 3
-    // packs per lane: 40 against 40 for one row, 56 with G at run time).
-    const int G = C > N && R > 1 ? 32 : a.group_width;
+    // warp_row_rows16's in groups of kGroup lanes: known at compile time, the packs'
+    // offsets are constants, and two rows take the registers of one or a few more (sm_90,
+    // bf16 3 packs per lane on 32 lanes: 40 against 40 for one row, 56 with G at run time).
+    const int G = kGroup != 0 ? kGroup : a.group_width;
     const WarpRowGroups g(G, R);
     const int group_lane = g.group_lane;
     const int packs = static_cast<int>(kEdges ? edge_body<N>(a.cols) : a.cols / N);
@@ -266,26 +284,50 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 template <int... Cs> struct IntList {};
 using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
 
-// Rows that may take kWarpRowRows16Wide rows per group (plan_warp_per_row, which also
-// asks for a group of 32 lanes, as the kernel assumes for them, and a GPU of
-// kWarpRowTwoRowsMinSmBandwidth): 16-bit rows of three 16-byte packs per lane (every
-// contiguous 16-bit row packs so, whole or realigned), the only ones with those
-// instances (warp_row_instance: the build grows by those alone).
+// Rows per group of a 16-bit forward row of three 16-byte packs per lane (every
+// contiguous 16-bit row packs so, whole or realigned) in a group of `group` lanes, where
+// plan_warp_per_row takes several (GPUs of kWarpRowTwoRowsMinSmBandwidth):
+// kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 8 or 16 (the lane packs give
+// three packs a lane on no other group); 1 for every other row. Only these rows have
+// instances of several rows of several packs (warp_row_instance: the build grows by
+// those alone), each for its group.
 template <typename T>
-constexpr bool warp_row_wide16(int pack, int values_per_lane) {
-  return sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane == 3 * pack;
+constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edges) {
+  if (!(sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane == 3 * pack)) return 1;
+  if (group == 8 && edges) return 1;  // kWarpRowRows16Narrow says why
+  return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
+}
+
+// The instance of warp_row_rows16's rows in groups of kGroup lanes where the plan asks
+// for it, else nullptr.
+template <typename Kernels, typename T, int N, int C, bool kEdges, int kGroup>
+const void* warp_row_rows16_instance(int rows_per_access, int group) {
+  constexpr int R = warp_row_rows16<T>(N, C, kGroup, kEdges);
+  if constexpr (R > 1) {
+    if (group == kGroup && rows_per_access == R) return Kernels::template get<T, N, C, R, kEdges, kGroup>();
+  }
+  return nullptr;
 }
 
 // The instances plan_warp_per_row and plan_warp_per_row_backward pick from, through
-// `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R>(), a name
-// for errors, and kRows16Wide: the R of its warp_row_wide16 rows, 1 for none).
+// `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R, kEdges,
+// kGroup>(), a name for errors, and kRows16: whether it takes warp_row_rows16's rows).
 template <typename Kernels, typename T, int N, int C, bool kEdges>
-const void* warp_row_instance(int rows_per_access) {
+const void* warp_row_instance(int rows_per_access, int group) {
   if constexpr (C == N) {
     if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows, kEdges>();
   }
-  if constexpr (Kernels::kRows16Wide > 1 && warp_row_wide16<T>(N, C)) {
-    if (rows_per_access == Kernels::kRows16Wide) return Kernels::template get<T, N, C, Kernels::kRows16Wide, kEdges>();
+  if constexpr (Kernels::kRows16) {
+    for (const void* fn : {warp_row_rows16_instance<Kernels, T, N, C, kEdges, 8>(rows_per_access, group),
+                           warp_row_rows16_instance<Kernels, T, N, C, kEdges, 16>(rows_per_access, group),
+                           warp_row_rows16_instance<Kernels, T, N, C, kEdges, 32>(rows_per_access, group)}) {
+      if (fn != nullptr) return fn;
+    }
+  }
+  // A plan asking for rows that no instance takes would skip rows: refuse it here.
+  if (rows_per_access != 1) {
+    throw std::runtime_error(std::string(Kernels::kName) + ": no kernel for " + std::to_string(rows_per_access) +
+                             " rows per group of " + std::to_string(group) + " lanes");
   }
   return Kernels::template get<T, N, C, 1, kEdges>();
 }
@@ -293,24 +335,24 @@ const void* warp_row_instance(int rows_per_access) {
 // edges: rows read in three parts (realigned plans, whose packs are 16 bytes: the
 // instances of kEdges).
 template <typename Kernels, typename T, int N, int C>
-const void* warp_row_kernel(int rows_per_access, bool edges) {
+const void* warp_row_kernel(int rows_per_access, int group, bool edges) {
   if constexpr (N * sizeof(T) == 16) {
-    if (edges) return warp_row_instance<Kernels, T, N, C, true>(rows_per_access);
+    if (edges) return warp_row_instance<Kernels, T, N, C, true>(rows_per_access, group);
   }
-  return warp_row_instance<Kernels, T, N, C, false>(rows_per_access);
+  return warp_row_instance<Kernels, T, N, C, false>(rows_per_access, group);
 }
 
 // The first listed C >= needed that is a multiple of N; writes it to *chosen.
 template <typename Kernels, typename T, int N, int C, int... Rest>
-const void* pick_warp_row(int needed, int rows_per_access, bool edges, int* chosen) {
+const void* pick_warp_row(int needed, int rows_per_access, int group, bool edges, int* chosen) {
   if constexpr (C % N == 0) {
     if (needed <= C) {
       *chosen = C;
-      return warp_row_kernel<Kernels, T, N, C>(rows_per_access, edges);
+      return warp_row_kernel<Kernels, T, N, C>(rows_per_access, group, edges);
     }
   }
   if constexpr (sizeof...(Rest) > 0) {
-    return pick_warp_row<Kernels, T, N, Rest...>(needed, rows_per_access, edges, chosen);
+    return pick_warp_row<Kernels, T, N, Rest...>(needed, rows_per_access, group, edges, chosen);
   } else {
     throw std::runtime_error(std::string(Kernels::kName) + ": no kernel for " + std::to_string(needed) +
                              " values per thread");
@@ -318,26 +360,49 @@ const void* pick_warp_row(int needed, int rows_per_access, bool edges, int* chos
 }
 
 template <typename Kernels, typename T, int N, int... Cs>
-const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, bool edges, int* chosen) {
-  return pick_warp_row<Kernels, T, N, Cs...>(needed, rows_per_access, edges, chosen);
+const void* pick_warp_row_list(IntList<Cs...>, int needed, int rows_per_access, int group, bool edges, int* chosen) {
+  return pick_warp_row<Kernels, T, N, Cs...>(needed, rows_per_access, group, edges, chosen);
 }
 
 // kernel_for_pack's family over `Kernels`.
 template <typename Kernels>
 struct WarpRowFamilyOf {
-  template <typename T, int N> static const void* get(int needed, int rows_per_access, bool edges, int* chosen) {
-    return pick_warp_row_list<Kernels, T, N>(WarpRowColsPerThread{}, needed, rows_per_access, edges, chosen);
+  template <typename T, int N>
+  static const void* get(int needed, int rows_per_access, int group, bool edges, int* chosen) {
+    return pick_warp_row_list<Kernels, T, N>(WarpRowColsPerThread{}, needed, rows_per_access, group, edges, chosen);
   }
 };
 
 struct WarpRowKernels {
   static constexpr const char* kName = "warp_per_row";
-  static constexpr int kRows16Wide = kWarpRowRows16Wide;
-  template <typename T, int N, int C, int R, bool kEdges> static const void* get() {
-    return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R, kEdges>);
+  static constexpr bool kRows16 = true;
+  template <typename T, int N, int C, int R, bool kEdges, int kGroup = 0> static const void* get() {
+    return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R, kEdges, kGroup>);
   }
 };
 using WarpRowFamily = WarpRowFamilyOf<WarpRowKernels>;
+
+// The forward's lanes per group, values per lane (before cols_per_thread rounds them up
+// to an instance) and rows per group, for `rows` rows of `cols` values in packs of `pack`
+// (fast_sm: a GPU of kWarpRowTwoRowsMinSmBandwidth or more of DRAM bandwidth per SM);
+// host arithmetic only, so that tests/test_cuda_compile.py checks it without a GPU.
+struct WarpRowShape {
+  int group;
+  int needed;
+  int rows_per_access;
+};
+template <typename T>
+WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, bool edges) {
+  const int64_t packs = std::max<int64_t>(cols / pack, 1);
+  int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
+  while (lane_packs > 2 && ceil_div(packs, lane_packs) * pack * static_cast<int64_t>(sizeof(T)) < kWarpRowMinGroupBytes) {
+    lane_packs /= 2;
+  }
+  const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
+  const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
+  const int rows16 = fast_sm ? warp_row_rows16<T>(pack, needed, group, edges) : 1;
+  return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : rows16};
+}
 
 template <typename T>
 Plan plan_warp_per_row(const Problem& p) {
@@ -348,19 +413,13 @@ Plan plan_warp_per_row(const Problem& p) {
   }
   const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
-  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
-  int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
-  while (lane_packs > 2 && ceil_div(packs, lane_packs) * pack * static_cast<int64_t>(sizeof(T)) < kWarpRowMinGroupBytes) {
-    lane_packs /= 2;
-  }
-  const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
-  const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
-  const bool wide16 = warp_row_wide16<T>(pack, needed) && group == 32 &&
-                      device_properties(p.device).dram_bytes_per_sm_s() >= kWarpRowTwoRowsMinSmBandwidth;
-  const int rows_per_access = rows <= 1 ? 1 : needed == pack ? kWarpRowRows : wide16 ? kWarpRowRows16Wide : 1;
+  const bool fast_sm = device_properties(p.device).dram_bytes_per_sm_s() >= kWarpRowTwoRowsMinSmBandwidth;
+  const WarpRowShape shape = warp_row_shape<T>(p.cols, pack, rows, fast_sm, plan.realigned != 0);
+  const int group = shape.group;
+  const int rows_per_access = shape.rows_per_access;
   int cols_per_thread = 0;
-  const void* fn =
-      kernel_for_pack<WarpRowFamily, T>(pack, needed, rows_per_access, plan.realigned != 0, &cols_per_thread);
+  const void* fn = kernel_for_pack<WarpRowFamily, T>(pack, shape.needed, rows_per_access, group, plan.realigned != 0,
+                                                     &cols_per_thread);
   plan.pack = pack;
   plan.cols_per_thread = cols_per_thread;
   plan.group_width = group;
@@ -430,8 +489,9 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 
 struct WarpRowBackwardKernels {
   static constexpr const char* kName = "warp_per_row backward";
-  static constexpr int kRows16Wide = 1;  // rows of several packs: one per group
-  template <typename T, int N, int C, int R, bool kEdges> static const void* get() {
+  static constexpr bool kRows16 = false;  // rows of several packs: one per group
+  template <typename T, int N, int C, int R, bool kEdges, int kGroup = 0> static const void* get() {
+    static_assert(kGroup == 0, "the backward's groups are known at run time");
     return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, R, kEdges>);
   }
 };
@@ -465,8 +525,8 @@ Plan plan_warp_per_row_backward(const Problem& p) {
   const int needed = packs <= 32 ? pack : static_cast<int>(ceil_div(packs, 32)) * pack;
   const int rows_per_access = needed == pack && rows > 1 ? kWarpRowRows : 1;
   int cols_per_thread = 0;
-  const void* fn = kernel_for_pack<WarpRowBackwardFamily, T>(pack, needed, rows_per_access, plan.realigned != 0,
-                                                             &cols_per_thread);
+  const void* fn = kernel_for_pack<WarpRowBackwardFamily, T>(pack, needed, rows_per_access, group,
+                                                             plan.realigned != 0, &cols_per_thread);
   plan.pack = pack;
   plan.cols_per_thread = cols_per_thread;
   plan.group_width = group;
