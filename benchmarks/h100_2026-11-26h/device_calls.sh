@@ -171,3 +171,25 @@ echo "triton $(el)"
 wait; tail -1 $out/build.log
 (cd .device/wprA && PYTHONPATH=$PWD timeout 120 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py tests/test_cuda_compile.py -k "three_pack_rows or lane_packs or three_parts or warp" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_wprA_${tag}.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_wprA_${tag}.log | tail -4)
 echo "elapsed $(el)"
+
+## call 10 (H200) and call 11 (H100)
+# session 42 calls 10-11: main's head (fb03d27: CUDA warp_per_row two rows per group on 16
+# lanes and on 8 for whole rows; Triton's windows as of 76c1b81) against .device/base2
+# (599add5), CUDA `auto` forward bf16 / fp16 at the widths the rule covers and controls,
+# 1 GiB, one round; the CUDA softmax GPU test file whole, the Triton softmax GPU test
+# files, compute-sanitizer's four tools over warp_per_row / auto at the rule's shapes.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base2" 2>&1 | tail -2
+echo "built $(el)"
+compare_trees wprf_${tag}_$rev fwd 1 "--cols 136,197,199,264,300,391,577,768 --dtype bf16,fp16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/base2" 2>&1 | tail -17 | tee $out/wprf_${tag}_$rev.txt
+echo "bench $(el)"
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_$rev.log | tail -4
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -4
+echo "tests $(el)"
+timeout 150 python3 benchmarks/sanitize.py --out $out/sanitize_wpr_${tag}_$rev.log --backends cuda --variants warp_per_row,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 3x136,1001x136,65x264,1001x300,7x197,1001x199,1001x391 2>&1 | tail -6
+echo "elapsed $(el)"
