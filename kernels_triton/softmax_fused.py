@@ -293,7 +293,7 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     m = tl.max(x, axis=1)
     if TAIL:
         # Loaded after the first tile's max: before it (both tiles' loads in flight at
-        # once) bf16 577 took 80 registers against 48 under Triton 3.6 and lost (H200,
+        # once) bf16 577 took 80 registers against 63 under Triton 3.6 and lost (H200,
         # 55.9 -> 48.3% of copy, benchmarks/h200_2026-11-26h/tail2_*).
         cols_t = BLOCK + tl.arange(0, TAIL)[None, :]
         x_t = _window_values(x_ptr, x_base, live, cols_t, h, end, n_cols, EDGES)
