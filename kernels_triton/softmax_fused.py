@@ -494,6 +494,18 @@ FUSED_BWD_PAIRS_MIN_COLS = FUSED_PAIRS_MIN_COLS // 2
 # 98.2; 577 (584 of 1024; 61-72 against 48) 71.3 / 64.2 -> 67.8 / 57.1, 79.7 / 73.9 ->
 # 67.3 / 58.9. fp16 alike.
 FUSED_BWD_WINDOW_MIN_FILL = 2 / 3
+# The forward's FUSED_EDGE_ROWS_BYTES for the backward's 16-bit rows, whose programs read
+# two tensors a row, so the edge tile (one row a program) serves rows up to half the
+# forward's bytes; narrower rows read in three parts take element loads in tiles of
+# rows, where the edge tile took them one a program. H200, 1 GiB, % of copy, softmax /
+# log-softmax backward, bf16, main -> both (benchmarks/h200_2026-11-26h/bA_*): edge tile
+# 577 71.2 / 64.2 -> 74.4 / 85.3, 700 (a window before) 77.7 / 67.9 -> 85.1 / 91.2, but
+# 1500 91.2 / 89.4 -> 87.3 / 97.8 (hence 2 KiB); element loads 33 / 130 / 260 7.8 / 30.5 /
+# 60.7 -> 33.9 / 53.0 / 79.3 (log-softmax alike); 197, 300 and 3001 even. H100 (benchmarks/
+# h100_2026-11-26h/bwdrule_*): edge tile 577 90.0 / 82.2 -> 87.0 / 92.8, 700 97.2 / 87.8 ->
+# 92.9 / 99.0 (softmax's backward loses there, log-softmax's gains more); element loads 33
+# / 130 / 260 10.9 / 43.0 / 84.8 -> 47.0 / 71.9 / 94.0 (log-softmax 34.8 / 68.3 / 92.3).
+FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
 # Under the interpreter, tiles of at most this many units of each tensor.
 INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 
@@ -897,10 +909,24 @@ def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
     The forward's single tensor gains either way but at bf16 577 (43.7 / 33.6)."""
     edges_ = edges(y, dy)
     cols = y.shape[1]
-    if (edges_ and cols <= FUSED_BWD_MAX_COLS_ODD
+    if not edges_:
+        return 0
+    if _bwd_edge_row(y, edges_):
+        return edges_
+    if (cols + edges_ - 1) * y.element_size() <= FUSED_BWD_EDGE_ROWS_BYTES[0]:
+        return 0
+    if (cols <= FUSED_BWD_MAX_COLS_ODD
             and triton.next_power_of_2(body_units(cols, edges_)) == triton.next_power_of_2(cols)):
         return 0
     return edges_
+
+
+def _bwd_edge_row(y: torch.Tensor, edges_: int) -> bool:
+    """Whether the backward reads 16-bit rows of y read with EDGES = `edges_` with the edge
+    tile, one row a program (FUSED_BWD_EDGE_ROWS_BYTES)."""
+    span = (y.shape[1] + edges_ - 1) * y.element_size()
+    return (edges_ > 0 and y.element_size() == 2 and span > FUSED_BWD_EDGE_ROWS_BYTES[0]
+            and y.shape[1] * y.element_size() < FUSED_BWD_EDGE_ROWS_BYTES[1])
 
 
 def backward_window(y: torch.Tensor, dy: torch.Tensor, edges_: int, block: int) -> int:
@@ -913,7 +939,7 @@ def backward_window(y: torch.Tensor, dy: torch.Tensor, edges_: int, block: int) 
     rows: 64 either way), unlike the forward's. fp32 rows keep their element loads
     (FUSED_EDGES_MIN_COLS: from 1025 columns, which measured 101-103% of copy so, H200,
     benchmarks/h200_2026-11-26f/tri_edges_*_bwd_*)."""
-    if y.element_size() != 2 or not edges_ or y.shape[1] + edges_ - 1 > block:
+    if y.element_size() != 2 or not edges_ or y.shape[1] + edges_ - 1 > block or _bwd_edge_row(y, edges_):
         return 0
     if y.shape[1] + edges_ - 1 <= FUSED_BWD_WINDOW_MIN_FILL * block:
         return 0
@@ -932,15 +958,24 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     # The window reads rows that `backward_edges` gives element loads (both tiles one
     # width), in the same block.
     edges_ = 0 if pairs_ else edges(y, dy)
+
+    def rows_of(block: int) -> int:
+        tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
+        tile_rows = min(tile_rows, triton.next_power_of_2(triton.cdiv(rows, sm_count) if sm_count else rows))
+        if sm_count is None:
+            tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
+        return tile_rows
+
     block = triton.next_power_of_2(body_units(units, edges_))
-    tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
-    spread = triton.cdiv(rows, sm_count) if sm_count else rows
-    tile_rows = min(tile_rows, triton.next_power_of_2(spread))
-    if sm_count is None:
-        tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
+    tile_rows = rows_of(block)
     window_ = backward_window(y, dy, edges_, block)
     if not window_ and not pairs_:
         edges_ = backward_edges(y, dy)
+        if not edges_ and block < triton.next_power_of_2(units):
+            # Element loads of a narrow row whose body's power of two is narrower than
+            # the row's (bf16 260: 256): the row's own power of two.
+            block = triton.next_power_of_2(units)
+            tile_rows = rows_of(block)
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))

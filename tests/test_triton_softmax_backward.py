@@ -272,7 +272,9 @@ def test_backward_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # values in contiguous rows. WINDOW 1 where y and dy both end on a 16-byte boundary
     # (16 rows), 2 where they do not (15 rows: the last row by value), with
     # the special rows (NaN and inf in y and dy) first and last; 1025 keeps the edge tile,
-    # 577 (584 of a 1024-wide tile: FUSED_BWD_WINDOW_MIN_FILL) its element loads.
+    # and so do rows whose span is 1-2 KiB (FUSED_BWD_EDGE_ROWS_BYTES: 577, 700), one row
+    # a program; narrower rows past a power of two (33, 130, 260) take element loads in
+    # tiles of rows, a power of two wide enough for the row.
     softmax_mod, *_ = _modules()
     many = 0 if DEVICE == "cpu" else 1024  # rows past 132 SMs x 4: tiles of several rows
     for cols in (197, 3001):
@@ -287,9 +289,19 @@ def test_backward_odd_rows_read_whole_from_the_boundary_before(op, dtype):
             c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
             assert c["EDGES"] and c["WINDOW"] == window, (cols, rows, y_layout, dy_layout, c)
             run_and_check(Target("triton", op, "fused"), y, dy=dy)
-    for cols in (577, 1025):
+    for cols in (577, 700, 1025):
         y, dy = backward_inputs(op, 8, cols, dtype)
-        assert not softmax_mod.plan(y, op, "fused", dy)["constexprs"]["WINDOW"], cols
+        c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
+        assert not c["WINDOW"] and c["EDGES"] and c["ROWS"] == 1, (cols, c)
+    for cols in (33, 130, 260, 577, 700):
+        y, dy = backward_inputs(op, many + 15, cols, dtype, seed=cols)
+        special_y, special_dy, _ = backward_special_rows(op, cols, dtype)
+        y[:len(special_y)], dy[:len(special_dy)] = special_y, special_dy
+        y[-len(special_y):], dy[-len(special_dy):] = special_y.flip(0, 1), special_dy.flip(0, 1)
+        c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
+        assert not c["WINDOW"] and (bool(c["EDGES"]) == (cols > 512)) and c["BLOCK"] >= (cols if cols < 512 else 0), \
+            (cols, c)
+        run_and_check(Target("triton", op, "fused"), y, dy=dy)
 
 
 @pytest.mark.parametrize("layout", ROW_LAYOUTS)

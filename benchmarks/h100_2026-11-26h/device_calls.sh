@@ -193,3 +193,38 @@ echo "tests $(el)"
 timeout 150 python3 benchmarks/sanitize.py --out $out/sanitize_wpr_${tag}_$rev.log --backends cuda --variants warp_per_row,auto \
   --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 3x136,1001x136,65x264,1001x300,7x197,1001x199,1001x391 2>&1 | tail -6
 echo "elapsed $(el)"
+
+## call 12 (H200)
+# session 42 call 12: where narrow and odd 16-bit rows stand at main's head, forward and
+# backward, both backends' `auto` and torch, bf16, 1 GiB (a record for the next work, no
+# comparison of trees).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
+timeout 560 python3 -m comparison --cols 33,130,197,260,300,450,577,700,1500,3001 --dtype bf16 --op softmax,log_softmax --pass fwd,bwd \
+  --backends cuda,triton,torch --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $OUT/narrow_odd_standing_${tag}_$(cat .device/commit).md 2>&1 | tail -3
+# (call 12's table: benchmarks/h200_2026-11-26h/narrow_odd_standing_h200_93c397b.md)
+
+## call 13 (H200)
+# session 42 call 13: Triton `fused` backward, .device/bA (16-bit rows whose span is
+# 1-4 KiB through the edge tile, one row a program; narrower rows read in three parts by
+# element loads in tiles of rows) against main's head, bf16, 1 GiB, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees bA_${tag}_$rev bwd 1 "--cols 33,130,197,260,300,577,700,1500,3001 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/bA" 2>&1 | tail -19
+
+## call 14 (H100)
+# session 42 call 14: the backward rule as committed next (FUSED_BWD_EDGE_ROWS_BYTES: the
+# edge tile for 16-bit spans over 1 KiB in rows under 2 KiB, element loads in tiles of
+# rows for narrower rows past a power of two) against main's head (.device/hd = 93c397b),
+# bf16, 1 GiB, one round; the Triton softmax GPU test files.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees bwdrule_${tag} bwd 1 "--cols 33,130,260,577,700,1500 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/hd" 2>&1 | tail -13
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_bwdrule.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_bwdrule.log | tail -4
+echo "elapsed $(el)"
