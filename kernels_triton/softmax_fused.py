@@ -898,9 +898,11 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
 
 
 def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
-    """EDGES of the backward on y and dy: `edges`, but only where the body's tile is
-    narrower than the row's (`body_units`: 1025, 2049, 4097 columns) or the row is past
-    what element loads hold (FUSED_BWD_MAX_COLS_ODD). Where both tiles are one width,
+    """EDGES of the backward on y and dy: `edges` for 16-bit rows of 1-2 KiB
+    (FUSED_BWD_EDGE_ROWS_BYTES: the edge tile, one row a program), else only where the
+    row spans more than 1 KiB and the body's tile is narrower than the row's
+    (`body_units`: 1025, 2049, 4097 columns) or the row is past what element loads hold
+    (FUSED_BWD_MAX_COLS_ODD); narrower rows take element loads in tiles of rows. Where both tiles are one width,
     three tensors' edge tiles cost the backward more than their 16-byte loads gain:
     H200, 1 GiB, % of copy, element loads / edges (benchmarks/h200_2026-11-26e/
     triton_fused_edges_*): bf16 577 70.8 / 57.5, 3001 88.7 / 75.6, 197 61.0 / 62.0,
