@@ -765,10 +765,7 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
       45.4 / 45.3 -> 63.1 / 63.8, 3001 89.5 / 77.4 -> 100.1 / 96.8; H200 197 50.8 / 47.1
       -> 71.2 / 65.5, 577 33.5 / 33.1 -> 45.7 / 46.1, 3001 73.6 / 58.5 -> 85.7 / 80.4;
       fp16 alike."""
-    span = x.shape[1] + edges_ - 1
-    if not edges_ or span > block:
-        return 0
-    if span * x.element_size() > FUSED_EDGE_ROWS_BYTES[0] and x.shape[1] * x.element_size() < FUSED_EDGE_ROWS_BYTES[1]:
+    if not edges_ or x.shape[1] + edges_ - 1 > block or _edge_tile_row(x, edges_, FUSED_EDGE_ROWS_BYTES):
         return 0
     if row_edges.ends_on_vector(x):
         return 1
@@ -795,6 +792,31 @@ def _pow2_at_most(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
 
+def _tile_rows(block: int, unit: int, rows: int, sm_count: int | None, tile_bytes: int, max_rows: int,
+               interpret_units: int) -> int:
+    """Rows of a `fused` tile `block` units of `unit` bytes wide (forward or backward: the
+    caller's tile bytes, row cap and interpreter cap): as many as fill `tile_bytes`, but
+    few rows spread over the SMs rather than packed into a few programs."""
+    tile_rows = min(max_rows, _pow2_at_most(tile_bytes // (block * unit)))
+    tile_rows = min(tile_rows, triton.next_power_of_2(triton.cdiv(rows, sm_count) if sm_count else rows))
+    if sm_count is None:
+        tile_rows = min(tile_rows, _pow2_at_most(interpret_units // block))
+    return tile_rows
+
+
+def _span_bytes(x: torch.Tensor, edges_: int) -> int:
+    """Bytes of a row of `x` read with EDGES = `edges_` from the 16-byte boundary at or
+    before its start (its window's span)."""
+    return (x.shape[1] + edges_ - 1) * x.element_size()
+
+
+def _edge_tile_row(x: torch.Tensor, edges_: int, bounds: tuple[int, int]) -> bool:
+    """Whether rows of `x` read with EDGES = `edges_` take the edge tile, one row a
+    program, by `bounds` (FUSED_EDGE_ROWS_BYTES, FUSED_BWD_EDGE_ROWS_BYTES): a span of
+    more than bounds[0] in a row of less than bounds[1]."""
+    return edges_ > 0 and _span_bytes(x, edges_) > bounds[0] and x.shape[1] * x.element_size() < bounds[1]
+
+
 def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, row blocks) of `fused` on the (rows, cols)
     tensor `x`: ROWS, BLOCK (units), PAIRS, ALIGN, BF16 and SEGMENTS; `sm_count` None
@@ -807,19 +829,14 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     edges_ = 0 if pairs_ else edges(x)
 
     def rows_of(block: int) -> int:
-        tile_rows = min(FUSED_MAX_TILE_ROWS, _pow2_at_most(FUSED_TILE_BYTES // (block * unit)))
-        # Few rows: spread them over the SMs rather than packing them into a few programs.
-        tile_rows = min(tile_rows, triton.next_power_of_2(triton.cdiv(rows, sm_count) if sm_count else rows))
-        if sm_count is None:
-            tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_TILE_UNITS // block))
-        return tile_rows
+        return _tile_rows(block, unit, rows, sm_count, FUSED_TILE_BYTES, FUSED_MAX_TILE_ROWS,
+                          INTERPRET_FUSED_TILE_UNITS)
 
     block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = rows_of(block)
     window_ = window(x, edges_, block, tile_rows)
-    span_bytes = (cols + edges_ - 1) * elem
-    if edges_ and not window_ and span_bytes <= FUSED_EDGE_ROWS_BYTES[0] and window(x, edges_, 2 * block,
-                                                                                 rows_of(2 * block)):
+    if (edges_ and not window_ and _span_bytes(x, edges_) <= FUSED_EDGE_ROWS_BYTES[0]
+            and window(x, edges_, 2 * block, rows_of(2 * block))):
         # A narrow row whose head and tail vectors spill past its body's power of two
         # (bf16 260: 267 columns from the boundary before it) in a window of twice that,
         # as two tiles (256 + 16), not the edge tile's one row a program, too few bytes
@@ -915,7 +932,7 @@ def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
         return 0
     if _bwd_edge_row(y, edges_):
         return edges_
-    if (cols + edges_ - 1) * y.element_size() <= FUSED_BWD_EDGE_ROWS_BYTES[0]:
+    if _span_bytes(y, edges_) <= FUSED_BWD_EDGE_ROWS_BYTES[0]:
         return 0
     if (cols <= FUSED_BWD_MAX_COLS_ODD
             and triton.next_power_of_2(body_units(cols, edges_)) == triton.next_power_of_2(cols)):
@@ -926,9 +943,7 @@ def backward_edges(y: torch.Tensor, dy: torch.Tensor) -> int:
 def _bwd_edge_row(y: torch.Tensor, edges_: int) -> bool:
     """Whether the backward reads 16-bit rows of y read with EDGES = `edges_` with the edge
     tile, one row a program (FUSED_BWD_EDGE_ROWS_BYTES)."""
-    span = (y.shape[1] + edges_ - 1) * y.element_size()
-    return (edges_ > 0 and y.element_size() == 2 and span > FUSED_BWD_EDGE_ROWS_BYTES[0]
-            and y.shape[1] * y.element_size() < FUSED_BWD_EDGE_ROWS_BYTES[1])
+    return y.element_size() == 2 and _edge_tile_row(y, edges_, FUSED_BWD_EDGE_ROWS_BYTES)
 
 
 def backward_window(y: torch.Tensor, dy: torch.Tensor, edges_: int, block: int) -> int:
@@ -962,11 +977,8 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | No
     edges_ = 0 if pairs_ else edges(y, dy)
 
     def rows_of(block: int) -> int:
-        tile_rows = min(FUSED_BWD_MAX_TILE_ROWS, _pow2_at_most(FUSED_BWD_TILE_BYTES // (block * unit)))
-        tile_rows = min(tile_rows, triton.next_power_of_2(triton.cdiv(rows, sm_count) if sm_count else rows))
-        if sm_count is None:
-            tile_rows = min(tile_rows, _pow2_at_most(INTERPRET_FUSED_BWD_TILE_UNITS // block))
-        return tile_rows
+        return _tile_rows(block, unit, rows, sm_count, FUSED_BWD_TILE_BYTES, FUSED_BWD_MAX_TILE_ROWS,
+                          INTERPRET_FUSED_BWD_TILE_UNITS)
 
     block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = rows_of(block)
