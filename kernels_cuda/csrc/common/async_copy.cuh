@@ -14,10 +14,23 @@ namespace sk {
 // dynamic shared memory, whose own start is only 16-byte aligned: see plan_variant in
 // softmax.cu for why the kernels' __align__(kTmaBufferAlign) does not take effect.
 constexpr int64_t kTmaBufferAlign = 128;
+// nvcc starts the dynamic shared memory right after the static (16-byte aligned,
+// whatever its declaration asks: softmax.cu says why), so a kernel that wants its bulk
+// copies' buffers on kTmaBufferAlign boundaries starts them at the first one
+// (tma_aligned) and its plan asks for this many bytes more. Where they land matters:
+// block_hybrid's buffers 32 bytes past a boundary (544 B of static shared memory), then
+// 48 (560 B, with ClusterSlots), then on it: H200, 1 GiB, `auto` forward fp32 65536
+// (one CTA per row) 94.3 -> 88.5 -> 95.2, bf16 131072 89.8 -> 86.4 -> 90.0, fp32
+// 262144 90.0 -> 85.6 -> 92.8 (benchmarks/h200_2026-11-26i/comparisons.txt, call 5).
+constexpr int64_t kTmaAlignSlack = kTmaBufferAlign - 16;
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// The first kTmaBufferAlign boundary of shared memory at or after `p`.
+__device__ __forceinline__ unsigned char* tma_aligned(unsigned char* p) {
+  return p + ((0u - smem_addr(p)) & static_cast<uint32_t>(kTmaBufferAlign - 1));
 }
 __device__ __forceinline__ void mbarrier_init(uint64_t* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");

@@ -125,8 +125,9 @@ constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // The cluster of a block_hybrid CTA (K = 1 without a cluster launch): its slice of
 // every row (packs [first, first + packs)), its rows (every CTA of a cluster takes the
 // same ones), and the exchange of the K CTAs' pairs (forward) or sums (backward)
-// through slots double-buffered by row parity: a peer rewrites slot p two rows later,
-// after the next cluster barrier, which no CTA passes before it has read slot p.
+// through two ClusterSlots by row parity (common/cluster.cuh): a peer rewrites slot p
+// two rows later, after this CTA sent its value for the row between, which every
+// thread's barrier in that row's block reduction orders after its reads of slot p.
 // It holds no state: the rank and K are read from their special registers at each use
 // (volatile reads, not kept in registers across the row), since the scalar-pack
 // kernels' registers are full (fp32 packs of 1 spilled 12 bytes with them held).
@@ -134,21 +135,14 @@ struct HybridCluster {
   int64_t row_packs;
   int slice_packs;
 
-  static __device__ __forceinline__ int k_ctas() {
-    unsigned k;
-    asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(k));
-    return static_cast<int>(k);
-  }
-  static __device__ __forceinline__ int rank() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-    return static_cast<int>(r);
-  }
-  __device__ __forceinline__ HybridCluster(int64_t packs_in_row, int packs_per_slice, int64_t rows)
+  static __device__ __forceinline__ int k_ctas() { return cluster_ctas(); }
+  static __device__ __forceinline__ int rank() { return cluster_rank(); }
+  // `slots`: the exchange's two ClusterSlots (by row parity), initialised here.
+  template <typename V>
+  __device__ __forceinline__ HybridCluster(int64_t packs_in_row, int packs_per_slice, int64_t rows,
+                                           ClusterSlots<V>* slots)
       : row_packs(packs_in_row), slice_packs(packs_per_slice) {
-    // Peers store into this CTA's slots only after the wait that pairs with this arrive
-    // (merge at the first row), i.e. once it has started.
-    if (k_ctas() > 1 && first_row() < rows) cluster_arrive_release();
+    if (k_ctas() > 1 && first_row() < rows) cluster_slots_init(slots, 2);
   }
   __device__ __forceinline__ int64_t first() const {
     const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
@@ -162,15 +156,13 @@ struct HybridCluster {
   __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
   static __device__ __forceinline__ int64_t first_row() { return blockIdx.x / k_ctas(); }
   static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
-  __device__ __forceinline__ OnlinePair merge(OnlinePair (&slots)[2][kMaxClusterSize], OnlinePair acc, int it) const {
+  __device__ __forceinline__ OnlinePair merge(ClusterSlots<OnlinePair> (&slots)[2], OnlinePair acc, int it) const {
     if (it == 0) cluster_wait();
-    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-    return cluster_merge_pairs(cluster, slots[it & 1], acc);
+    return cluster_merge_pairs(slots[it & 1], acc, static_cast<uint32_t>(it >> 1) & 1, k_ctas(), rank());
   }
-  __device__ __forceinline__ float sum(float (&slots)[2][kMaxClusterSize], float v, int it) const {
+  __device__ __forceinline__ float sum(ClusterSlots<float> (&slots)[2], float v, int it) const {
     if (it == 0) cluster_wait();
-    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-    return cluster_sum(cluster, slots[it & 1], v);
+    return cluster_sum(slots[it & 1], v, static_cast<uint32_t>(it >> 1) & 1, k_ctas(), rank());
   }
 };
 #endif
@@ -189,12 +181,12 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
   constexpr bool kBulk = kPackBytes == 16;
   constexpr bool kAsync = !kBulk && kPackBytes >= 4;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
-  T* cache = reinterpret_cast<T*>(smem_raw);
+  T* cache = reinterpret_cast<T*>(tma_aligned(smem_raw));
   __shared__ __align__(8) uint64_t full[kHybridPieces];
   __shared__ OnlinePair warp_pairs[kThreads / 32];
-  __shared__ OnlinePair exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
+  __shared__ ClusterSlots<OnlinePair> exchange[2];  // by row parity (HybridCluster)
   // kEdges: every row's whole packs (as many in each) start at its column `head`.
-  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows);
+  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows, exchange);
   const int G = blockDim.x;
   const int t = threadIdx.x;
   const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
@@ -393,7 +385,7 @@ Plan plan_block_hybrid(const Problem& p) {
   // MB); one 1024-thread CTA per SM past that.
   const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads, realigned != 0),
                                kHybridSmallThreads, kHybridSmallSliceBytes, 2};
-  const auto smem_bytes = [&](int64_t left) { return round_up(left * pack * kElem, 16); };
+  const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
   const bool pairs = device_properties(p.device).dram_bytes_per_sm_s() >= kHybridPairMinSmBandwidth;
   Plan plan = kElem == 2 ? plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem),
                                                 smem_bytes, kMaxClusterSize, pairs ? &two_per_sm : nullptr)
@@ -454,15 +446,18 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
   constexpr bool kAsync = !kBulk && kPackBytes >= 4;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
   __shared__ __align__(8) uint64_t full[kHybridPieces];
-  __shared__ float exchange[2][kMaxClusterSize];  // by row parity (HybridCluster)
+  __shared__ ClusterSlots<float> exchange[2];  // by row parity (HybridCluster)
   // kEdges: every row's whole packs (as many in each) start at its column `head`.
-  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows);
+  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows, exchange);
   const int G = blockDim.x;
   const int t = threadIdx.x;
   const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
   const int smem_packs = cl.packs() - reg_packs;
-  T* ys = reinterpret_cast<T*>(smem_raw);
-  T* gs = reinterpret_cast<T*>(smem_raw + hybrid_grad_dy_offset(smem_packs, kPackBytes));
+  // Rows read in three parts keep the buffers where nvcc puts them: the aligned base,
+  // a computed pointer where smem_raw's is a constant, spilled 16 bytes there (bf16).
+  unsigned char* const smem = kEdges ? smem_raw : tma_aligned(smem_raw);
+  T* ys = reinterpret_cast<T*>(smem);
+  T* gs = reinterpret_cast<T*>(smem + hybrid_grad_dy_offset(smem_packs, kPackBytes));
   const HybridPieces pieces(smem_packs, kBulk);
   if constexpr (kBulk) init_piece_barriers(full);
   int it = 0;
@@ -552,7 +547,9 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, realigned != 0);
   Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
                                    hybrid_grad_bytes(kElem, pack * kElem, realigned != 0),
-                                   [&](int64_t left) { return 2 * hybrid_grad_dy_offset(left, pack * kElem); },
+                                   [&](int64_t left) {
+                                     return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
+                                   },
                                    max_cluster);
   plan.realigned = realigned;
   return plan;

@@ -12,10 +12,10 @@
 // of a slice are merged with ONE barrier (each warp's pair to shared memory, then every
 // warp merges its slice's warp pairs with shuffles; warp_merge_pairs: max, one
 // rescale, sum, cheaper than a merge per butterfly step). With K > 1 each CTA then
-// stores its pair into slot [rank] of every peer's shared memory (map_shared_rank),
-// one cluster.sync() publishes them, and every warp merges its K local slots. No CTA
-// touches a peer's shared memory after that barrier, so none waits for its peers at
-// exit. (Polling tagged 64-bit slots instead of the barrier measured the same on an
+// sends its pair into slot [rank] of every peer's shared memory, each CTA waits until
+// its K slots have landed (ClusterSlots: st.async counted on an mbarrier, no cluster
+// barrier), and every warp merges its K local slots. No CTA touches a peer's shared
+// memory after its sends, so none waits for its peers at exit. (Polling tagged 64-bit slots instead of the barrier measured the same on an
 // H200: fp32 32768/65536 89.7/85.4% vs 90.4/86.2%, bf16 65536 88.8% vs 88.6%.) The
 // exchange is what clusters cost: skipping it (wrong results, timing only) measured
 // 96.5/97.8% (fp32 32768/65536) and 97.6% (bf16 65536), so the loss is each CTA
@@ -125,12 +125,12 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
   if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-  // Slot [rank]: the pair of the cluster's CTA `rank`, stored there by that CTA.
-  __shared__ OnlinePair exchange[kMaxClusterSize];
-  // Peers store into our slots only after this barrier's wait, i.e. once we have started
-  // (a CTA's shared memory exists only while it runs). Arrived now, waited on just before
-  // the first store, long after every peer has arrived.
-  if (k_ctas > 1) cluster_arrive_release();
+  // Slot [rank]: the pair of the cluster's CTA `rank`, sent there by that CTA. Peers send
+  // only after this barrier's wait, i.e. once we have started (a CTA's shared memory
+  // exists only while it runs). Arrived now, waited on just before the first send, long
+  // after every peer has arrived.
+  __shared__ ClusterSlots<OnlinePair> exchange;
+  if (k_ctas > 1) cluster_slots_init(&exchange, 1);
 #endif
   const int g = threadIdx.x / G;
   const int t = threadIdx.x - g * G;
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
-    acc = cluster_merge_pairs(cluster, exchange, acc);
+    acc = cluster_merge_pairs(exchange, acc, 0, k_ctas, rank);
     // Each CTA may exit as soon as its slice is written: no final cluster barrier,
     // unlike cluster_smem, which reads its peers' slots.
   }
@@ -362,9 +362,11 @@ constexpr int kGradRegsClusterMinBytes = 64;
 // conversion temporaries, so up to 4 loads, or 8 of at most 4 bytes (8-byte packs at 8
 // loads spill 44-48 bytes, 4-byte packs at 16 spill 52-68); at 128 registers
 // kRegsMaxLoads loads of either, at most 128 bytes (rows read in three parts alike: their
-// edges' term and output are calls of their own, common/row_edges.cuh).
+// edges' term and output are calls of their own, common/row_edges.cuh), but 16-bit
+// values in 8-byte packs (misaligned views) 8 loads: fp16 at 16 spilled 8-12 bytes once
+// the cluster exchange waited on an mbarrier (ClusterSlots).
 constexpr int grad_regs_cap(int elem, int pack_bytes, bool one_per_sm) {
-  if (one_per_sm) return std::min(128, kRegsMaxLoads * pack_bytes);
+  if (one_per_sm) return std::min(128, (elem == 2 && pack_bytes == 8 ? 8 : kRegsMaxLoads) * pack_bytes);
   if (elem == 4) return std::min(64, 8 * pack_bytes);
   return std::min(64, std::max(4 * pack_bytes, std::min(32, 8 * pack_bytes)));
 }
@@ -394,10 +396,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster
   const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
   if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;  // the whole cluster returns together
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-  // Slot [rank]: the sum of the cluster's CTA `rank`. Peers store into it only after
+  // Slot [rank]: the sum of the cluster's CTA `rank`. Peers send into it only after
   // waiting on this arrival (this CTA's shared memory exists once it runs).
-  __shared__ float exchange[kMaxClusterSize];
-  if (k_ctas > 1) cluster_arrive_release();
+  __shared__ ClusterSlots<float> exchange;
+  if (k_ctas > 1) cluster_slots_init(&exchange, 1);
 #endif
   const int g = threadIdx.x / G;
   const int t = threadIdx.x - g * G;
@@ -423,7 +425,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) softmax_backward_cluster
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   if (k_ctas > 1) {
     cluster_wait();
-    total = cluster_sum(cluster, exchange, total);
+    total = cluster_sum(exchange, total, 0, k_ctas, rank);
   }
 #endif
   if constexpr (kEdges) {

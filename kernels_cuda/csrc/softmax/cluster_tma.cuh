@@ -6,10 +6,10 @@
 // reduces, waits for its cluster's exchange and writes its output, its next input is
 // already in flight: cluster_smem and cluster_regs (one-shot grids, synchronous
 // loads) have nothing in flight while they wait for their slowest peer.
-// The exchange is cluster_regs': each CTA stores its pair into slot [rank] of every
-// peer (map_shared_rank), one cluster barrier publishes them; slots are double-
-// buffered by row parity (a peer rewrites slot p two rows later, after the next
-// barrier, which this CTA reaches only after reading slot p).
+// The exchange is cluster_regs': each CTA sends its pair into slot [rank] of every
+// peer and waits until its own K slots have landed (ClusterSlots); slots are double-
+// buffered by row parity (a peer rewrites slot p two rows later, after this CTA sent
+// its pair for the row between, which it does only after reading slot p).
 // Bulk copies need 16-byte aligned addresses and sizes, i.e. 16-byte packs; 4- and
 // 8-byte packs (misaligned views, odd widths) use cp.async per pack instead (same
 // buffers and order), 2-byte packs a synchronous copy (no overlap).
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
   namespace cg = cooperative_groups;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
   __shared__ __align__(8) uint64_t full[kTmaStages];
-  __shared__ OnlinePair exchange[2][kMaxClusterSize];
+  __shared__ ClusterSlots<OnlinePair> exchange[2];  // by row parity
   cg::cluster_group cluster = cg::this_cluster();
   const int k_ctas = static_cast<int>(cluster.num_blocks());
   const int rank = static_cast<int>(cluster.block_rank());
@@ -84,9 +84,9 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();
-  // Peers store into our exchange slots only after waiting on this arrival, i.e. once
-  // this CTA runs (its shared memory exists only then); waited on before the first store.
-  if (k_ctas > 1) cluster_arrive_release();
+  // Peers send into our exchange slots only after waiting on this arrival, i.e. once
+  // this CTA runs (its shared memory exists only then); waited on before the first send.
+  if (k_ctas > 1) cluster_slots_init(exchange, 2);
 
   // Requests this CTA's slice of `row` into buffer s. Bulk: one thread, asynchronous,
   // completing on full[s]. Otherwise every thread copies synchronously (the caller's
@@ -132,15 +132,15 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
     acc = block_allreduce(acc, OnlineMergeOp());
     if (k_ctas > 1) {
       if (it == 0) cluster_wait();
-      acc = cluster_merge_pairs(cluster, exchange[parity], acc);
+      acc = cluster_merge_pairs(exchange[parity], acc, static_cast<uint32_t>(it >> 1) & 1, k_ctas, rank);
     }
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
     write_packs<Cache::kNormal, kOutputStore, T, N>(
         buffer(s), a.y + row * a.cols + static_cast<int64_t>(first) * N, local, n, a.log);
   }
-  // No final cluster barrier: every store into this CTA's slots came before a barrier
-  // it has passed, and it never reads a peer's shared memory. (The grid has at most one
-  // cluster per row, so every CTA loops at least once and its arrival is waited on.)
+  // No final cluster barrier: every send into this CTA's slots has landed (it waited for
+  // them), and it never reads a peer's shared memory. (The grid has at most one cluster
+  // per row, so every CTA loops at least once and its arrival is waited on.)
 #endif
 }
 
