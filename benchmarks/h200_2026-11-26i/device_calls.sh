@@ -160,3 +160,26 @@ timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_ex
   --dtypes fp32,bf16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 3x262144,2x65536,5x40001 2>&1 | tail -6
 echo "elapsed $(el)"
 
+## call 7
+# session 43 call 7 (H200): main's head (the exchange and aligned buffers, committed)
+# against the session's start (.device/base = 3543713) at vocabulary widths (odd rows:
+# block_hybrid's rows read in three parts keep their backward buffers unaligned) and
+# fp16, CUDA `auto`, 1 GiB; the CUDA softmax GPU test file; compute-sanitizer's four
+# tools over block_hybrid, cluster_regs and cluster_tma.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees vocab_${tag}_$rev fwd,bwd 1 "--cols 50257,151936 --dtype fp32,bf16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -10
+compare_trees fp16_${tag}_$rev fwd,bwd 1 "--cols 131072,262144 --dtype fp16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -6
+echo "bench $(el)"
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 6 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_$rev.log | tail -4
+echo "tests $(el)"
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_exchange_${tag}_$rev.log --backends cuda --variants block_hybrid,cluster_regs,cluster_tma \
+  --dtypes fp32,bf16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 3x262144,2x65536,5x40001 2>&1 | tail -6
+echo "elapsed $(el)"
+
