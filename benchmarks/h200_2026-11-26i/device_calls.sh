@@ -183,3 +183,15 @@ timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_ex
   --dtypes fp32,bf16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 3x262144,2x65536,5x40001 2>&1 | tail -6
 echo "elapsed $(el)"
 
+## call 8
+# session 43 call 8 (H200): where the widest rows stand at main's head, both backends'
+# `auto`, forward then backward, fp32 and bf16, 1 GiB (a record for the next work).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+for pass in fwd bwd; do
+  timeout 110 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $OUT/wide_standing_${pass}_${tag}_$(cat .device/commit).md 2>&1 | tail -1
+done
+
