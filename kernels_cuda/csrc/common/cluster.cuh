@@ -76,26 +76,29 @@ __device__ __forceinline__ void cluster_slots_init(ClusterSlots<V>* slots, int c
   cluster_arrive_relaxed();
 }
 
-// st.async of this CTA's value into slot [from] of CTA `to`'s `slots`, completing its
-// bytes on that CTA's mbarrier (one mapa: the slot and the mbarrier share a base).
-__device__ __forceinline__ uint32_t peer_slots_addr(const void* slots, unsigned to) {
+// The shared::cluster address of `p` in CTA `to` of this cluster.
+__device__ __forceinline__ uint32_t peer_smem_addr(const void* p, unsigned to) {
   uint32_t addr;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(addr) : "r"(smem_addr(slots)), "r"(to));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(addr) : "r"(smem_addr(p)), "r"(to));
   return addr;
 }
-__device__ __forceinline__ void send_to_peer(ClusterSlots<float>& slots, float v, int from, unsigned to) {
-  const uint32_t base = peer_slots_addr(&slots, to);
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%0], %1, [%2];\n" ::"r"(
-                   base + from * static_cast<uint32_t>(sizeof(float))),
-               "f"(v), "r"(base + static_cast<uint32_t>(offsetof(ClusterSlots<float>, landed)))
-               : "memory");
-}
-__device__ __forceinline__ void send_to_peer(ClusterSlots<OnlinePair>& slots, OnlinePair v, int from, unsigned to) {
-  const uint32_t base = peer_slots_addr(&slots, to);
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];\n" ::"r"(
-                   base + from * static_cast<uint32_t>(sizeof(OnlinePair))),
-               "f"(v.m), "f"(v.d), "r"(base + static_cast<uint32_t>(offsetof(ClusterSlots<OnlinePair>, landed)))
-               : "memory");
+
+// st.async of this CTA's `v` into slot [from] of CTA `to`'s `slots`, completing its
+// bytes on that CTA's mbarrier (one mapa: the slot and the mbarrier share a base).
+template <typename V>
+__device__ __forceinline__ void send_to_peer(ClusterSlots<V>& slots, V v, int from, unsigned to) {
+  const uint32_t base = peer_smem_addr(&slots, to);
+  const uint32_t slot = base + from * static_cast<uint32_t>(sizeof(V));
+  const uint32_t landed = base + static_cast<uint32_t>(offsetof(ClusterSlots<V>, landed));
+  if constexpr (sizeof(V) == sizeof(float)) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%0], %1, [%2];\n" ::"r"(slot), "f"(v),
+                 "r"(landed)
+                 : "memory");
+  } else {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];\n" ::"r"(slot),
+                 "f"(v.m), "f"(v.d), "r"(landed)
+                 : "memory");
+  }
 }
 
 // This CTA's `v` into slot [rank] of each of the k CTAs of its cluster; returns once all
