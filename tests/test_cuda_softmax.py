@@ -887,6 +887,27 @@ def test_split_declines_rows_with_more_chunks_than_the_gpu_holds(op):
     assert "resident at once" in BACKEND.supports(x, op, "split").reason
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 65536), (torch.bfloat16, 131072), (torch.float32, 70001)],
+                         ids=str)
+def test_cluster_exchange_slots_are_reused_over_many_rows(op, dtype, cols):
+    """cluster_tma's persistent clusters take several rows each, so its exchange reuses
+    its two ClusterSlots by row parity and each slot's mbarrier completes a phase every
+    second row (common/cluster.cuh): with four rows or more per cluster, and an odd count
+    that ends on either slot, every row agrees with float64. 70001 columns: scalar packs
+    (cp.async per pack instead of bulk copies)."""
+    probe = torch.empty(1, cols, dtype=dtype, device="cuda")
+    p = cuda_softmax.plan(probe, op, "cluster_tma")
+    if p["status"] != "ok":
+        pytest.skip(f"cluster_tma declines {cols} columns here: {p['status']}")
+    assert p["cluster_size"] > 1, p
+    rows = 4 * p["active_clusters"] + 1
+    x = make_rows(rows, cols, dtype, "cuda", seed=cols)
+    p = cuda_softmax.plan(x, op, "cluster_tma")
+    assert p["blocks"] == p["cluster_size"] * p["active_clusters"] < p["cluster_size"] * rows, p
+    run_and_check(Target("cuda", op, "cluster_tma"), x)
+
+
 @pytest.mark.parametrize("cols", [4096, 131072])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_calls_captured_in_a_cuda_graph_replay_on_new_inputs(variant, cols):
