@@ -61,6 +61,10 @@ struct ClusterSlots {
   alignas(8) V slot[kMaxClusterSize];
   uint64_t landed;
 };
+// The phase parity of the `it`-th row's use of slots [it & 1] of such a pair.
+__host__ __device__ __forceinline__ uint32_t cluster_slots_phase(int it) {
+  return static_cast<uint32_t>(it >> 1) & 1;
+}
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 // Before the first exchange: thread 0 initialises the `count` slots' mbarriers, and every

@@ -158,11 +158,11 @@ struct HybridCluster {
   static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
   __device__ __forceinline__ OnlinePair merge(ClusterSlots<OnlinePair> (&slots)[2], OnlinePair acc, int it) const {
     if (it == 0) cluster_wait();
-    return cluster_merge_pairs(slots[it & 1], acc, static_cast<uint32_t>(it >> 1) & 1, k_ctas(), rank());
+    return cluster_merge_pairs(slots[it & 1], acc, cluster_slots_phase(it), k_ctas(), rank());
   }
   __device__ __forceinline__ float sum(ClusterSlots<float> (&slots)[2], float v, int it) const {
     if (it == 0) cluster_wait();
-    return cluster_sum(slots[it & 1], v, static_cast<uint32_t>(it >> 1) & 1, k_ctas(), rank());
+    return cluster_sum(slots[it & 1], v, cluster_slots_phase(it), k_ctas(), rank());
   }
 };
 #endif

@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_cluster_tma_kernel(R
     acc = block_allreduce(acc, OnlineMergeOp());
     if (k_ctas > 1) {
       if (it == 0) cluster_wait();
-      acc = cluster_merge_pairs(exchange[parity], acc, static_cast<uint32_t>(it >> 1) & 1, k_ctas, rank);
+      acc = cluster_merge_pairs(exchange[parity], acc, cluster_slots_phase(it), k_ctas, rank);
     }
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
     write_packs<Cache::kNormal, kOutputStore, T, N>(
