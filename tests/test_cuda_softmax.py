@@ -602,12 +602,26 @@ def _fast_sm(props: dict) -> bool:
     return _sm_bandwidth(props) >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
 
 
-def _takes_split_backward(y: torch.Tensor, op: str) -> bool:
-    """auto backward's rule 1b restated: as many rows as the SMs or more, rows of y from
-    SPLIT_GRAD_MIN_ROW_BYTES (SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES on fast SMs), enough row groups."""
+def _wide_for_split_backward(y: torch.Tensor) -> bool:
+    """As many rows as the SMs or more, rows of y from SPLIT_GRAD_MIN_ROW_BYTES
+    (SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES on fast SMs): the width of auto backward's rules 1a and 1b."""
     props = cuda_softmax.gpu_properties(y.device.index)
     min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if _fast_sm(props) else "SPLIT_GRAD_MIN_ROW_BYTES")
-    return (y.shape[0] >= props["sm_count"] and y.shape[1] * y.element_size() >= min_row_bytes
+    return y.shape[0] >= props["sm_count"] and y.shape[1] * y.element_size() >= min_row_bytes
+
+
+def _takes_hybrid_cluster_backward(y: torch.Tensor, op: str) -> bool:
+    """auto backward's rule 1a restated: 16-bit rows of that width on sm_90 that
+    block_hybrid's clusters hold, not read in three parts (odd widths)."""
+    if not (y.element_size() == 2 and _is_hopper(y.device) and _wide_for_split_backward(y)):
+        return False
+    p = cuda_softmax.plan(y, op, "block_hybrid")
+    return p["status"] == "ok" and not p["realigned"]
+
+
+def _takes_split_backward(y: torch.Tensor, op: str) -> bool:
+    """auto backward's rule 1b restated: rows of that width that rule 1a leaves, enough row groups."""
+    return (_wide_for_split_backward(y) and not _takes_hybrid_cluster_backward(y, op)
             and _split_serves_groups(y, op))
 
 
@@ -621,6 +635,8 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
+    if _takes_hybrid_cluster_backward(y, op):
+        return "block_hybrid", "grad_cluster_hybrid"
     if _takes_split_backward(y, op):
         return "split", "split_grad_rows"
     if (y.shape[1] * y.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
@@ -701,26 +717,35 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
 
 @pytest.mark.parametrize("dtype, cols", [(torch.float32, 65536), (torch.float32, 131072), (torch.float32, 262144),
                                          (torch.float32, 1 << 20), (torch.bfloat16, 131072), (torch.bfloat16, 262144),
-                                         (torch.float16, 524288)], ids=str)
+                                         (torch.float16, 524288), (torch.bfloat16, 262145)], ids=str)
 def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype, cols):
-    """As many rows as the SMs: split from SPLIT_GRAD_MIN_ROW_BYTES rows of y, from
+    """As many rows as the SMs: from SPLIT_GRAD_MIN_ROW_BYTES rows of y, from
     SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES where an SM has SPLIT_GRAD_FAST_SM_BANDWIDTH of DRAM
-    bandwidth or more (the H200, not the H100), and only with SPLIT_GRAD_MIN_GROUPS row
-    groups at once (not fp32 1048576's one group of 256 chunks); the rule restated, and
-    the choice run on a misaligned view."""
+    bandwidth or more (the H200, not the H100), 16-bit rows take block_hybrid's clusters
+    (rule 1a, sm_90) and the others split, only with SPLIT_GRAD_MIN_GROUPS row groups at
+    once (not fp32 1048576's one group of 256 chunks); the rule restated, and the choice
+    run on a misaligned view."""
     props = cuda_softmax.gpu_properties(0)
     y = torch.softmax(make_rows(props["sm_count"], cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
     fast_sm = _fast_sm(props)
     takes_split = _takes_split_backward(y, "softmax_backward")  # y has as many rows as the SMs
+    takes_hybrid = _takes_hybrid_cluster_backward(y, "softmax_backward")
     if (dtype, cols) == (torch.float32, 1 << 20) and props["sm_count"] <= 132:
         assert not takes_split, "one row group of 256 chunks: split_smem serves it"
     if (dtype, cols) == (torch.float32, 65536):
         assert takes_split == fast_sm, "256 KB rows: split only on GPUs of fast SMs"
+    if _is_hopper(y.device) and dtype != torch.float32 and cols % 8 == 0:
+        assert not takes_split and takes_hybrid == _wide_for_split_backward(y), "16-bit rows: rule 1a"
+    if cols % 8:
+        assert not takes_hybrid and takes_split == _wide_for_split_backward(y), "odd rows: split"
+    if (dtype, cols) == (torch.bfloat16, 131072):
+        assert takes_hybrid == (fast_sm and _is_hopper(y.device)), "256 KB rows: only on GPUs of fast SMs"
     for op in BACKWARD_OPS:
         p = cuda_softmax.plan(y, op, "auto")
         assert (p["variant"], p["reason_code"]) == _expected_auto_backward(y), p["reason"]
         assert (p["variant"] == "split") == takes_split, p
-    if takes_split:
+        assert (p["reason_code"] == "grad_cluster_hybrid") == takes_hybrid, p
+    if takes_split or takes_hybrid:
         assert "MB/s of DRAM bandwidth per SM" in p["reason"], p
         wide = torch.softmax(make_rows(props["sm_count"], cols + 1, torch.float32, "cuda", seed=3), -1).to(dtype)
         run_and_check(Target("cuda", "softmax_backward", "auto"), wide[:, 1:], dy=torch.randn_like(y))

@@ -267,6 +267,29 @@ Plan plan_auto(const Problem& p) {
 // benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/):
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
+// 1a. (sm_90) 16-bit rows that rule 1b would give to split, but rows read in three parts:
+//    block_hybrid over a cluster
+//    of 2-16 CTAs (the fewest whose slices of y and dy fit one CTA each), where it holds
+//    them (rows of y to ~2 MB). Since the clusters exchange their sums without a cluster
+//    barrier (ClusterSlots, session 43), its CTAs' whole slices in flight beat split's
+//    exchange through global memory. 1 GiB, % of copy, split (auto's choice before) ->
+//    block_hybrid, softmax backward (log-softmax and fp16 alike, within a point):
+//      H100 (25 GB/s per SM; split from 512 KB; benchmarks/h100_2026-11-27/hb_*, two
+//        rounds): bf16 262144 / 524288 / 1048576 98.3-98.5 / 95.3-96.1 / 91.5-91.6 ->
+//        101.0 / 100.0 / 91.5-91.7 (log-softmax 1048576 87.0-87.3 -> 90.7; fp16 softmax
+//        1048576 92.0-92.5 -> 91.8, the one loss); at 196608 (384 KB, no split there)
+//        cluster_regs holds 102.7 against block_hybrid's 101.4;
+//      H200 (37 GB/s per SM; split from 256 KB; benchmarks/h200_2026-11-27/): bf16
+//        131072 / 262144 / 524288 / 1048576 92.9 / 91.1 / 85.4 / 79.7 -> 101.1 / 100.8 /
+//        99.2 / 81.6.
+//    Two rounds on the H200 (the second, h200_2026-11-27/r1a_*, softmax / log-softmax,
+//    bf16 and fp16): 131072-524288 85.8-95.0 -> 99.1-101.7 (bf16 log-softmax 78.8-87.7 ->
+//    91.0-100.3), 1048576 75.1-82.1 -> 73.2-83.3.
+//    Rows read in three parts (odd widths) stay with split: block_hybrid's (16 bytes of
+//    each per thread in registers) lost there (H200, bf16 / fp16 151937 and 262145,
+//    softmax and log-softmax: 78.6-90.4 -> 76.1-87.4, one exception at +0.6).
+//    fp32 rows stay with split: block_hybrid's fp32 clusters lost from 131072 on the H200
+//    (82.7 against 96.7) and from 262144 on the H100 (96.3 against 97.4).
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);
@@ -328,6 +351,19 @@ Plan plan_auto_backward_by_width(const Problem& p) {
   const int64_t sm_bandwidth = device.dram_bytes_per_sm_s();
   const int64_t split_min_row_bytes =
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
+  if (sizeof(T) == 2 && device.major >= kClusterMinMajor && p.rows >= device.sm_count &&
+      row_bytes >= split_min_row_bytes) {
+    // Rule 1a, decided on the aligned row's plan as rule 1b is.
+    const Plan trial = plan_block_hybrid_backward<T>(aligned);
+    Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;
+    if (chosen.status == PlanStatus::ok && chosen.realigned == 0) {
+      return auto_choice(std::move(chosen), AutoReason::grad_cluster_hybrid,
+                         "16-bit rows of y and dy of " + n(row_bytes) + " B each over a cluster of " +
+                             n(trial.cluster_size) + " CTAs, each its slices in registers and " +
+                             n(trial.smem_bytes) + " B of shared memory, " + n(sm_bandwidth / 1000000) +
+                             " MB/s of DRAM bandwidth per SM");
+    }
+  }
   if (p.rows >= device.sm_count && row_bytes >= split_min_row_bytes) {
     // Decided on the aligned row's plan, the input's own launched (a misaligned view's
     // narrower packs may cut more chunks; where they no longer fit, the rules below).

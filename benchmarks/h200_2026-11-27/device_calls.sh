@@ -1,0 +1,79 @@
+# Session 44 (2026-11-27): every device call's script, run from the checkout as
+#   sed -n '/^## call N$/,/^## call N+1$/p' benchmarks/h200_2026-11-27/device_calls.sh > /tmp/c.sh; OUT=$OUT bash /tmp/c.sh
+# .device/base: main's head at the session's start (git archive of 5056c3c), carried.
+
+## call 1
+# session 44 call 1 (H200): block_hybrid on a persistent grid (the resident CTAs or
+# clusters, each looping over rows and requesting the next row's shared-memory pieces
+# as it writes each out; fp32 forward also its next registers) against main's head:
+# its GPU tests first (the new persistent-rows test, cluster_tma's slot-reuse test of
+# session 43 never run on a GPU, test_plan_fields, the matrix's cluster and
+# block_hybrid cases), then CUDA `auto` and `block_hybrid`, 1 GiB, forward and backward.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "persistent_ctas or slots_are_reused or plan_fields" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_persistent_${tag}.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_persistent_${tag}.log | tail -8
+echo "tests $(el)"
+compare_trees ph_${tag} fwd,bwd 1 "--cols 32768,65536,131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -52
+echo "bench $(el)"
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_matrix.py -k "cuda and (block_hybrid or cluster)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_matrix_hybrid_${tag}.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_matrix_hybrid_${tag}.log | tail -8
+echo "elapsed $(el)"
+
+## call 2
+# session 44 call 2 (H100) and call 3 (H200): the backward's block_hybrid over a cluster,
+# named, against the backward's `auto`, at main's head: softmax and log-softmax,
+# bf16 / fp16 / fp32, 65536 to 1048576 columns, 1 GiB (H100 also: the tests session 43
+# left unrun there: test_plan_fields fixed, cluster_tma's slot-reuse test).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" 2>&1
+echo "build $(el)"
+timeout 100 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "slots_are_reused or plan_fields" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_pending_${tag}.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_pending_${tag}.log | tail -8
+echo "tests $(el)"
+for dt in bf16 fp16 fp32; do
+  compare_trees hb_${dt}_${tag}_$rev bwd 1 "--cols 65536,98304,131072,196608,262144,524288,1048576 --dtype $dt --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" \
+    "$root" 2>&1 | tail -16
+done
+echo "elapsed $(el)"
+
+## call 3 ran the script of call 2 on an H200
+## call 4
+# session 44 call 4 (H200): the backward's rule 1a (16-bit rows that split would take by
+# their width go to block_hybrid's clusters) in the checkout against main's head
+# (.device/base): the backward's `auto`, softmax and log-softmax, bf16 and fp16, even and
+# odd widths, 1 GiB; then the CUDA softmax GPU test file.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees r1a_${tag} bwd 1 "--cols 98304,131072,196608,262144,524288,1048576,151937,262145 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -34
+echo "bench $(el)"
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_r1a.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_r1a.log | tail -8
+echo "elapsed $(el)"
+
+## call 5
+# session 44 call 5 (H100): rule 1a as committed (odd rows read in three parts left to
+# split) in the checkout against main's head (.device/base): the backward's `auto`,
+# softmax and log-softmax, bf16 and fp16, 1 GiB; then the CUDA softmax GPU test file.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees r1a_${tag} bwd 1 "--cols 131072,262144,524288,1048576,262145 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -22
+echo "bench $(el)"
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_r1a.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_r1a.log | tail -8
+echo "elapsed $(el)"
+
+## call 6
