@@ -77,3 +77,27 @@ timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "elapsed $(el)"
 
 ## call 6
+# session 44 call 6 (H200): 16-bit log-softmax backward's exp(y) as fast_exp2 (bf16 took
+# expf) in the checkout against main's head (.device/base = bcbed24): the backward's
+# `auto`, bf16 log-softmax (softmax as the control), 1 GiB; then the GPU tests that judge
+# gradients (the CUDA softmax file, the matrix's CUDA log-softmax cases, the property tests).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees gexp_${tag} bwd 1 "--cols 1024,4096,8192,32768,65536,131072,262144,524288,1048576 --dtype bf16 --op log_softmax,softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -20
+echo "bench $(el)"
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_gexp.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_gexp.log | tail -8
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_matrix.py tests/test_properties.py tests/test_agreement.py -k "cuda and log_softmax or properties or agreement" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_grad_${tag}_gexp.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_grad_${tag}_gexp.log | tail -8
+echo "elapsed $(el)"
+
+## call 7
+# session 44 call 7 (H200, the machine of call 6, warm): the three matrix cases that ran
+# out of GPU memory under 8 workers in call 6, in one process (nothing written to $OUT;
+# result: 24 passed).
+export PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/torch_ext; nvidia-smi --query-gpu=name --format=csv,noheader; timeout 300 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider tests/test_matrix.py -k "cuda and log_softmax_backward and 1000x262144" 2>&1 | tail -3
+
+## call 8

@@ -24,18 +24,18 @@ namespace sk {
 
 __device__ __forceinline__ float grad_term(float y, float g, bool log) { return log ? g : y * g; }
 
-// exp(y) for fp32 and bf16 is expf (a few ulp at any |y|), not fast_exp2(y * log2e):
-// rounding y * log2e scales the error by |y| ulps, and fp32 log-softmax outputs reach
-// |y| ~ 100, where that put the gradient at 3x torch's own error. The backward is
-// memory-bound: the extra instructions cost nothing measurable. fp16 takes fast_exp2:
-// expf's range reduction (or an FMA-corrected ex2, tried) made the 64-register
-// cluster_regs backward spill 36 bytes with 64 bytes of each tensor per thread, and
-// for fp16 the cost is small: exp underflows below y = -104 (|t| < 150), so the error
-// stays under 77 fp32 ulps of exp(y), 2^-17.7 relative: 1/100 of an fp16 ulp of the
-// term exp(y) * s.
+// exp(y) for fp32 is expf (a few ulp at any |y|), not fast_exp2(y * log2e): rounding
+// y * log2e scales the error by |y| ulps, and fp32 log-softmax outputs reach |y| ~ 100,
+// where that put the gradient at 3x torch's own error. 16-bit values take fast_exp2: exp
+// underflows below y = -104 (|t| < 150), so its error stays under 77 fp32 ulps of exp(y),
+// 2^-17.7 relative, 1/100 of an fp16 ulp and 1/800 of a bf16 ulp of the term exp(y) * s.
+// expf's range reduction is not free where an SM's phases run one after another: bf16
+// log-softmax backward with it, H200, 1 GiB, block_hybrid's clusters, 196608 / 262144
+// columns: 92.2 / 93.2% of copy against fp16's 101.1 / 100.9 (benchmarks/h200_2026-11-27/
+// r1a_*); in the 64-register cluster_regs backward it also spilled (fp16, 36 bytes).
 template <typename T>
 __device__ __forceinline__ float grad_exp(float y) {
-  if constexpr (std::is_same_v<T, __half>) {
+  if constexpr (sizeof(T) == 2) {
     return fast_exp2(y * kLog2e);
   } else {
     return expf(y);
