@@ -512,6 +512,33 @@ def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
         run_and_check(Target("cuda", op, "auto"), x)
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 98304), (torch.float16, 131072), (torch.bfloat16, 139265)],
+                         ids=str)
+def test_block_hybrid_16_bit_rows_past_one_small_cta(dtype, cols):
+    """16-bit rows past one HYBRID_SMALL_THREADS CTA that one HYBRID_THREADS CTA would hold
+    (144-290 KB): on GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM
+    a cluster of 2-3 HYBRID_SMALL_THREADS CTAs, two per SM, elsewhere that one CTA; `auto`
+    runs the plan for as many rows as the SMs (rule 2b, rule 2); both agree with float64
+    (139265: rows read as head, whole packs and tail)."""
+    if not _is_hopper(0):
+        pytest.skip("block_hybrid needs sm_90")
+    x = make_rows(3, cols, dtype, "cuda", seed=cols)
+    p = cuda_softmax.plan(x, "softmax", "block_hybrid")
+    pairs = _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))
+    if pairs:
+        assert p["threads"] == limit("HYBRID_SMALL_THREADS") and 2 <= p["cluster_size"] <= 3, p
+        assert p["resident_per_sm"] >= 2, p
+    else:
+        assert p["threads"] == limit("HYBRID_THREADS") and p["cluster_size"] == 1, p
+    many = torch.empty(cuda_softmax.gpu_properties(0)["sm_count"], cols, dtype=dtype, device="cuda")
+    a = cuda_softmax.plan(many, "softmax", "auto")
+    assert (a["variant"], a["reason_code"]) == ("block_hybrid", "cluster_hybrid" if pairs else "one_cta_hybrid"), a
+    assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
+    for op in OPS:
+        run_and_check(Target("cuda", op, "block_hybrid"), x)
+        run_and_check(Target("cuda", op, "auto"), x)
+
+
 def test_auto_serves_misaligned_views_of_rows_past_one_cta():
     """A view one element in keeps fewer bytes per thread in block_hybrid's registers: where
     the aligned row fits one CTA and the view's does not, auto's choice (and its words)

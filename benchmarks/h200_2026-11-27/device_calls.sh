@@ -101,3 +101,51 @@ echo "elapsed $(el)"
 export PYTHONPATH=$PWD TORCH_EXTENSIONS_DIR=/tmp/torch_ext; nvidia-smi --query-gpu=name --format=csv,noheader; timeout 300 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider tests/test_matrix.py -k "cuda and log_softmax_backward and 1000x262144" 2>&1 | tail -3
 
 ## call 8
+# session 44 call 8 (H200): 16-bit forward rows past one 512-thread CTA that one
+# 1024-thread CTA holds (144-290 KB), run instead as clusters of 512-thread CTAs, two per
+# SM (.device/pairk: block_hybrid's one-CTA plan skipped where the pair shape applies),
+# against main's head (.device/base = faa1a67): forward `auto`, bf16 and fp16, softmax and
+# log-softmax, 1 GiB; and the plans of the widest forward rows (how many clusters are
+# resident at once).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root/.device/base" "$root/.device/pairk" 2>&1
+echo "build $(el)"
+compare_trees pairk_${tag} fwd 1 "--cols 81920,98304,114688,131072,139264,151936,262144 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root/.device/pairk" 2>&1 | tail -30
+echo "bench $(el)"
+(cd "$root/.device/base" && PYTHONPATH=$PWD python3 - <<'PY'
+import torch, kernels_cuda.softmax as ks
+for dt in (torch.float32, torch.bfloat16):
+    for cols in (131072, 262144, 524288, 1048576):
+        x = torch.empty(1024 * 1024 * 256 // cols, cols, dtype=dt, device="cuda")
+        for op in ("softmax", "softmax_backward"):
+            p = ks.plan(x, op, "auto", dy=x) if op.endswith("backward") else ks.plan(x, op, "auto")
+            print(dt, cols, op, {k: p[k] for k in ("variant", "threads", "cluster_size", "blocks", "active_clusters", "resident_per_sm", "smem_bytes", "split")})
+PY
+) 2>&1 | tail -16
+echo "elapsed $(el)"
+
+## call 9
+# session 44 call 9 (H200): 16-bit forward rows of 144-290 KB as clusters of 512-thread
+# CTAs (committed form) in the checkout against main's head (.device/base = faa1a67):
+# forward `auto`, bf16 and fp16, softmax and log-softmax, 1 GiB; the CUDA softmax GPU
+# test file; compute-sanitizer's four tools over block_hybrid at the new shapes.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees pk_${tag} fwd 1 "--cols 65536,73728,98304,131072,139264,145000,151936,262144 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -34
+echo "bench $(el)"
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_pk.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_pk.log | tail -8
+echo "tests $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_pair_clusters_${tag}.log --backends cuda --variants block_hybrid,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 3x131072,5x139265,2x98304 2>&1 | tail -6
+echo "elapsed $(el)"
+
+## call 10

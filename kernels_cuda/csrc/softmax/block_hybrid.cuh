@@ -11,12 +11,14 @@
 // a synchronous copy; every thread then reads back only the packs it copied itself.
 // 16-bit forward rows that one CTA of kHybridSmallThreads holds (to kHybridSmallSliceBytes)
 // take such CTAs, two per SM, one row each, on GPUs of kHybridPairMinSmBandwidth or more
-// of DRAM bandwidth per SM (kHybridSmallThreads says why).
+// of DRAM bandwidth per SM, and wider 16-bit rows clusters of them there (kHybridSmallThreads
+// says why).
 // A row past one CTA goes to a cluster of K CTAs (2-16; fp32: the fewest whose slices
 // fit, rows up to ~4.6 MB; 16-bit forward: 512-thread CTAs, two per SM, slices of at most
-// kHybridSmallSliceBytes, while 16 of them hold the row, else fp32's shape), CTA k taking packs [k*slice, (k+1)*slice) of the row in the same
-// way: each CTA's pair (sum, backward) is pushed into every peer's shared memory and one
-// cluster barrier publishes them (HybridCluster). Each CTA still has its whole slice in
+// kHybridSmallSliceBytes, while 16 of them hold the row, else fp32's shape), CTA k taking
+// packs [k*slice, (k+1)*slice) of the row in the same way: each CTA's pair (sum,
+// backward) is sent into every peer's shared memory by st.async, each CTA waiting on its
+// own mbarrier only (HybridCluster, ClusterSlots). Each CTA still has its whole slice in
 // flight at once, and there are few CTAs to wait for: unlike cluster_regs' clusters of
 // 64 KB CTAs, this is Quack's shape (a few CTAs of 128 KB each per row).
 // One read and one write of global memory.
@@ -112,11 +114,23 @@ constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
 //     65536 74.1 / 76.6 -> 94.6 / 94.6, fp16 74.5 / 76.4 -> 96.0 / 95.8 (32768 74.0 ->
 //     82.6; cluster_regs holds those rows at 97), against `auto`'s cluster_regs bf16 93.0 /
 //     94.4, fp16 92.5 / 92.7; rows of 256 KB (bf16 131072) as a cluster of two such CTAs
-//     lost to one 1024-thread CTA (84.6 against 89.9);
+//     lost to one 1024-thread CTA then (84.6 against 89.9; no longer, below);
 //   H100 (25 GB/s per SM; benchmarks/h100_2026-11-26c/pair_*_24b4ade*), `auto` before ->
 //     with the pair: bf16 49152 / 65536 99.5 / 99.1 -> 99.3 / 98.6, fp16 99.5 / 99.1 ->
 //     99.1 / 98.2 (log-softmax alike), 70000 mixed (bf16 96.5 -> 98.3, log-softmax fp16
 //     99.3 -> 98.0): one CTA per SM keeps up there.
+// On those GPUs the 16-bit rows past one such CTA that one 1024-thread CTA would hold
+// (144-290 KB: bf16 73728-145000) take clusters of 2-3 of them instead, two per SM, as
+// wider 16-bit rows already did: the SM's second CTA loads while the first computes, and
+// since the clusters exchange their pairs without a cluster barrier (ClusterSlots,
+// session 43) a row's two CTAs cost less than that overlap gains. H200, 1 GiB, % of copy,
+// `auto` one 1024-thread CTA -> a cluster of 512-thread CTAs (benchmarks/
+// h200_2026-11-27/pairk_*): softmax bf16 81920 / 98304 / 114688 / 131072 / 139264 79.3 /
+// 84.8 / 88.8 / 89.9 / 84.6 -> 83.6 / 89.9 / 93.1 / 93.6 / 86.6, fp16 80.6 / 85.7 / 90.0
+// / 91.2 / 87.3 -> 85.1 / 91.1 / 95.3 / 96.3 / 92.6, log-softmax bf16 83.1-93.0 ->
+// 87.5-95.3, fp16 84.2-93.9 -> 89.2-97.0; rows that were clusters already (151936,
+// 262144) unchanged. (Before session 43's exchange a cluster of two such CTAs lost at
+// bf16 131072: 84.6 against 89.9.)
 constexpr int kHybridSmallThreads = 512;
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
@@ -291,8 +305,8 @@ struct HybridShape {
 };
 
 // One CTA of `pair`'s shape per row where one holds the row with pair->min_resident CTAs
-// per SM (16-bit forward rows; nullptr: none), else one CTA of kHybridThreads per row
-// (sm_90) where it holds the row, else a cluster of K
+// per SM (16-bit forward rows; nullptr: none), else, without `pair`, one CTA of
+// kHybridThreads per row (sm_90) where it holds the row, else a cluster of K
 // CTAs of the first of `shapes` that serves it (each CTA a slice of ceil(packs / K)
 // packs), each thread keeping `bytes` of each row it holds in registers; the packs past
 // the registers' share go to shared memory, smem_bytes(packs left) in all. K: the
@@ -333,7 +347,10 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
   }
   plan.smem_limit = opt_in_smem(one_fn, p.device, false);
   plan.smem_bytes = slice_smem(1, kHybridThreads);
-  if (plan.smem_bytes <= plan.smem_limit && resident_blocks(one_fn, p.device, kHybridThreads, plan.smem_bytes) > 0) {
+  // With `pair`, rows past one pair CTA go to clusters of pair CTAs, not to one
+  // 1024-thread CTA per SM (kHybridSmallThreads says why).
+  if (pair == nullptr && plan.smem_bytes <= plan.smem_limit &&
+      resident_blocks(one_fn, p.device, kHybridThreads, plan.smem_bytes) > 0) {
     // One CTA per row; a grid-stride loop only past kMaxGridBlocks CTAs.
     one_shot_grid(plan, p.device, one_fn, kHybridThreads, std::min(plan_rows(p), kMaxGridBlocks), plan.smem_bytes);
     return plan;
