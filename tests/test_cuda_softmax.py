@@ -453,10 +453,12 @@ def test_auto_rules_for_rows_past_1_mb():
                                          (torch.float32, 151936), (torch.bfloat16, 151936),
                                          (torch.float32, 196608)], ids=str)
 def test_block_hybrid_clusters_by_element_size(dtype, cols):
-    """Rows past one CTA: fp32 over the fewest 1024-thread CTAs that hold the row (one per
-    SM), 16-bit over 512-thread CTAs of at most HYBRID_SMALL_SLICE_BYTES each, two per SM,
-    while 16 of them hold the row (bf16 1572864, 3 MB: fp32's shape). The fewest of any
-    number, not a power of two: a cluster one CTA smaller would not hold the row."""
+    """Rows past one CTA: 16-bit over 512-thread CTAs of at most HYBRID_SMALL_SLICE_BYTES
+    each, two per SM, while 16 of them hold the row (bf16 1572864, 3 MB: fp32's shape);
+    fp32 the same on GPUs of fast SMs (HYBRID_PAIR_MIN_SM_BANDWIDTH) while
+    HYBRID_SMALL_FP32_MAX_CLUSTER of them hold it, else over the fewest 1024-thread CTAs
+    that hold the row (one per SM). The fewest of any number, not a power of two: a
+    cluster one CTA smaller would not hold the row."""
     if not _is_hopper(0):
         pytest.skip("block_hybrid needs sm_90")
     x = make_rows(2, cols, dtype, "cuda", seed=cols)
@@ -464,7 +466,10 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
     k, size = p["cluster_size"], x.element_size()
     assert p["status"] == "ok" and 2 <= k <= 16, p
     fewer = -(-cols // (k - 1)) * size  # the slice of a cluster one CTA smaller
-    if dtype == torch.float32 or cols * size > limit("MAX_CLUSTER_SIZE") * limit("HYBRID_SMALL_SLICE_BYTES"):
+    most_small = limit("MAX_CLUSTER_SIZE") if size == 2 else limit("HYBRID_SMALL_FP32_MAX_CLUSTER")
+    small = (size == 2 or _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))) and \
+        cols * size <= most_small * limit("HYBRID_SMALL_SLICE_BYTES")
+    if not small:
         held = limit("HYBRID_THREADS") * p["cols_per_thread"] * size + p["smem_limit"]
         assert p["threads"] == limit("HYBRID_THREADS") and (k == 2 or fewer > held), p
     else:
@@ -907,13 +912,20 @@ def test_plan_fields(variant, cols):
     if p["variant"] == "block_smem":
         assert cols * 4 <= p["smem_bytes"] <= p["smem_limit"], p
     if p["variant"] == "block_hybrid":
-        # One CTA of 1024 threads: 16 values each in registers (8 for scalar packs of
-        # width 1 rows), the rest of the row in shared memory.
-        assert p["threads"] == 1024 and p["cluster_size"] == 1, p
+        # One CTA of 1024 threads per row, or on GPUs of fast SMs (HYBRID_PAIR_MIN_SM_BANDWIDTH)
+        # 512-thread CTAs, two per SM, one per row to HYBRID_SMALL_SLICE_BYTES and clusters
+        # of them past it (65536: two); 16 values each in registers (8 for scalar packs of
+        # width 1 rows), the rest of the CTA's slice in shared memory.
+        if _pairs_16_bit_rows(cuda_softmax.gpu_properties(0)):
+            assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
+            assert p["cluster_size"] == -(-cols * 4 // limit("HYBRID_SMALL_SLICE_BYTES")), p
+        else:
+            assert p["threads"] == 1024 and p["cluster_size"] == 1, p
         # The rest, if any, with the slack that starts it on a 128-byte boundary
         # (kTmaAlignSlack: the dynamic shared memory itself starts 16-byte aligned).
-        in_registers = min(cols, 1024 * p["cols_per_thread"])
-        rest = -(-(cols - in_registers) * 4 // 16) * 16
+        slice_cols = -(-cols // p["pack"] // p["cluster_size"]) * p["pack"]
+        in_registers = min(slice_cols, p["threads"] * p["cols_per_thread"])
+        rest = -(-(slice_cols - in_registers) * 4 // 16) * 16
         assert p["smem_bytes"] == (rest + 128 - 16 if rest else 0) <= p["smem_limit"], p
     if p["variant"] == "cluster_regs":
         assert p["cluster_size"] in (1, 2, 4, 8, 16) and p["cols_per_thread"] * 4 in (32, 64, 128), p

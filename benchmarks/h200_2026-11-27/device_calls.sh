@@ -149,3 +149,39 @@ timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_pa
 echo "elapsed $(el)"
 
 ## call 10
+# session 44 call 10 (H200): fp32 forward rows in block_hybrid's 512-thread CTAs, two per
+# SM, as the 16-bit rows on GPUs of 30 GB/s or more per SM (.device/p32: fp32 instances of
+# the 512-thread kernel; one per row to 144 KB, clusters of them past it), against main's
+# head (.device/base = 064ed87): forward `auto`, fp32, softmax and log-softmax, 1 GiB.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root/.device/base" "$root/.device/p32" 2>&1
+echo "build $(el)"
+compare_trees p32_${tag} fwd 2 "--cols 36864,40000,49152,65536,98304,131072,196608,262144,524288 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root/.device/p32" 2>&1 | tail -20
+echo "elapsed $(el)"
+
+## call 11
+# session 44 call 11 (H200): fp32 block_hybrid in 512-thread CTAs, two per SM, on GPUs of
+# fast SMs (committed form: clusters of at most kHybridSmallFp32MaxCluster) in the
+# checkout against main's head (.device/base = 064ed87): forward `auto`, fp32, softmax and
+# log-softmax, 1 GiB; the CUDA softmax GPU test file; compute-sanitizer's four tools over
+# fp32 block_hybrid at the new shapes.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees f32p_${tag} fwd 1 "--cols 32768,36864,40000,65536,98304,131072,151936,262144,524288,1048576 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -22
+echo "bench $(el)"
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_f32p.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_f32p.log | tail -8
+echo "tests $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_fp32_pairs_${tag}.log --backends cuda --variants block_hybrid,auto \
+  --dtypes fp32 --ops softmax,log_softmax --shapes 3x36864,5x40001,3x65536,2x131072,2x262144 2>&1 | tail -6
+echo "elapsed $(el)"
+
+## call 12

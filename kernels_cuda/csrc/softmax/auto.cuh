@@ -29,10 +29,11 @@
 //    softmax / log-softmax: bf16 65536 93.0 / 94.4 -> 94.6 / 94.6, fp16 92.5 / 92.7 ->
 //    96.0 / 95.8; the H100 (25) lost 0.2-1.0 (block_hybrid.cuh, kHybridSmallThreads).
 // 2. block_hybrid (sm_90) while registers plus shared memory of one CTA hold it (about
-//    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange; but
-//    16-bit rows past rule 1a's CTA on GPUs of 30 GB/s or more of DRAM bandwidth per SM
-//    take rule 2b's clusters of its 512-thread CTAs (block_hybrid.cuh, kHybridSmallThreads:
-//    H200 bf16 131072 89.9 -> 93.6, fp16 91.2 -> 96.3).
+//    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange; but on
+//    GPUs of 30 GB/s or more of DRAM bandwidth per SM that CTA has 512 threads, two per
+//    SM, and holds 144 KB, and rows past it take rule 2b's clusters of such CTAs
+//    (block_hybrid.cuh, kHybridSmallThreads, kHybridSmallFp32MaxCluster: H200 bf16 131072
+//    89.9 -> 93.6, fp16 91.2 -> 96.3, fp32 65536 95.2 -> 96.3, 131072 93.9 -> 96.0).
 // 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64
 //    KB of registers and up to the opt-in shared memory (227 KB on H100/H200: the
 //    smallest cluster whose slices fit, one 1024-thread CTA per SM; rows up to ~4.6 MB;

@@ -132,6 +132,14 @@ constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
 // 262144) unchanged. (Before session 43's exchange a cluster of two such CTAs lost at
 // bf16 131072: 84.6 against 89.9.)
 constexpr int kHybridSmallThreads = 512;
+// fp32 rows take the same CTAs on those GPUs, one per row to 144 KB (fp32 36864) and in
+// clusters of at most kHybridSmallFp32MaxCluster past it: H200, 1 GiB, % of copy, two
+// rounds, `auto` softmax (log-softmax alike) one 1024-thread CTA per SM -> two 512-thread
+// ones (benchmarks/h200_2026-11-27/p32_*): 40000 / 49152 / 65536 97.2 / 96.4 / 95.2 ->
+// 97.6 / 96.9 / 96.2, 131072 / 196608 / 262144 (4 / 6 / 8 CTAs) 94.0 / 94.7 / 93.0 ->
+// 96.2 / 96.1 / 95.4, 98304 96.4 -> 96.2; 524288 over 15 of them lost (89.7 -> 87.2), as
+// it did on the H100 (fp32 above).
+constexpr int kHybridSmallFp32MaxCluster = 8;
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
@@ -276,14 +284,11 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
 // Forward plan
 // ---------------------------------------------------------------------------------
 
-// kHybridSmallThreads is instantiated for 16-bit values only (the shape fp32 does not use).
 // Rows read in three parts (edges) have instances of their own, of 16-byte packs only.
 struct BlockHybridFamily {
   template <typename T, int N, bool kEdges> static const void* instance(int threads) {
-    if constexpr (sizeof(T) == 2) {
-      if (threads == kHybridSmallThreads) {
-        return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges>);
-      }
+    if (threads == kHybridSmallThreads) {
+      return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges>);
     }
     return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads, kEdges>);
   }
@@ -302,6 +307,7 @@ struct HybridShape {
   int threads;
   int64_t slice_bytes;
   int min_resident;
+  int max_cluster;  // the most CTAs of this shape per row
 };
 
 // One CTA of `pair`'s shape per row where one holds the row with pair->min_resident CTAs
@@ -361,8 +367,9 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
   for (const HybridShape& shape : shapes) {
     const int64_t limit = opt_in_smem(shape.fn, p.device, false);
     int k = 2;
-    while (k < max_cluster && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) ++k;
-    for (; k <= max_cluster && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; ++k) {
+    const int most = std::min(max_cluster, shape.max_cluster);
+    while (k < most && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) ++k;
+    for (; k <= most && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; ++k) {
       const int64_t smem = slice_smem(k, shape.threads);
       plan.threads = shape.threads;
       plan.smem_limit = limit;
@@ -396,18 +403,21 @@ Plan plan_block_hybrid(const Problem& p) {
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
   const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads, realigned != 0);
-  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
-  // 16-bit rows: two 512-thread CTAs per SM, one per row where one holds the row (GPUs of
-  // kHybridPairMinSmBandwidth per SM), else in clusters while 16 of them hold it (to ~2.3
-  // MB); one 1024-thread CTA per SM past that.
-  const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads, realigned != 0),
-                               kHybridSmallThreads, kHybridSmallSliceBytes, 2};
-  const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
+  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1, kMaxClusterSize};
+  // Two 512-thread CTAs per SM: on GPUs of kHybridPairMinSmBandwidth per SM one per row
+  // where one holds the row and clusters of them past it, elsewhere the 16-bit rows past
+  // one 1024-thread CTA; clusters while kMaxClusterSize of them hold the row (16-bit: to
+  // ~2.3 MB) or kHybridSmallFp32MaxCluster (fp32: to ~1.1 MB), 1024-thread CTAs past that.
   const bool pairs = device_properties(p.device).dram_bytes_per_sm_s() >= kHybridPairMinSmBandwidth;
-  Plan plan = kElem == 2 ? plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem),
-                                                smem_bytes, kMaxClusterSize, pairs ? &two_per_sm : nullptr)
-                         : plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes,
-                                                kMaxClusterSize);
+  const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads, realigned != 0),
+                               kHybridSmallThreads, kHybridSmallSliceBytes, 2,
+                               kElem == 2 ? kMaxClusterSize : kHybridSmallFp32MaxCluster};
+  const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
+  const HybridShape* pair = pairs ? &two_per_sm : nullptr;
+  Plan plan = kElem == 2 || pairs ? plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem),
+                                                         smem_bytes, kMaxClusterSize, pair)
+                                  : plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem),
+                                                         smem_bytes, kMaxClusterSize);
   plan.realigned = realigned;
   return plan;
 }
@@ -562,7 +572,7 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
   const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, realigned != 0);
-  Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
+  Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1, kMaxClusterSize}}, pack,
                                    hybrid_grad_bytes(kElem, pack * kElem, realigned != 0),
                                    [&](int64_t left) {
                                      return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
