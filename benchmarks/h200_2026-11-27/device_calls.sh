@@ -185,3 +185,25 @@ timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_fp
 echo "elapsed $(el)"
 
 ## call 12
+# session 44 call 12 (H100): main's head (4f8d4a5) against bcbed24 (rule 1a, before the
+# 16-bit log-softmax backward's fast_exp2) for the bf16 backward, 1 GiB; the CUDA softmax
+# GPU test file; then where the wide rows stand, both backends' `auto`, forward and
+# backward, fp32 and bf16, 1 GiB.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees gexp_${tag} bwd 1 "--cols 4096,32768,131072,262144,524288,1048576 --dtype bf16 --op log_softmax,softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -13
+echo "bench $(el)"
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_$rev.log | tail -8
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout $(( (590 - $(el)) / 2 )) python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $out/wide_standing_${pass}_${tag}_$rev.md 2>&1 | tail -1
+done
+echo "elapsed $(el)"
+
+## call 13
