@@ -207,3 +207,22 @@ done
 echo "elapsed $(el)"
 
 ## call 13
+# session 44 call 13 (H200): main's head: where the wide rows stand, both backends'
+# `auto`, forward and backward, fp32 and bf16, 1 GiB; the matrix's CUDA block_hybrid,
+# cluster and split cases (1000 rows: the new 512-thread shapes, rule 1a).
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && echo h200 || echo h100)
+rev=$(cat .device/commit)
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $OUT/wide_standing_${pass}_${tag}_$rev.md 2>&1 | tail -1
+done
+echo "bench $(el)"
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 6 tests/test_matrix.py -k "cuda and (block_hybrid or cluster or split or auto)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $OUT/gpu_tests_matrix_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $OUT/gpu_tests_matrix_${tag}_$rev.log | tail -8
+echo "elapsed $(el)"
+
+## call 14
