@@ -272,9 +272,9 @@ Plan plan_auto(const Problem& p) {
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
 // 1a. (sm_90) 16-bit rows that rule 1b would give to split, but rows read in three parts:
-//    block_hybrid over a cluster
-//    of 2-16 CTAs (the fewest whose slices of y and dy fit one CTA each), where it holds
-//    them (rows of y to ~2 MB). Since the clusters exchange their sums without a cluster
+//    block_hybrid over a cluster of 2-16 CTAs (the fewest whose slices of y and dy fit one
+//    CTA each), where it holds them (rows of y to ~2 MB). Since the clusters exchange their
+//    sums without a cluster
 //    barrier (ClusterSlots, session 43), its CTAs' whole slices in flight beat split's
 //    exchange through global memory. 1 GiB, % of copy, split (auto's choice before) ->
 //    block_hybrid, softmax backward (log-softmax and fp16 alike, within a point):

@@ -311,13 +311,14 @@ struct HybridShape {
 };
 
 // One CTA of `pair`'s shape per row where one holds the row with pair->min_resident CTAs
-// per SM (16-bit forward rows; nullptr: none), else, without `pair`, one CTA of
-// kHybridThreads per row (sm_90) where it holds the row, else a cluster of K
+// per SM (forward rows on GPUs of fast SMs; nullptr: none), else, without `pair`, one
+// CTA of kHybridThreads per row (sm_90) where it holds the row, else a cluster of K
 // CTAs of the first of `shapes` that serves it (each CTA a slice of ceil(packs / K)
 // packs), each thread keeping `bytes` of each row it holds in registers; the packs past
 // the registers' share go to shared memory, smem_bytes(packs left) in all. K: the
-// smallest (2..max_cluster, of any size) whose slices hold at most the shape's
-// slice_bytes of the row and fit with the shape's min_resident CTAs per SM. Any size,
+// smallest (2 to the lesser of max_cluster and the shape's max_cluster, of any size)
+// whose slices hold at most the shape's slice_bytes of the row and fit with the shape's
+// min_resident CTAs per SM. Any size,
 // not the next power of two: a row just past what K CTAs hold takes K + 1 CTAs, each
 // with a large slice, where one CTA per SM needs its slice large (1 GiB, % of copy,
 // powers of two -> any size, benchmarks/tuning/hybrid_any_k_experiment.sh: H100
@@ -413,11 +414,11 @@ Plan plan_block_hybrid(const Problem& p) {
                                kHybridSmallThreads, kHybridSmallSliceBytes, 2,
                                kElem == 2 ? kMaxClusterSize : kHybridSmallFp32MaxCluster};
   const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
-  const HybridShape* pair = pairs ? &two_per_sm : nullptr;
-  Plan plan = kElem == 2 || pairs ? plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem),
-                                                         smem_bytes, kMaxClusterSize, pair)
-                                  : plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, hybrid_bytes(pack * kElem),
-                                                         smem_bytes, kMaxClusterSize);
+  const int bytes = hybrid_bytes(pack * kElem);
+  Plan plan = kElem == 2 || pairs
+                  ? plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, bytes, smem_bytes, kMaxClusterSize,
+                                         pairs ? &two_per_sm : nullptr)
+                  : plan_hybrid_block<T>(p, fn, {one_per_sm}, pack, bytes, smem_bytes, kMaxClusterSize);
   plan.realigned = realigned;
   return plan;
 }
@@ -572,7 +573,8 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
   const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, realigned != 0);
-  Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1, kMaxClusterSize}}, pack,
+  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1, kMaxClusterSize};
+  Plan plan = plan_hybrid_block<T>(p, fn, {one_per_sm}, pack,
                                    hybrid_grad_bytes(kElem, pack * kElem, realigned != 0),
                                    [&](int64_t left) {
                                      return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
