@@ -377,7 +377,7 @@ def test_auto_plan_follows_the_thresholds(dtype, cols):
     if _is_hopper(x.device) and (dtype, cols) in HOPPER_AUTO:
         checked = many if cols * x.element_size() <= 1 << 20 else x
         p = cuda_softmax.plan(checked, "softmax", "auto")
-        fast = _pairs_16_bit_rows(cuda_softmax.gpu_properties(x.device.index))
+        fast = _hybrid_pairs(cuda_softmax.gpu_properties(x.device.index))
         assert p["variant"] == (HOPPER_AUTO_FAST_SM if fast else {}).get((dtype, cols), HOPPER_AUTO[dtype, cols]), p
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
@@ -467,7 +467,7 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
     assert p["status"] == "ok" and 2 <= k <= 16, p
     fewer = -(-cols // (k - 1)) * size  # the slice of a cluster one CTA smaller
     most_small = limit("MAX_CLUSTER_SIZE") if size == 2 else limit("HYBRID_SMALL_FP32_MAX_CLUSTER")
-    small = (size == 2 or _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))) and \
+    small = (size == 2 or _hybrid_pairs(cuda_softmax.gpu_properties(0))) and \
         cols * size <= most_small * limit("HYBRID_SMALL_SLICE_BYTES")
     if not small:
         held = limit("HYBRID_THREADS") * p["cols_per_thread"] * size + p["smem_limit"]
@@ -497,7 +497,7 @@ def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
     held = p["threads"] * p["cols_per_thread"] * x.element_size() + p["smem_bytes"]
     whole = cols // p["pack"] * p["pack"] if p["realigned"] else cols  # the edges: one value per thread
     assert held >= whole * x.element_size(), p
-    pairs = _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))
+    pairs = _hybrid_pairs(cuda_softmax.gpu_properties(0))
     if not pairs:
         assert p["threads"] == limit("HYBRID_THREADS"), p
     elif p["pack"] == 8:  # 16-byte packs (an odd width's rows in three parts too)
@@ -529,7 +529,7 @@ def test_block_hybrid_16_bit_rows_past_one_small_cta(dtype, cols):
         pytest.skip("block_hybrid needs sm_90")
     x = make_rows(3, cols, dtype, "cuda", seed=cols)
     p = cuda_softmax.plan(x, "softmax", "block_hybrid")
-    pairs = _pairs_16_bit_rows(cuda_softmax.gpu_properties(0))
+    pairs = _hybrid_pairs(cuda_softmax.gpu_properties(0))
     if pairs:
         assert p["threads"] == limit("HYBRID_SMALL_THREADS") and 2 <= p["cluster_size"] <= 3, p
         assert p["resident_per_sm"] >= 2, p
@@ -623,9 +623,10 @@ def _sm_bandwidth(props: dict) -> int:
     return props["dram_bytes_per_s"] // max(props["sm_count"], 1)
 
 
-def _pairs_16_bit_rows(props: dict) -> bool:
-    """block_hybrid's 16-bit rows one per 512-thread CTA, two per SM: GPUs of
-    HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM."""
+def _hybrid_pairs(props: dict) -> bool:
+    """block_hybrid's forward rows in 512-thread CTAs, two per SM, one per row where one
+    holds the row (16-bit rows from 64 KB, fp32 rows past one 1024-thread cluster_regs
+    CTA): GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM."""
     return _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")
 
 
@@ -916,7 +917,7 @@ def test_plan_fields(variant, cols):
         # 512-thread CTAs, two per SM, one per row to HYBRID_SMALL_SLICE_BYTES and clusters
         # of them past it (65536: two); 16 values each in registers (8 for scalar packs of
         # width 1 rows), the rest of the CTA's slice in shared memory.
-        if _pairs_16_bit_rows(cuda_softmax.gpu_properties(0)):
+        if _hybrid_pairs(cuda_softmax.gpu_properties(0)):
             assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
             assert p["cluster_size"] == -(-cols * 4 // limit("HYBRID_SMALL_SLICE_BYTES")), p
         else:

@@ -355,8 +355,9 @@ Plan plan_auto_backward_by_width(const Problem& p) {
   const int64_t sm_bandwidth = device.dram_bytes_per_sm_s();
   const int64_t split_min_row_bytes =
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
-  if (sizeof(T) == 2 && device.major >= kClusterMinMajor && p.rows >= device.sm_count &&
-      row_bytes >= split_min_row_bytes) {
+  // The rows rules 1a and 1b take by their width and count.
+  const bool split_width = p.rows >= device.sm_count && row_bytes >= split_min_row_bytes;
+  if (sizeof(T) == 2 && device.major >= kClusterMinMajor && split_width) {
     // Rule 1a, decided on the aligned row's plan as rule 1b is.
     const Plan trial = plan_block_hybrid_backward<T>(aligned);
     Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;
@@ -368,7 +369,7 @@ Plan plan_auto_backward_by_width(const Problem& p) {
                              " MB/s of DRAM bandwidth per SM");
     }
   }
-  if (p.rows >= device.sm_count && row_bytes >= split_min_row_bytes) {
+  if (split_width) {
     // Decided on the aligned row's plan, the input's own launched (a misaligned view's
     // narrower packs may cut more chunks; where they no longer fit, the rules below).
     const Plan trial = plan_split_backward<T>(aligned);

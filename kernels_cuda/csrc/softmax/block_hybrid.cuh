@@ -307,7 +307,7 @@ struct HybridShape {
   int threads;
   int64_t slice_bytes;
   int min_resident;
-  int max_cluster;  // the most CTAs of this shape per row
+  int max_cluster = kMaxClusterSize;  // the most CTAs of this shape per row
 };
 
 // One CTA of `pair`'s shape per row where one holds the row with pair->min_resident CTAs
@@ -404,7 +404,7 @@ Plan plan_block_hybrid(const Problem& p) {
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
   const void* fn = kernel_for_pack<BlockHybridFamily, T>(pack, kHybridThreads, realigned != 0);
-  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1, kMaxClusterSize};
+  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
   // Two 512-thread CTAs per SM: on GPUs of kHybridPairMinSmBandwidth per SM one per row
   // where one holds the row and clusters of them past it, elsewhere the 16-bit rows past
   // one 1024-thread CTA; clusters while kMaxClusterSize of them hold the row (16-bit: to
@@ -573,8 +573,7 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
   const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, realigned != 0);
-  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1, kMaxClusterSize};
-  Plan plan = plan_hybrid_block<T>(p, fn, {one_per_sm}, pack,
+  Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
                                    hybrid_grad_bytes(kElem, pack * kElem, realigned != 0),
                                    [&](int64_t left) {
                                      return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
