@@ -840,6 +840,29 @@ def test_backward_auto_serves_misaligned_views_near_one_cta(dtype, cols):
         run_and_check(Target("cuda", op, "auto"), y, dy=dy)
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 131073), (torch.float32, 131075), (torch.float32, 131080),
+                                         (torch.bfloat16, 262145), (torch.bfloat16, 262147),
+                                         (torch.float16, 262151)], ids=str)
+def test_auto_serves_offset_views_past_the_widest_register_cluster(dtype, cols):
+    """A few rows just past what 16 CTAs of cluster_regs hold in registers at narrow packs,
+    y, dy and x all viewed one element in (row stride cols + 1, as sanitize.py's misaligned
+    cases): the aligned twin's rule picks cluster_regs, whose plan for the view's packs
+    does not hold the row. auto must fall to a rule that serves the view (this raised
+    before, H200: fp32 4 x 131075 backward), forward and backward."""
+    base = make_rows(4, cols + 1, torch.float32, "cuda", seed=cols)
+    x = base.to(dtype)[:, 1:]
+    y = torch.softmax(base, -1).to(dtype)[:, 1:]
+    dy = make_rows(4, cols + 1, dtype, "cuda", seed=cols + 1)[:, 1:]
+    for op in OPS:
+        p = cuda_softmax.plan(x, op, "auto")
+        assert p["status"] == "ok", p
+        run_and_check(Target("cuda", op, "auto"), x)
+    for op in BACKWARD_OPS:
+        p = cuda_softmax.plan(y, op, "auto", dy=dy)
+        assert p["status"] == "ok", p
+        run_and_check(Target("cuda", op, "auto"), y, dy=dy)
+
+
 @pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_backward_auto_plan_follows_the_rule(dtype, cols):

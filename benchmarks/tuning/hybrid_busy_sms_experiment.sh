@@ -19,7 +19,10 @@
 # tie keeps the smaller K). The checkout's `auto` runs beside the copy's `auto`, forward
 # and backward, at COLS (default 524288,1048576; fp32, bf16), and both trees' plans are
 # printed. Every result is checked against float64, as always.
-# Runs so far: none (written in session 44, when the device time was spent).
+# Runs so far: H200, 2026-11-27, session 45 call 1 at 18c97af (benchmarks/h200_2026-11-27b/
+# hybrid_busy_*): forward fp32 / bf16 1048576 76.9 / 76.1 -> 81.2 / 82.1 (16 CTAs, the
+# same clusters resident), backward bf16 1048576 82.8 -> 83.8, 524288 within 0.2. Adopted
+# (plan_hybrid_block keeps the busiest size), so the patch below no longer applies.
 source "$(dirname "$0")/experiment_env.sh"
 alt=${ALT:-/tmp/hybrid_busy_sms_alt}
 cols=${COLS:-524288,1048576}

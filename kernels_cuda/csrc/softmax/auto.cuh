@@ -207,8 +207,10 @@ Plan plan_auto(const Problem& p) {
         }
       }
     }
-    return auto_choice(plan_cluster_regs<T>(p), AutoReason::one_cta_registers,
-                  "row in the registers of one CTA of " + n(regs.threads) + " threads");
+    if (Plan own = plan_cluster_regs<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::one_cta_registers,
+                         "row in the registers of one CTA of " + n(regs.threads) + " threads");
+    }
   }
   if (hopper) {
     // Rules 2 and 2b from the aligned row's plan (one CTA where it holds the row, else
@@ -242,13 +244,17 @@ Plan plan_auto(const Problem& p) {
     }
   }
   if (regs.status == PlanStatus::ok) {
-    return auto_choice(plan_cluster_regs<T>(p), AutoReason::cluster_registers,
-                  "row in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
+    if (Plan own = plan_cluster_regs<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::cluster_registers,
+                         "row in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
+    }
   }
   const Plan smem = plan_block_smem<T>(aligned);
   if (smem.status == PlanStatus::ok) {
-    return auto_choice(plan_block_smem<T>(p), AutoReason::block_smem,
-                  "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
+    if (Plan own = plan_block_smem<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::block_smem,
+                         "row of " + n(smem.smem_bytes) + " B in one block's shared memory");
+    }
   }
   if (p.rows < sms) {
     // A misaligned row loads narrower packs, hence more chunks: where they no longer
@@ -347,8 +353,10 @@ Plan plan_auto_backward_by_width(const Problem& p) {
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device, 0, p.cols};
   const Plan regs = plan_cluster_regs_backward<T>(aligned);
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
-    return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::one_cta_registers,
-                  "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
+    if (Plan own = plan_cluster_regs_backward<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::one_cta_registers,
+                         "rows of y and dy in the registers of one CTA of " + n(regs.threads) + " threads");
+    }
   }
   const int64_t row_bytes = p.cols * static_cast<int64_t>(sizeof(T));
   const DeviceProperties device = device_properties(p.device);
@@ -418,21 +426,36 @@ Plan plan_auto_backward_by_width(const Problem& p) {
     if (regs.status == PlanStatus::ok && !widest_cluster &&
         (regs.resident_per_sm >= 2 ||
          (sm_bandwidth < kGradClusterMaxSmBandwidth && sm_threads >= kGradClusterMinSmThreads))) {
-      return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::cluster_registers,
-                    "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs, " +
-                        n(regs.resident_per_sm) + " x " + n(regs.threads) + " threads resident per SM, " +
-                        n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
+      if (Plan own = plan_cluster_regs_backward<T>(p); own.status == PlanStatus::ok) {
+        return auto_choice(std::move(own), AutoReason::cluster_registers,
+                           "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs, " +
+                               n(regs.resident_per_sm) + " x " + n(regs.threads) + " threads resident per SM, " +
+                               n(sm_bandwidth / 1000000) + " MB/s of DRAM bandwidth per SM");
+      }
     }
     if (one_cta) return hybrid_choice();
   }
   const Plan smem = plan_block_smem_backward<T>(aligned);
   if (smem.status == PlanStatus::ok) {
-    return auto_choice(plan_block_smem_backward<T>(p), AutoReason::block_smem,
-                  "rows of y and dy, " + n(smem.smem_bytes) + " B, in one block's shared memory");
+    if (Plan own = plan_block_smem_backward<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::block_smem,
+                         "rows of y and dy, " + n(smem.smem_bytes) + " B, in one block's shared memory");
+    }
   }
   if (regs.status == PlanStatus::ok) {
-    return auto_choice(plan_cluster_regs_backward<T>(p), AutoReason::cluster_registers,
-                  "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
+    if (Plan own = plan_cluster_regs_backward<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::cluster_registers,
+                         "rows of y and dy in the registers of a cluster of " + n(regs.cluster_size) + " CTAs");
+    }
+  }
+  // A misaligned view's narrower packs may leave the rules above without a plan that
+  // holds it (its aligned twin's did): split's chunks where they fit the GPU at once.
+  if (Plan chunks = plan_split_backward<T>(p); chunks.status == PlanStatus::ok) {
+    const int64_t split = chunks.split;
+    return auto_choice(std::move(chunks), AutoReason::split_grad_rows,
+                       "rows of y and dy of " + n(row_bytes) + " B each in " + n(split) +
+                           " chunks in the registers of persistent CTAs exchanging their sums through global memory "
+                           "(no on-chip plan above holds this view's rows)");
   }
   return auto_choice(plan_block_uncached_backward<T>(p), AutoReason::fallback_uncached,
                 "rows of y and dy too wide for registers and shared memory on this GPU: two passes");

@@ -326,7 +326,14 @@ struct HybridShape {
 // them, bf16 82.3 / 89.2 -> 86.7 / 93.4, benchmarks/h100_2026-11-26c/hybrid_any_k_*; H200
 // `auto` before / after, two rounds, benchmarks/h200_2026-11-26d/anyk_*: fp32 151936 /
 // 196608 / 327680 74.9 / 83.6 / 75.7 -> 83.3 / 90.4 / 85.9 over 3, 3 and 5 CTAs, bf16
-// 66.1 / 74.5 / 66.9 -> 73.5 / 80.1 / 78.3);
+// 66.1 / 74.5 / 66.9 -> 73.5 / 80.1 / 78.3). Among the sizes from that smallest K to the
+// most allowed, the one that keeps the most CTAs resident at once (K x the clusters
+// co-scheduled; a tie keeps the smaller K): the GPCs' SMs bound how many clusters fit,
+// so a larger K can fit as many of them. H200, 1 GiB, % of copy, `auto` smallest K ->
+// busiest (benchmarks/tuning/hybrid_busy_sms_experiment.sh, benchmarks/h200_2026-11-27b/
+// hybrid_busy_*): forward fp32 1048576 76.9 -> 81.2 (15 -> 16 CTAs, 7 clusters: 105 ->
+// 112 SMs), bf16 76.1 -> 82.1 (15 -> 16 512-thread CTAs, 14 clusters), backward bf16
+// 1048576 82.8 -> 83.8; 524288 unchanged (its smallest K, 8, is the busiest);
 // row_exceeds_smem where no shape's max_cluster CTAs hold the row, cluster_not_resident
 // where no such cluster can be co-scheduled. The forward and backward plans differ only
 // in the kernels, the bytes per thread and what the packs left cost in shared memory.
@@ -370,6 +377,7 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
     int k = 2;
     const int most = std::min(max_cluster, shape.max_cluster);
     while (k < most && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) ++k;
+    Plan best = plan;
     for (; k <= most && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; ++k) {
       const int64_t smem = slice_smem(k, shape.threads);
       plan.threads = shape.threads;
@@ -381,10 +389,15 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
       allow_large_clusters(shape.fn, p.device);
       plan.active_clusters = clusters_resident(shape.fn, p.device, shape.threads, smem, k);
       if (plan.active_clusters == 0) continue;
+      // The size that keeps the most CTAs resident at once (see above).
+      if (best.status == PlanStatus::ok && k * plan.active_clusters <= best.cluster_size * best.active_clusters) {
+        continue;
+      }
       plan.status = PlanStatus::ok;
       one_shot_grid(plan, p.device, shape.fn, shape.threads, k * std::min(plan_rows(p), kMaxGridBlocks / k), smem);
-      return plan;
+      best = plan;
     }
+    if (best.status == PlanStatus::ok) return best;
   }
   plan.status = fits ? PlanStatus::cluster_not_resident : PlanStatus::row_exceeds_smem;
   return plan;

@@ -1,0 +1,56 @@
+# Session 45's device calls (2026-11-27), one section per call, each run from the
+# repository root on the device machine as
+#   sed -n '/^## call N$/,/^## call N+1$/p' benchmarks/h200_2026-11-27b/device_calls.sh > /tmp/c.sh; OUT=$OUT bash /tmp/c.sh
+# with .device/commit holding the commit under test (and .device/base a copy of a base
+# tree where a call compares two). Results: this folder (H200) and benchmarks/h100_2026-11-27b/.
+
+## call 1
+# session 45 call 1 (H200): main's head (18c97af): the CUDA softmax GPU test file and the
+# Triton backward's; compute-sanitizer's four tools over every backward variant at the
+# default shapes (not run since the 16-bit exp change, faa1a67); the busy-SMs experiment
+# (benchmarks/tuning/hybrid_busy_sms_experiment.sh, first run).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+timeout 120 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_${tag}_$rev.log | tail -8
+echo "tests $(el)"
+OUT=$out timeout 330 bash benchmarks/tuning/hybrid_busy_sms_experiment.sh 2>&1 | tail -30
+echo "busy $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_backward_${tag}_$rev.log --backends cuda \
+  --ops softmax_backward,log_softmax_backward > $out/sanitize_backward_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_backward_${tag}_$rev.summary
+tail -8 $out/sanitize_backward_${tag}_$rev.summary
+echo "elapsed $(el)"
+
+## call 2
+# session 45 call 2: the backward's block_hybrid clusters of two 512-thread CTAs per SM
+# (checkout, uncommitted: tried before the 1024-thread clusters while 16 of them hold the
+# row) against main's head (.device/base, 18c97af): the backward's block_hybrid, split
+# and auto, softmax fp32 and bf16, 65536-1048576, 1 GiB, two rounds; both trees' plans.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees bp512_${tag} bwd 2 "--cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants block_hybrid,split,auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -40
+echo "bench $(el)"
+for tree in "$root/.device/base" "$root"; do
+  (cd "$tree" && PYTHONPATH=$tree python3 - "$(basename "$tree")" <<'PY'
+import sys, torch, kernels_cuda.softmax as s
+for dt in (torch.float32, torch.bfloat16):
+    for cols in (65536, 131072, 262144, 524288, 1048576):
+        x = torch.empty((1 << 28) // cols, cols, device="cuda", dtype=dt)
+        for v in ("block_hybrid", "auto"):
+            p = s.plan(x, "softmax_backward", v, dy=x)
+            print(f"{sys.argv[1]:6} {str(dt)[6:]:8} {cols:7} {v:12} {p['variant']} k={p['cluster_size']} "
+                  f"threads={p['threads']} active={p['active_clusters']} resident_per_sm={p['resident_per_sm']} smem={p['smem_bytes']}")
+PY
+  )
+done
+echo "elapsed $(el)"
+
+## call 3
