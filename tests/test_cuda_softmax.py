@@ -644,9 +644,9 @@ def _wide_for_split_backward(y: torch.Tensor) -> bool:
 
 
 def _takes_hybrid_cluster_backward(y: torch.Tensor, op: str) -> bool:
-    """auto backward's rule 1a restated: 16-bit rows of that width on sm_90 that
-    block_hybrid's clusters hold, not read in three parts (odd widths)."""
-    if not (y.element_size() == 2 and _is_hopper(y.device) and _wide_for_split_backward(y)):
+    """auto backward's rule 1a restated: rows of that width on sm_90 that block_hybrid's
+    clusters hold, not read in three parts (odd widths)."""
+    if not (_is_hopper(y.device) and _wide_for_split_backward(y)):
         return False
     p = cuda_softmax.plan(y, op, "block_hybrid")
     return p["status"] == "ok" and not p["realigned"]
@@ -754,8 +754,8 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
 def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype, cols):
     """As many rows as the SMs: from SPLIT_GRAD_MIN_ROW_BYTES rows of y, from
     SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES where an SM has SPLIT_GRAD_FAST_SM_BANDWIDTH of DRAM
-    bandwidth or more (the H200, not the H100), 16-bit rows take block_hybrid's clusters
-    (rule 1a, sm_90) and the others split, only with SPLIT_GRAD_MIN_GROUPS row groups at
+    bandwidth or more (the H200, not the H100), aligned rows take block_hybrid's clusters
+    where they hold them (rule 1a, sm_90) and the others split, only with SPLIT_GRAD_MIN_GROUPS row groups at
     once (not fp32 1048576's one group of 256 chunks); the rule restated, and the choice
     run on a misaligned view."""
     props = cuda_softmax.gpu_properties(0)
@@ -766,9 +766,10 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
     if (dtype, cols) == (torch.float32, 1 << 20) and props["sm_count"] <= 132:
         assert not takes_split, "one row group of 256 chunks: split_smem serves it"
     if (dtype, cols) == (torch.float32, 65536):
-        assert takes_split == fast_sm, "256 KB rows: split only on GPUs of fast SMs"
-    if _is_hopper(y.device) and dtype != torch.float32 and cols % 8 == 0:
-        assert not takes_split and takes_hybrid == _wide_for_split_backward(y), "16-bit rows: rule 1a"
+        assert not takes_split and takes_hybrid == (fast_sm and _is_hopper(y.device)), \
+            "256 KB rows: block_hybrid's clusters only on GPUs of fast SMs"
+    if _is_hopper(y.device) and cols % 8 == 0 and (dtype, cols) != (torch.float32, 1 << 20):
+        assert not takes_split and takes_hybrid == _wide_for_split_backward(y), "aligned rows: rule 1a"
     if cols % 8:
         assert not takes_hybrid and takes_split == _wide_for_split_backward(y), "odd rows: split"
     if (dtype, cols) == (torch.bfloat16, 131072):

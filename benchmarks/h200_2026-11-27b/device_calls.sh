@@ -27,22 +27,23 @@ echo "elapsed $(el)"
 ## call 2
 # session 45 call 2: the backward's block_hybrid clusters of two 512-thread CTAs per SM
 # (checkout, uncommitted: tried before the 1024-thread clusters while 16 of them hold the
-# row) against main's head (.device/base, 18c97af): the backward's block_hybrid, split
-# and auto, softmax fp32 and bf16, 65536-1048576, 1 GiB, two rounds; both trees' plans.
+# row) against main's head (.device/base, 2b6dd7b: busiest cluster size, auto fallback): the backward's block_hybrid, split
+# and auto, softmax fp32 and bf16, 131072-1048576, 1 GiB, two rounds; both trees' plans;
+# the new test of offset views past cluster_regs' widest cluster (fixed in 2b6dd7b).
 source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 build_trees "$root" "$root/.device/base" 2>&1
 echo "build $(el)"
-compare_trees bp512_${tag} bwd 2 "--cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants block_hybrid,split,auto --min-bytes 1GiB --quiet --format csv" \
+compare_trees bp512_${tag} bwd 2 "--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants block_hybrid,split,auto --min-bytes 1GiB --quiet --format csv" \
   "$root/.device/base" "$root" 2>&1 | tail -40
 echo "bench $(el)"
 for tree in "$root/.device/base" "$root"; do
   (cd "$tree" && PYTHONPATH=$tree python3 - "$(basename "$tree")" <<'PY'
 import sys, torch, kernels_cuda.softmax as s
 for dt in (torch.float32, torch.bfloat16):
-    for cols in (65536, 131072, 262144, 524288, 1048576):
+    for cols in (131072, 262144, 524288, 1048576):
         x = torch.empty((1 << 28) // cols, cols, device="cuda", dtype=dt)
         for v in ("block_hybrid", "auto"):
             p = s.plan(x, "softmax_backward", v, dy=x)
@@ -51,6 +52,43 @@ for dt in (torch.float32, torch.bfloat16):
 PY
   )
 done
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider tests/test_cuda_softmax.py -k "offset_views_past" 2>&1 | tail -3
 echo "elapsed $(el)"
 
 ## call 3
+# session 45 call 3 (H100): (a) the busiest cluster size (2b6dd7b, .device/base) against
+# 18c97af (.device/pre), forward `auto` at 524288 and 1048576, fp32 and bf16; (b) the
+# backward's clusters of two 512-thread CTAs per SM (16-bit ones to 8 CTAs) and rule 1a
+# for fp32 too (checkout, uncommitted) against 2b6dd7b: softmax backward block_hybrid,
+# split and auto at 131072-1048576 fp32 and bf16, two rounds; log-softmax backward and
+# fp16 `auto`, one round; plans of the checkout.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" "$root/.device/pre" 2>&1
+echo "build $(el)"
+compare_trees busy_${tag} fwd 1 "--cols 524288,1048576 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/pre" "$root/.device/base" 2>&1 | tail -10
+echo "busy $(el)"
+compare_trees bp512_${tag} bwd 2 "--cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants block_hybrid,split,auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -10
+echo "bp512 $(el)"
+compare_trees bp512o_${tag} bwd 1 "--cols 131072,262144,524288,1048576 --dtype fp32,fp16,bf16 --op log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -14
+compare_trees bp512h_${tag} bwd 1 "--cols 131072,262144,524288,1048576 --dtype fp16 --op softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -6
+echo "others $(el)"
+PYTHONPATH=$root python3 - <<'PY'
+import torch, kernels_cuda.softmax as s
+for dt in (torch.float32, torch.bfloat16):
+    for cols in (131072, 262144, 524288, 1048576):
+        x = torch.empty((1 << 28) // cols, cols, device="cuda", dtype=dt)
+        for op, v in (("softmax", "auto"), ("softmax_backward", "block_hybrid"), ("softmax_backward", "auto")):
+            p = s.plan(x, op, v, dy=x) if op.endswith("backward") else s.plan(x, op, v)
+            print(f"{str(dt)[6:]:8} {cols:7} {op:16} {v:12} {p['variant']} k={p['cluster_size']} "
+                  f"threads={p['threads']} active={p['active_clusters']} resident_per_sm={p['resident_per_sm']}")
+PY
+echo "elapsed $(el)"
+
+## call 4

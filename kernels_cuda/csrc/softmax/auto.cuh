@@ -277,9 +277,9 @@ Plan plan_auto(const Problem& p) {
 // benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/):
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
-// 1a. (sm_90) 16-bit rows that rule 1b would give to split, but rows read in three parts:
-//    block_hybrid over a cluster of 2-16 CTAs (the fewest whose slices of y and dy fit one
-//    CTA each), where it holds them (rows of y to ~2 MB). Since the clusters exchange their
+// 1a. (sm_90) rows that rule 1b would give to split, but rows read in three parts:
+//    block_hybrid over a cluster of 2-16 CTAs (its plan picks their size and shape), where
+//    it holds them (rows of y to ~2 MB). Since the clusters exchange their
 //    sums without a cluster
 //    barrier (ClusterSlots, session 43), its CTAs' whole slices in flight beat split's
 //    exchange through global memory. 1 GiB, % of copy, split (auto's choice before) ->
@@ -298,8 +298,15 @@ Plan plan_auto(const Problem& p) {
 //    Rows read in three parts (odd widths) stay with split: block_hybrid's (16 bytes of
 //    each per thread in registers) lost there (H200, bf16 / fp16 151937 and 262145,
 //    softmax and log-softmax: 78.6-90.4 -> 76.1-87.4, one exception at +0.6).
-//    fp32 rows stay with split: block_hybrid's fp32 clusters lost from 131072 on the H200
-//    (82.7 against 96.7) and from 262144 on the H100 (96.3 against 97.4).
+//    fp32 rows joined them in session 45: block_hybrid's fp32 clusters had lost (H200
+//    131072 82.7 against split's 96.7, H100 262144 96.3 against 97.4) until their plan
+//    took the cluster size that keeps the most CTAs resident and, first, clusters of two
+//    512-thread CTAs per SM (block_hybrid.cuh). 1 GiB, % of copy, softmax backward, two
+//    rounds, split (auto's choice before) -> block_hybrid (benchmarks/h*_2026-11-27b/
+//    bp512_*): H200 131072 / 262144 97.2 / 91.1 -> 101.3 / 98.4, 524288 83.9 -> 84.5 (16
+//    1024-thread CTAs); H100 131072 / 262144 / 524288 99.0 / 97.4 / 92.8 -> 101.7 / 101.3 /
+//    96.0 (log-softmax 98.9 / 96.5 / 91.7 -> 101.6 / 101.3 / 95.8). fp32 1048576 (8 MB of
+//    y and dy) is past 16 CTAs: rule 1b or 2b.
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);
@@ -365,13 +372,13 @@ Plan plan_auto_backward_by_width(const Problem& p) {
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
   // The rows rules 1a and 1b take by their width and count.
   const bool split_width = p.rows >= device.sm_count && row_bytes >= split_min_row_bytes;
-  if (sizeof(T) == 2 && device.major >= kClusterMinMajor && split_width) {
+  if (device.major >= kClusterMinMajor && split_width) {
     // Rule 1a, decided on the aligned row's plan as rule 1b is.
     const Plan trial = plan_block_hybrid_backward<T>(aligned);
     Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;
     if (chosen.status == PlanStatus::ok && chosen.realigned == 0) {
       return auto_choice(std::move(chosen), AutoReason::grad_cluster_hybrid,
-                         "16-bit rows of y and dy of " + n(row_bytes) + " B each over a cluster of " +
+                         "rows of y and dy of " + n(row_bytes) + " B each over a cluster of " +
                              n(trial.cluster_size) + " CTAs, each its slices in registers and " +
                              n(trial.smem_bytes) + " B of shared memory, " + n(sm_bandwidth / 1000000) +
                              " MB/s of DRAM bandwidth per SM");

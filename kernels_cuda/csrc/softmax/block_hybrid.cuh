@@ -13,9 +13,11 @@
 // take such CTAs, two per SM, one row each, on GPUs of kHybridPairMinSmBandwidth or more
 // of DRAM bandwidth per SM, and wider 16-bit rows clusters of them there (kHybridSmallThreads
 // says why).
-// A row past one CTA goes to a cluster of K CTAs (2-16; fp32: the fewest whose slices
-// fit, rows up to ~4.6 MB; 16-bit forward: 512-thread CTAs, two per SM, slices of at most
-// kHybridSmallSliceBytes, while 16 of them hold the row, else fp32's shape), CTA k taking
+// A row past one CTA goes to a cluster of K CTAs (2-16, the size that keeps the most
+// CTAs resident among those whose slices fit, rows up to ~4.6 MB; 16-bit forward:
+// 512-thread CTAs, two per SM, slices of at most kHybridSmallSliceBytes, while 16 of them
+// hold the row, else 1024-thread ones; backward: 512-thread CTAs while 16 of them (fp32)
+// or kHybridGradPairMax16BitCluster (16-bit) hold the row, else 1024), CTA k taking
 // packs [k*slice, (k+1)*slice) of the row in the same way: each CTA's pair (sum,
 // backward) is sent into every peer's shared memory by st.async, each CTA waiting on its
 // own mbarrier only (HybridCluster, ClusterSlots). Each CTA still has its whole slice in
@@ -463,6 +465,17 @@ constexpr int hybrid_grad_bytes(int elem, int pack_bytes, bool edges = false) {
   return elem == 4 ? std::min(64, 8 * pack_bytes) : std::min(edges ? 16 : 32, 4 * pack_bytes);
 }
 
+// The backward's clusters: CTAs of kHybridSmallThreads threads, two per SM, while at
+// most kMaxClusterSize of them hold the row (fp32: to ~1.4 MB of y) or
+// kHybridGradPairMax16BitCluster (16-bit: to ~576 KB), else of kHybridThreads, one per SM:
+// one CTA of an SM loads while the other sums, waits for its peers and writes. H200,
+// 1 GiB, % of copy, softmax backward, two rounds, one 1024-thread CTA per SM -> two
+// 512-thread ones (benchmarks/h200_2026-11-27b/bp512_*): fp32 131072 / 262144 99.5 / 96.1
+// -> 101.3 / 98.4 (8 and 16 CTAs), bf16 131072 / 262144 100.5 / 100.9 -> 101.7 / 101.0
+// (4 and 8 CTAs), but bf16 524288 over 16 of them lost (99.2 -> 94.9; 14 clusters, 112
+// SMs, against 15 of 8 1024-thread CTAs).
+constexpr int kHybridGradPairMax16BitCluster = 8;
+
 // ---------------------------------------------------------------------------------
 // Backward kernel: packs [0, R) of the rows of y and dy in registers, [R, end) of
 // both in shared memory (y's part, then dy's at a 16-byte boundary), requested by
@@ -478,8 +491,11 @@ __host__ __device__ __forceinline__ int64_t hybrid_grad_dy_offset(int64_t smem_p
 }
 
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh), as forward.
-template <typename T, int N, bool kEdges = false>
-__global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybrid_kernel(GradArgs<T> a) {
+// kThreads: kHybridThreads (one CTA per SM) or kHybridSmallThreads (two), 64 registers
+// a thread either way.
+template <typename T, int N, bool kEdges = false, int kThreads = kHybridThreads>
+__global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
+    softmax_backward_block_hybrid_kernel(GradArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
   constexpr int B = hybrid_grad_bytes(static_cast<int>(sizeof(T)), kPackBytes, kEdges);
@@ -570,11 +586,17 @@ __global__ void __launch_bounds__(kHybridThreads, 1) softmax_backward_block_hybr
 // ---------------------------------------------------------------------------------
 
 struct BlockHybridBackwardFamily {
-  template <typename T, int N> static const void* get(bool edges) {
-    if constexpr (N * sizeof(T) == 16) {
-      if (edges) return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, true>);
+  template <typename T, int N, bool kEdges> static const void* instance(int threads) {
+    if (threads == kHybridSmallThreads) {
+      return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridSmallThreads>);
     }
-    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, false>);
+    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridThreads>);
+  }
+  template <typename T, int N> static const void* get(int threads, bool edges) {
+    if constexpr (N * sizeof(T) == 16) {
+      if (edges) return instance<T, N, true>(threads);
+    }
+    return instance<T, N, false>(threads);
   }
 };
 
@@ -585,13 +607,18 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   if (device_properties(p.device).major < kClusterMinMajor) return hybrid_needs_sm90();
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
-  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, realigned != 0);
-  Plan plan = plan_hybrid_block<T>(p, fn, {HybridShape{fn, kHybridThreads, kHybridClusterSliceBytes, 1}}, pack,
-                                   hybrid_grad_bytes(kElem, pack * kElem, realigned != 0),
-                                   [&](int64_t left) {
-                                     return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
-                                   },
-                                   max_cluster);
+  const void* fn = kernel_for_pack<BlockHybridBackwardFamily, T>(pack, kHybridThreads, realigned != 0);
+  const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
+  // Clusters of two 512-thread CTAs per SM first (kHybridGradPairMax16BitCluster says
+  // why and how far), then of one 1024-thread CTA per SM.
+  const HybridShape two_per_sm{kernel_for_pack<BlockHybridBackwardFamily, T>(pack, kHybridSmallThreads, realigned != 0),
+                               kHybridSmallThreads, kHybridClusterSliceBytes, 2,
+                               kElem == 2 ? kHybridGradPairMax16BitCluster : kMaxClusterSize};
+  const auto smem_bytes = [&](int64_t left) {
+    return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
+  };
+  const int bytes = hybrid_grad_bytes(kElem, pack * kElem, realigned != 0);
+  Plan plan = plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, bytes, smem_bytes, max_cluster);
   plan.realigned = realigned;
   return plan;
 }
