@@ -92,3 +92,24 @@ PY
 echo "elapsed $(el)"
 
 ## call 4
+# session 45 call 4 (H200): bdc1464 (checkout) against 2b6dd7b (.device/base): the
+# backward's `auto` where rule 1a now takes fp32 rows of 256-512 KB on this GPU (65536,
+# 98304, 131072), softmax and log-softmax; the CUDA softmax test file and the Triton
+# backward's; compute-sanitizer's four tools over the backward's block_hybrid and auto.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees r1a32_${tag} bwd 1 "--cols 65536,98304,131072 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto,split --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -8
+echo "bench $(el)"
+timeout 120 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_backward_${tag}_$rev.log --backends cuda --variants block_hybrid,auto \
+  --ops softmax_backward,log_softmax_backward > $out/sanitize_backward_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_backward_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc " $out/sanitize_backward_${tag}_$rev.summary | tail -12
+echo "elapsed $(el)"
+
+## call 5
