@@ -113,3 +113,58 @@ grep -E "cases under|errors|ERROR|RAISED|rc " $out/sanitize_backward_${tag}_$rev
 echo "elapsed $(el)"
 
 ## call 5
+# session 45 call 5 (H100): main's head: the CUDA softmax test file and the Triton
+# backward's; where the wide rows stand (both backends' `auto`, forward and backward,
+# fp32 and bf16, 1 GiB); compute-sanitizer's four tools over the backward's block_hybrid
+# and auto; the plans of the tests' widest block_hybrid rows.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+timeout 120 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $out/wide_standing_${pass}_${tag}_$rev.md 2>&1 | tail -1
+done
+echo "bench $(el)"
+python3 - <<'PY'
+import torch, kernels_cuda.softmax as s
+for dt in (torch.float16, torch.bfloat16, torch.float32):
+    for cols in (1048576, 1572864):
+        x = torch.empty(2, cols, device="cuda", dtype=dt)
+        p = s.plan(x, "softmax", "block_hybrid")
+        print(str(dt)[6:], cols, {k: p[k] for k in ("status", "threads", "cluster_size", "active_clusters", "resident_per_sm", "smem_bytes", "smem_limit")})
+PY
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_backward_${tag}_$rev.log --backends cuda --variants block_hybrid,auto \
+  --ops softmax_backward,log_softmax_backward > $out/sanitize_backward_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_backward_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_backward_${tag}_$rev.summary | tail -12
+echo "elapsed $(el)"
+
+## call 6
+# session 45 call 6 (H200): main's head: the CUDA softmax test file and the Triton
+# backward's; where the wide rows stand (both backends' `auto`, forward and backward,
+# fp32 and bf16, 1 GiB); compute-sanitizer's four tools over the other backward variants
+# (the 16-bit exp change, faa1a67, touched every backward kernel's math).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+timeout 120 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $out/wide_standing_${pass}_${tag}_$rev.md 2>&1 | tail -1
+done
+echo "bench $(el)"
+timeout $(( 595 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_backward_rest_${tag}_$rev.log --backends cuda \
+  --variants warp_per_row,block_smem,block_uncached,cluster_regs,split,split_smem \
+  --ops softmax_backward,log_softmax_backward > $out/sanitize_backward_rest_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_backward_rest_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_backward_rest_${tag}_$rev.summary | tail -12
+echo "elapsed $(el)"
+
+## call 7
