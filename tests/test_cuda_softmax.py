@@ -620,7 +620,10 @@ def test_odd_widths_read_rows_in_three_parts(dtype, cols):
 def _split_serves_groups(y: torch.Tensor, op: str) -> bool:
     """split's backward plans y and runs SPLIT_GRAD_MIN_GROUPS row groups or more at once."""
     p = cuda_softmax.plan(y, op, "split")
-    return p["status"] == "ok" and p["blocks"] >= limit("SPLIT_GRAD_MIN_GROUPS") * p["split"]
+    groups = p["blocks"] // p["split"] if p["status"] == "ok" else 0
+    # One group in chunks of SPLIT_GRAD_WIDE_THREADS (which the plan takes only where
+    # its narrower chunks leave fewer than SPLIT_GRAD_WIDE_GROUPS).
+    return groups >= limit("SPLIT_GRAD_MIN_GROUPS") or (groups >= 1 and p["threads"] == limit("SPLIT_GRAD_WIDE_THREADS"))
 
 
 def _sm_bandwidth(props: dict) -> int:
@@ -769,7 +772,10 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
     takes_split = _takes_split_backward(y, "softmax_backward")  # y has as many rows as the SMs
     takes_hybrid = _takes_hybrid_cluster_backward(y, "softmax_backward")
     if (dtype, cols) == (torch.float32, 1 << 20) and props["sm_count"] <= 132:
-        assert not takes_split, "one row group of 256 chunks: split_smem serves it"
+        p = cuda_softmax.plan(y, "softmax_backward", "split")
+        assert takes_split and p["threads"] == limit("SPLIT_GRAD_WIDE_THREADS") and p["split"] == 128, \
+            "one row group of 256 chunks of 128 threads: 128 of 256 threads instead"
+        run_and_check(Target("cuda", "softmax_backward", "split"), y, dy=torch.randn_like(y))
     if (dtype, cols) == (torch.float32, 65536):
         assert not takes_split and takes_hybrid == (fast_sm and _is_hopper(y.device)), \
             "256 KB rows: block_hybrid's clusters only on GPUs of fast SMs"

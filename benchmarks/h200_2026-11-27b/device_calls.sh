@@ -168,3 +168,25 @@ grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_backward_r
 echo "elapsed $(el)"
 
 ## call 7
+# session 45 call 7 (H100; call 8 the same on the H200): the split backward's chunks of
+# 256 threads where those of 128 leave one row group (fp32 1048576: 128 chunks of 32 KB
+# of y and dy, one CTA per SM, instead of 256 of 16 KB), and rule 1b taking one group in
+# them (checkout, uncommitted) against main's head (.device/base, 726724f): the
+# backward's auto, split and split_smem at fp32 524288 and 1048576, softmax and
+# log-softmax, 1 GiB, two rounds; the CUDA softmax test file on the checkout.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/base" 2>&1
+echo "build $(el)"
+compare_trees wsplit_${tag} bwd 2 "--cols 524288,1048576 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto,split,split_smem --min-bytes 1GiB --quiet --format csv" \
+  "$root/.device/base" "$root" 2>&1 | tail -6
+echo "bench $(el)"
+timeout $(( 590 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_wsplit_${tag}.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_wsplit_${tag}.log | tail -12
+echo "elapsed $(el)"
+
+## call 8
+# session 45 call 8 (H200): call 7's script (the section above), run on the H200.
+
+## call 9

@@ -320,6 +320,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_GRAD_FAST_SM_BANDWIDTH", kSplitGradFastSmBandwidth},
       {"SPLIT_EDGES_FAST_SM_MIN_ROW_BYTES", kSplitEdgesFastSmMinRowBytes},
       {"SPLIT_GRAD_THREADS", kSplitGradThreads},
+      {"SPLIT_GRAD_WIDE_THREADS", kSplitWideThreads},
+      {"SPLIT_GRAD_WIDE_GROUPS", kSplitGradWideGroups},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},
       {"SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES", kSplitSmemPipelinedMaxRowBytes},

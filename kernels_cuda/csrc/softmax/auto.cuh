@@ -140,7 +140,11 @@ constexpr int64_t kGradClusterMinSmThreads = 384;
 // one row group (fp32 1048576: 256 chunks, 396 CTAs resident) split lost on both (H100
 // 72.9 against split_smem's 74.1, H200 65.0 against 67.3). (Its gather first polled one
 // slot per lane at a time, which put the H200 behind from 1 MB rows: split_backward_
-// h200_dba62a7.md.)
+// h200_dba62a7.md.) Since session 45 such rows take chunks of kSplitWideThreads threads
+// (split.cuh, kSplitGradWideGroups), half as many, and rule 1b takes them though they
+// make one group: 1 GiB, % of copy, auto softmax / log-softmax fp32 1048576 split_smem
+// -> split, H100 73.8-73.9 / 73.7-73.9 -> 79.3 / 76.8, H200 67.6-67.8 / 67.7 -> 71.2 /
+// 67.5 (benchmarks/h*_2026-11-27b/wsplit_*, two rounds).
 constexpr int64_t kSplitGradMinRowBytes = 512 * 1024;
 constexpr int64_t kSplitGradFastSmMinRowBytes = 256 * 1024;
 constexpr int64_t kSplitGradFastSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
@@ -390,7 +394,8 @@ Plan plan_auto_backward_by_width(const Problem& p) {
     const Plan trial = plan_split_backward<T>(aligned);
     const int64_t groups =
         trial.status == PlanStatus::ok ? trial.resident_per_sm * device.sm_count / trial.split : 0;
-    if (groups >= kSplitGradMinGroups) {
+    // One group in chunks of kSplitWideThreads (split.cuh: kSplitGradWideGroups).
+    if (groups >= kSplitGradMinGroups || (groups >= 1 && trial.threads == kSplitWideThreads)) {
       Plan chunks = plan_split_backward<T>(p);
       if (chunks.status == PlanStatus::ok) {
         return auto_choice(std::move(chunks), AutoReason::split_grad_rows,

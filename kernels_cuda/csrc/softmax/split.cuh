@@ -564,16 +564,34 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
 // ---------------------------------------------------------------------------------
 
 // edges: rows read in three parts (realigned plans, whose packs are 16 bytes).
+// wide: chunks of kSplitWideThreads threads (kSplitGradWideGroups says where), for
+// 16-byte packs of kSplitGradBytes a thread only.
 struct SplitBackwardFamily {
-  template <typename T, int N> static const void* get(bool edges) {
+  template <typename T, int N, int kThreads> static const void* instance(bool edges) {
     constexpr int kBytes = split_grad_bytes(N * static_cast<int>(sizeof(T)));
-    constexpr int kThreads = split_grad_threads(kBytes);
     if constexpr (N * sizeof(T) == 16) {
       if (edges) return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, kThreads, true>);
     }
     return reinterpret_cast<const void*>(&softmax_backward_split_kernel<T, N, kBytes, kThreads>);
   }
+  template <typename T, int N> static const void* get(bool edges, bool wide) {
+    constexpr int kBytes = split_grad_bytes(N * static_cast<int>(sizeof(T)));
+    if constexpr (kBytes == kSplitGradBytes && N * sizeof(T) == 16) {
+      if (wide) return instance<T, N, kSplitWideThreads>(edges);
+    }
+    return instance<T, N, split_grad_threads(kBytes)>(edges);
+  }
 };
+
+// Rows whose chunks of kSplitGradThreads threads leave fewer row groups resident than
+// this take chunks of kSplitWideThreads (twice the bytes, half the chunks: half the
+// slots each CTA's gather reads per row) where those keep at least as many groups: fp32
+// 1048576, 256 chunks of 16 KB of y and dy, one group of 256 CTAs (three resident per
+// SM) -> 128 of 32 KB, one CTA per SM, as Triton's split backward has there. 1 GiB, % of
+// copy, two rounds, split named, before -> after (benchmarks/h*_2026-11-27b/wsplit_*):
+// H100 softmax / log-softmax 73.0-73.1 / 72.4-72.5 -> 79.5 / 76.7-76.8, H200 64.9 / 62.8
+// -> 71.3 / 67.3-67.5 (auto's rule 1b takes them: split_smem held 73.7 / 67.5).
+constexpr int64_t kSplitGradWideGroups = 2;
 
 template <typename T>
 Plan plan_split_backward(const Problem& p) {
@@ -582,13 +600,21 @@ Plan plan_split_backward(const Problem& p) {
   const int pack = realigned_pack<T>(p, plan.realigned);
   const bool edges = plan.realigned != 0;
   const int bytes = split_grad_bytes(pack * kElem);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   plan.pack = pack;
   plan.cols_per_thread = bytes / kElem;
-  const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges);
-  if (!place_split_chunks(plan, p, fn, std::max<int64_t>(p.cols / pack, 1), pack * kElem, bytes,
-                          split_grad_threads(bytes))) {
-    plan.status = PlanStatus::too_many_chunks;
+  const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges, false);
+  const bool fits = place_split_chunks(plan, p, fn, packs, pack * kElem, bytes, split_grad_threads(bytes));
+  const int64_t groups = fits ? plan.resident_per_sm * device_properties(p.device).sm_count / plan.split : 0;
+  if (bytes == kSplitGradBytes && pack * kElem == 16 && groups < kSplitGradWideGroups) {
+    Plan wide = plan;
+    const void* wide_fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges, true);
+    if (place_split_chunks(wide, p, wide_fn, packs, pack * kElem, bytes, kSplitWideThreads) &&
+        wide.resident_per_sm * device_properties(p.device).sm_count / wide.split >= groups) {
+      return wide;
+    }
   }
+  if (!fits) plan.status = PlanStatus::too_many_chunks;
   return plan;
 }
 
