@@ -392,8 +392,7 @@ Plan plan_auto_backward_by_width(const Problem& p) {
     // Decided on the aligned row's plan, the input's own launched (a misaligned view's
     // narrower packs may cut more chunks; where they no longer fit, the rules below).
     const Plan trial = plan_split_backward<T>(aligned);
-    const int64_t groups =
-        trial.status == PlanStatus::ok ? trial.resident_per_sm * device.sm_count / trial.split : 0;
+    const int64_t groups = trial.status == PlanStatus::ok ? resident_row_groups(trial, p.device) : 0;
     // One group in chunks of kSplitWideThreads (split.cuh: kSplitGradWideGroups).
     if (groups >= kSplitGradMinGroups || (groups >= 1 && trial.threads == kSplitWideThreads)) {
       Plan chunks = plan_split_backward<T>(p);

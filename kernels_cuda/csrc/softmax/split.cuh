@@ -593,6 +593,11 @@ struct SplitBackwardFamily {
 // -> 71.3 / 67.3-67.5 (auto's rule 1b takes them: split_smem held 73.7 / 67.5).
 constexpr int64_t kSplitGradWideGroups = 2;
 
+// Row groups of a placed split plan resident at once (each group one row's `split` CTAs).
+inline int64_t resident_row_groups(const Plan& plan, int device) {
+  return plan.resident_per_sm * device_properties(device).sm_count / plan.split;
+}
+
 template <typename T>
 Plan plan_split_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
@@ -605,12 +610,12 @@ Plan plan_split_backward(const Problem& p) {
   plan.cols_per_thread = bytes / kElem;
   const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges, false);
   const bool fits = place_split_chunks(plan, p, fn, packs, pack * kElem, bytes, split_grad_threads(bytes));
-  const int64_t groups = fits ? plan.resident_per_sm * device_properties(p.device).sm_count / plan.split : 0;
+  const int64_t groups = fits ? resident_row_groups(plan, p.device) : 0;
   if (bytes == kSplitGradBytes && pack * kElem == 16 && groups < kSplitGradWideGroups) {
     Plan wide = plan;
     const void* wide_fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges, true);
     if (place_split_chunks(wide, p, wide_fn, packs, pack * kElem, bytes, kSplitWideThreads) &&
-        wide.resident_per_sm * device_properties(p.device).sm_count / wide.split >= groups) {
+        resident_row_groups(wide, p.device) >= groups) {
       return wide;
     }
   }
