@@ -15,14 +15,14 @@ and makes one call into the extension per question: `plan`, `why_unsupported`, `
 
 Memory traffic per element (R read, W write): naive cols*2 R + W; smem_tree, coalesced,
 warp_shuffle, block_uncached 3 R + W; online 2 R + W; warp_per_row, block_smem,
-cluster_smem, cluster_regs, cluster_tma, block_hybrid, split, split_smem R + W (the
-copy-bandwidth floor).
+cluster_smem, cluster_regs, cluster_tma, block_hybrid, split, split_smem, split_hybrid R + W
+(the copy-bandwidth floor).
 
 Backward ops (softmax_backward, log_softmax_backward: x is the forward output y, `dy` its
 gradient, a new contiguous dx): the variants of csrc/softmax/backward_variants.def, each
-beside its forward; warp_per_row, block_smem, cluster_regs, block_hybrid, split and
-split_smem read y and dy once and write dx once (2 R + W), block_uncached reads them twice (the
-second from L2 where the rows fit).
+beside its forward; warp_per_row, block_smem, cluster_regs, block_hybrid, split,
+split_smem and split_hybrid read y and dy once and write dx once (2 R + W), block_uncached
+reads them twice (the second from L2 where the rows fit).
 """
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ DTYPE_CODES = codes.DTYPE_CODES
 
 # What each variant needs that an older GPU lacks (words for why_unsupported).
 _SM90_FEATURES = {"cluster_smem": "thread-block clusters", "cluster_tma": "thread-block clusters and TMA",
-                  "block_hybrid": "TMA bulk copies"}
+                  "block_hybrid": "TMA bulk copies", "split_hybrid": "TMA bulk copies"}
 
 
 @functools.cache
@@ -136,8 +136,16 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
 
 
 def _too_many_parts(variant: str, cols: int, p: dict, backward: bool = False) -> str:
-    """split's and split_smem's refusal: a row needs more CTAs than the GPU holds at once."""
+    """split's, split_smem's and split_hybrid's refusal: a row needs more CTAs than the GPU
+    holds at once (split_hybrid: or than its CTAs gather, SPLIT_HYBRID_MAX_SLICES)."""
     chunk = p["threads"] * p["cols_per_thread"]
+    if variant == "split_hybrid":
+        what = f"{variant}'s backward" if backward else variant
+        return (f"{what} splits each row over CTAs of {p['threads']} threads, each keeping {chunk} values of its "
+                f"slice in registers and the rest in shared memory (at most {p['smem_limit']} B), and needs every "
+                f"CTA of a row resident at once: at {cols} columns no count of them up to {p['split']} both holds "
+                f"the row and fits this GPU at once ({p['resident_per_sm']} per SM; at most "
+                f"SPLIT_HYBRID_MAX_SLICES = {constants()['SPLIT_HYBRID_MAX_SLICES']} per row)")
     held = ("holds each row in chunks of {} values in registers" if variant == "split"
             else "stages each row in parts of up to {} values in shared memory").format(chunk)
     what = f"{variant}'s backward" if backward else variant

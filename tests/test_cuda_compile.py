@@ -399,10 +399,11 @@ def test_the_code_comparison_catches_a_disagreement(tmp_path):
 def test_parsed_tables():
     assert cuda_softmax.LADDER == ("naive", "smem_tree", "coalesced", "warp_shuffle", "warp_per_row", "block_smem",
                                    "block_uncached", "online", "cluster_smem", "cluster_regs", "cluster_tma",
-                                   "block_hybrid", "split", "split_smem")
+                                   "block_hybrid", "split", "split_smem", "split_hybrid")
     assert [cuda_softmax.VARIANT_CODES[v] for v in cuda_softmax.LADDER] == list(range(len(cuda_softmax.LADDER)))
     assert cuda_softmax.VARIANT_CODES["auto"] not in range(len(cuda_softmax.LADDER))
-    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs", "block_hybrid", "split", "split_smem")
+    backward = ("warp_per_row", "block_smem", "block_uncached", "cluster_regs", "block_hybrid", "split", "split_smem",
+                "split_hybrid")
     assert cuda_softmax.BACKWARD == backward and set(backward) <= set(cuda_softmax.LADDER)
     assert cuda_softmax.VARIANTS == {"softmax": cuda_softmax.LADDER, "log_softmax": cuda_softmax.LADDER,
                                      "softmax_backward": backward, "log_softmax_backward": backward}

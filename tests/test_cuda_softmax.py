@@ -70,6 +70,7 @@ VARIANT_LIMITS = {
     "block_hybrid": lambda cols, plan: plan["status"] != "ok",
     "split": lambda cols, plan: plan["status"] == "too_many_chunks",
     "split_smem": lambda cols, plan: plan["status"] == "too_many_chunks",
+    "split_hybrid": lambda cols, plan: plan["status"] != "ok",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -110,7 +111,7 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
     if limit is None:
         return False
     needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid", "split",
-                             "split_smem")
+                             "split_smem", "split_hybrid")
     return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
@@ -171,7 +172,7 @@ def test_misaligned_views_get_the_widest_pack_their_alignment_allows(variant, dt
         assert p["status"] == "ok"
         assert p["pack"] <= _max_pack(x), f"{name}: pack {p['pack']} breaks alignment"
         if p["variant"] in ("warp_per_row", "block_smem", "block_uncached", "online", "cluster_smem", "cluster_regs",
-                            "cluster_tma", "block_hybrid", "split", "split_smem"):
+                            "cluster_tma", "block_hybrid", "split", "split_smem", "split_hybrid"):
             assert p["pack"] == _max_pack(x), f"{name}: pack {p['pack']}, alignment allows {_max_pack(x)}"
         if name != "row stride":
             assert x.data_ptr() % 16 != 0
@@ -935,6 +936,13 @@ def test_plan_fields(variant, cols):
         assert p["blocks"] % p["split"] == 0 and p["blocks"] // p["split"] <= 1000, p
         assert p["blocks"] <= p["resident_per_sm"] * sms, p
         assert p["workspace_bytes"] == (1000 * p["split"] * 8 if p["split"] > 1 else 0), p
+    elif p["variant"] == "split_hybrid":
+        # One-shot, no cluster: `split` CTAs per row, each with a ticket; the workspace
+        # is the ticket counter and a word per CTA (none for rows of one slice).
+        assert p["cluster_size"] == 1 and p["blocks"] == 1000 * p["split"] and p["grid_y"] == 1, p
+        assert p["workspace_bytes"] == ((1 + 1000 * p["split"]) * 8 if p["split"] > 1 else 0), p
+        assert p["split"] <= min(limit("SPLIT_HYBRID_MAX_SLICES"),
+                                 p["resident_per_sm"] * torch.cuda.get_device_properties(0).multi_processor_count), p
     elif p["variant"] not in ("naive", "warp_per_row"):
         per_block = p["rows_per_access"] if p["variant"] == "cluster_regs" else 1
         assert p["blocks"] == p["cluster_size"] * math.ceil(1000 / per_block) and p["grid_y"] == 1, \
@@ -971,6 +979,77 @@ def test_plan_fields(variant, cols):
         assert p["threads"] <= 512 or (p["cluster_size"] == 1 and cols * 4 > 512 * 128), p
         assert p["cluster_size"] * p["group_width"] * p["cols_per_thread"] >= cols, p
         assert p["cluster_size"] == 1 or (p["active_clusters"] >= 1 and p["rows_per_access"] == 1), p
+
+
+def _needs_sm90() -> None:
+    if torch.cuda.get_device_capability(0)[0] < 9:
+        pytest.skip("needs sm_90 (TMA bulk copies)")
+
+
+@pytest.mark.parametrize("op", OPS + BACKWARD_OPS)
+@pytest.mark.parametrize("dtype, cols, view", [
+    (torch.float32, 1048576, "contiguous"),  # forward ~29 CTAs of 512 threads; backward ~48 (8 MB of y and dy)
+    (torch.bfloat16, 1048576, "contiguous"),
+    (torch.float32, 2097152, "contiguous"),  # forward over 32 CTAs: the merge's second word per lane
+    (torch.float16, 98304, "contiguous"),    # 192 KB: two CTAs
+    (torch.float32, 262147, "contiguous"),   # odd: rows read as head, 16-byte packs and tail
+    (torch.bfloat16, 524288, "offset"),      # one element in: edges, the first CTA of each row takes them
+], ids=str)
+def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view):
+    """split_hybrid: block_hybrid's slices (registers, then shared memory by TMA) over as
+    many CTAs as the row needs, two 512-thread CTAs per SM first, exchanging through global
+    memory: no cluster, a one-shot grid of rows x K CTAs, each taking its row and slice
+    from a ticket, the workspace the ticket counter and one word per CTA. It serves rows
+    that block_hybrid's 16-CTA clusters cannot hold (the fp32 backward at 1048576), and
+    every value of every row agrees with float64 (outputs poisoned first)."""
+    _needs_sm90()
+    rows = 2 if cols * 4 > 1 << 22 else 3
+    backward = op in BACKWARD_OPS
+    x = make_rows(rows, cols + (view == "offset"), dtype, "cuda", seed=cols)
+    if view == "offset":
+        x = x[:, 1:]
+    dy = None
+    if backward:
+        forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
+        base = forward(x.double(), -1).to(dtype)
+        x = base if view == "contiguous" else torch.cat([base[:, :1], base], 1)[:, 1:]
+        dy = make_gradient(rows, cols, dtype, "cuda", seed=cols + 1)
+        if view == "offset":
+            dy = torch.cat([dy[:, :1], dy], 1)[:, 1:]
+    p = cuda_softmax.plan(x, op, "split_hybrid", dy=dy) if backward else cuda_softmax.plan(x, op, "split_hybrid")
+    assert p["status"] == "ok" and p["variant"] == "split_hybrid", p
+    assert p["cluster_size"] == 1 and p["blocks"] == rows * p["split"], p
+    assert p["workspace_bytes"] == ((1 + rows * p["split"]) * 8 if p["split"] > 1 else 0), p
+    assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
+    # Each CTA's slice: cols_per_thread values per thread in registers, the rest (of y
+    # and of dy, backward) in shared memory within the CTA's limit.
+    size, tensors = x.element_size(), 2 if backward else 1
+    slice_cols = -(-(cols // p["pack"]) // p["split"]) * p["pack"]
+    rest = max(slice_cols - p["threads"] * p["cols_per_thread"], 0)
+    assert tensors * rest * size <= p["smem_bytes"] <= p["smem_limit"], p
+    assert (p["realigned"] == 1) == (view == "offset" or cols % 8 != 0), p
+    if dtype == torch.float32 and cols == 1048576 and backward:
+        assert cuda_softmax.plan(x, op, "block_hybrid", dy=dy)["status"] == "row_exceeds_smem"
+        assert p["split"] > limit("MAX_CLUSTER_SIZE"), p
+    if cols == 2097152 and not backward:
+        assert p["split"] > 32, p
+    out, agreements = run_and_check(Target("cuda", op, "split_hybrid"), x, dy=dy)
+    assert out is not None and agreements, "split_hybrid declined a row its plan serves"
+
+
+@pytest.mark.parametrize("op", OPS + BACKWARD_OPS)
+def test_split_hybrid_declines_rows_past_its_slices(op):
+    """A row that SPLIT_HYBRID_MAX_SLICES of its largest CTAs (one per SM, about 290 KB of
+    the row each) cannot hold is declined with the reason, not launched."""
+    _needs_sm90()
+    cols = 40 * 2 ** 20 // 4  # 40 MB of fp32: more than 128 x 290 KB
+    x = make_rows(1, cols, torch.float32, "cuda", seed=37)
+    dy = make_gradient(1, cols, torch.float32, "cuda", seed=38) if op in BACKWARD_OPS else None
+    p = cuda_softmax.plan(x, op, "split_hybrid", dy=dy) if dy is not None else cuda_softmax.plan(x, op, "split_hybrid")
+    assert p["status"] == "too_many_chunks", p
+    support = BACKEND.supports(x, op, "split_hybrid")
+    assert not support and "SPLIT_HYBRID_MAX_SLICES" in support.reason, support.reason
+    check_declined(Target("cuda", op, "split_hybrid"), support, x, -1, dy=dy)
 
 
 @pytest.mark.parametrize("op", OPS)

@@ -15,10 +15,12 @@
 //   block_hybrid     softmax/block_hybrid.cuh   softmax_block_hybrid_kernel     plan_block_hybrid
 //   split            softmax/split.cuh          softmax_split_kernel            plan_split
 //   split_smem       softmax/split_smem.cuh     softmax_split_smem_kernel       plan_split_smem
+//   split_hybrid     softmax/split_hybrid.cuh   softmax_block_hybrid_kernel     plan_split_hybrid
+//                                               (exchange: HybridGlobal)
 //   auto             softmax/auto.cuh           (one of the above)              plan_auto
 //
 // The backward (softmax_backward, log_softmax_backward: read y and dy, write dx) has a
-// kernel beside the forward in seven of these files, chosen by softmax/backward_variants.def:
+// kernel beside the forward in eight of these files, chosen by softmax/backward_variants.def:
 //   warp_per_row     softmax_backward_warp_per_row_kernel     plan_warp_per_row_backward
 //   block_smem       softmax_backward_block_smem_kernel       plan_block_smem_backward
 //   block_uncached   softmax_backward_block_uncached_kernel   plan_block_uncached_backward
@@ -26,6 +28,7 @@
 //   block_hybrid     softmax_backward_block_hybrid_kernel     plan_block_hybrid_backward
 //   split            softmax_backward_split_kernel            plan_split_backward
 //   split_smem       softmax_backward_split_smem_kernel       plan_split_smem_backward
+//   split_hybrid     softmax_backward_block_hybrid_kernel     plan_split_hybrid_backward
 //   auto             (one of the above)                       plan_auto_backward
 //
 // Memory traffic per element (R = read of the input, W = write of the output):
@@ -43,6 +46,7 @@
 //   block_hybrid    R + W         row split over one CTA's registers and shared memory (TMA)
 //   split           R + W         row chunks over persistent CTAs exchanging through global memory
 //   split_smem      R + W         row parts staged in persistent CTAs' shared memory, exchanging likewise
+//   split_hybrid    R + W         block_hybrid's slices over any number of CTAs, exchanging likewise
 //
 // exp(x - m) is fast_exp2((x - m) * log2e), the shift first so that rows near FLT_MAX
 // stay finite (exp_term in common/online.cuh says why). Every launch
@@ -76,6 +80,7 @@
 #include "softmax/naive.cuh"
 #include "softmax/plan.cuh"
 #include "softmax/split.cuh"
+#include "softmax/split_hybrid.cuh"
 #include "softmax/split_smem.cuh"
 #include "softmax/warp_per_row.cuh"
 
@@ -110,6 +115,7 @@ Plan plan_variant(const Problem& p, int64_t variant) {
     case Variant::block_hybrid: return plan_block_hybrid<T>(p);
     case Variant::split: return plan_split<T>(p);
     case Variant::split_smem: return plan_split_smem<T>(p);
+    case Variant::split_hybrid: return plan_split_hybrid<T>(p);
     case Variant::kAuto: return plan_auto<T>(p);
     default: throw std::invalid_argument("softmax: unknown variant code " + std::to_string(variant));
   }
@@ -132,6 +138,7 @@ Plan plan_backward_variant(const Problem& p, int64_t variant) {
     case Variant::block_hybrid: return plan_block_hybrid_backward<T>(p);
     case Variant::split: return plan_split_backward<T>(p);
     case Variant::split_smem: return plan_split_smem_backward<T>(p);
+    case Variant::split_hybrid: return plan_split_hybrid_backward<T>(p);
     case Variant::kAuto: return plan_auto_backward<T>(p);
     default:
       throw std::invalid_argument("softmax backward: variant " + variant_name(variant) + " has no backward kernel");
@@ -168,6 +175,9 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
     }
     case Variant::block_hybrid:
       return "softmax_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", threads=" + n(plan.threads) + ">";
+    case Variant::split_hybrid:
+      return "softmax_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", threads=" + n(plan.threads) +
+             ", exchange=global>";
     default: return "softmax_" + variant_name(plan.variant) + "_kernel<" + t + ", pack=" + n(plan.pack) + ">";
   }
 }
@@ -188,6 +198,10 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
     case Variant::split:
       return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
+    case Variant::block_hybrid:
+    case Variant::split_hybrid:
+      return "softmax_backward_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + edges +
+             ", threads=" + n(plan.threads) + (plan.variant == Variant::split_hybrid ? ", exchange=global>" : ">");
     case Variant::split_smem:
       return std::string("softmax_backward_split_smem") + (plan.stages > 1 ? "_pipelined" : "") + "_kernel<" + t +
              ", pack=" + n(plan.pack) + ">";
@@ -322,6 +336,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_GRAD_THREADS", kSplitGradThreads},
       {"SPLIT_GRAD_WIDE_THREADS", kSplitWideThreads},
       {"SPLIT_GRAD_WIDE_GROUPS", kSplitGradWideGroups},
+      {"SPLIT_HYBRID_MAX_SLICES", kSplitHybridMaxSlices},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},
       {"SPLIT_SMEM_PIPELINED_MAX_ROW_BYTES", kSplitSmemPipelinedMaxRowBytes},

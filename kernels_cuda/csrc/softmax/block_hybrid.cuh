@@ -145,6 +145,10 @@ constexpr int kHybridSmallFp32MaxCluster = 8;
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
+// The kernels' exchanges, defined where the device code needs them.
+struct HybridCluster;
+struct HybridGlobal;  // softmax/split_hybrid.cuh
+
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 // The cluster of a block_hybrid CTA (K = 1 without a cluster launch): its slice of
 // every row (packs [first, first + packs)), its rows (every CTA of a cluster takes the
@@ -155,18 +159,24 @@ constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // It holds no state: the rank and K are read from their special registers at each use
 // (volatile reads, not kept in registers across the row), since the scalar-pack
 // kernels' registers are full (fp32 packs of 1 spilled 12 bytes with them held).
+// The kernels take the exchange as a template argument: split_hybrid's (HybridGlobal,
+// softmax/split_hybrid.cuh) has the same members over global memory.
 struct HybridCluster {
+  // The exchange's shared memory (V: OnlinePair forward, float backward).
+  template <typename V>
+  struct Shared {
+    ClusterSlots<V> slots[2];  // by row parity
+  };
   int64_t row_packs;
   int slice_packs;
 
   static __device__ __forceinline__ int k_ctas() { return cluster_ctas(); }
   static __device__ __forceinline__ int rank() { return cluster_rank(); }
-  // `slots`: the exchange's two ClusterSlots (by row parity), initialised here.
-  template <typename V>
-  __device__ __forceinline__ HybridCluster(int64_t packs_in_row, int packs_per_slice, int64_t rows,
-                                           ClusterSlots<V>* slots)
-      : row_packs(packs_in_row), slice_packs(packs_per_slice) {
-    if (k_ctas() > 1 && first_row() < rows) cluster_slots_init(slots, 2);
+  // `shared`: the exchange's two ClusterSlots, initialised here.
+  template <typename Args, typename V>
+  __device__ __forceinline__ HybridCluster(const Args& a, int64_t packs_in_row, Shared<V>& shared)
+      : row_packs(packs_in_row), slice_packs(a.slice_packs) {
+    if (k_ctas() > 1 && first_row() < a.rows) cluster_slots_init(shared.slots, 2);
   }
   __device__ __forceinline__ int64_t first() const {
     const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
@@ -178,15 +188,15 @@ struct HybridCluster {
     return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
   }
   __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
-  static __device__ __forceinline__ int64_t first_row() { return blockIdx.x / k_ctas(); }
-  static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
-  __device__ __forceinline__ OnlinePair merge(ClusterSlots<OnlinePair> (&slots)[2], OnlinePair acc, int it) const {
+  __device__ __forceinline__ int64_t first_row() const { return blockIdx.x / k_ctas(); }
+  __device__ __forceinline__ int64_t row_step() const { return gridDim.x / k_ctas(); }
+  __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int it, int64_t) const {
     if (it == 0) cluster_wait();
-    return cluster_merge_pairs(slots[it & 1], acc, cluster_slots_phase(it), k_ctas(), rank());
+    return cluster_merge_pairs(shared.slots[it & 1], acc, cluster_slots_phase(it), k_ctas(), rank());
   }
-  __device__ __forceinline__ float sum(ClusterSlots<float> (&slots)[2], float v, int it) const {
+  __device__ __forceinline__ float sum(Shared<float>& shared, float v, int it, int64_t) const {
     if (it == 0) cluster_wait();
-    return cluster_sum(slots[it & 1], v, cluster_slots_phase(it), k_ctas(), rank());
+    return cluster_sum(shared.slots[it & 1], v, cluster_slots_phase(it), k_ctas(), rank());
   }
 };
 #endif
@@ -197,7 +207,8 @@ struct HybridCluster {
 
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh); the cluster's
 // first CTA takes the edges.
-template <typename T, int N, int kThreads, bool kEdges = false>
+// Exchange: HybridCluster (block_hybrid), or HybridGlobal (split_hybrid).
+template <typename T, int N, int kThreads, bool kEdges = false, typename Exchange = HybridCluster>
 __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_block_hybrid_kernel(RowsArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
@@ -208,9 +219,9 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
   T* cache = reinterpret_cast<T*>(tma_aligned(smem_raw));
   __shared__ __align__(8) uint64_t full[kHybridPieces];
   __shared__ OnlinePair warp_pairs[kThreads / 32];
-  __shared__ ClusterSlots<OnlinePair> exchange[2];  // by row parity (HybridCluster)
+  __shared__ typename Exchange::template Shared<OnlinePair> exchange;
   // kEdges: every row's whole packs (as many in each) start at its column `head`.
-  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows, exchange);
+  const Exchange cl(a, kEdges ? edge_body<N>(a.cols) : a.cols / N, exchange);
   const int G = blockDim.x;
   const int t = threadIdx.x;
   const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
@@ -266,7 +277,7 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
       acc = online_merge(acc, scan_packs<Cache::kNormal, false, T, N>(cache, static_cast<T*>(nullptr), smem_packs));
     }
     acc = slice_merge_pairs(acc, warp_pairs, 0, G);
-    if (cl.k_ctas() > 1) acc = cl.merge(exchange, acc, it);
+    if (cl.k_ctas() > 1) acc = cl.merge(exchange, acc, it, row);
     const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
     T* yr = a.y + row * a.cols + first_col;
     s.write(yr, t, G, reg_packs, n, a.log);
@@ -493,7 +504,8 @@ __host__ __device__ __forceinline__ int64_t hybrid_grad_dy_offset(int64_t smem_p
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh), as forward.
 // kThreads: kHybridThreads (one CTA per SM) or kHybridSmallThreads (two), 64 registers
 // a thread either way.
-template <typename T, int N, bool kEdges = false, int kThreads = kHybridThreads>
+// Exchange: HybridCluster (block_hybrid), or HybridGlobal (split_hybrid).
+template <typename T, int N, bool kEdges = false, int kThreads = kHybridThreads, typename Exchange = HybridCluster>
 __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
     softmax_backward_block_hybrid_kernel(GradArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
@@ -503,9 +515,9 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
   constexpr bool kAsync = !kBulk && kPackBytes >= 4;
   extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
   __shared__ __align__(8) uint64_t full[kHybridPieces];
-  __shared__ ClusterSlots<float> exchange[2];  // by row parity (HybridCluster)
+  __shared__ typename Exchange::template Shared<float> exchange;
   // kEdges: every row's whole packs (as many in each) start at its column `head`.
-  const HybridCluster cl(kEdges ? edge_body<N>(a.cols) : a.cols / N, a.slice_packs, a.rows, exchange);
+  const Exchange cl(a, kEdges ? edge_body<N>(a.cols) : a.cols / N, exchange);
   const int G = blockDim.x;
   const int t = threadIdx.x;
   const int reg_packs = min(cl.packs(), G * (B / kPackBytes));
@@ -566,7 +578,7 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
                                                         smem_packs, a.log);
     }
     sum = block_allreduce(sum, SumOp());
-    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, it);
+    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, it, row);
     T* xr = a.dx + row * a.cols + first_col;
     s.write(xr, t, G, reg_packs, sum, a.log);
     grad_write_packs<Cache::kNormal, T, N>(ys, gs, xr + first_smem, smem_packs, sum, a.log);

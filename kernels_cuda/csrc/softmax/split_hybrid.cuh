@@ -1,0 +1,301 @@
+// split_hybrid (sm_90+): block_hybrid's CTAs (each its slice of the row in registers and
+// the rest in shared memory by TMA, forward and backward: the kernels of
+// softmax/block_hybrid.cuh) with their exchange through global memory (split's slots,
+// softmax/split.cuh) instead of a cluster's shared memory, so that a row may take any
+// number of CTAs, none of which waits to be co-scheduled with its peers in one GPC.
+//
+// Why, beside block_hybrid's clusters: a cluster's CTAs are placed together in one GPC,
+// so the GPU holds fewer CTAs of large clusters than it has SMs: clusters of 16 CTAs of
+// one per SM keep 112-120 of the H100's and H200's 132 SMs busy. The widest rows need
+// such clusters (fp32 1048576: 16 CTAs of 256 KB), and there the SMs busy bound the
+// bandwidth: on the H200, 15 -> 16 CTAs per cluster (105 -> 112 SMs busy) measured
+// 76.9 -> 81.2 % of copy (block_hybrid.cuh, plan_hybrid_block). Without a cluster every
+// SM takes CTAs, and rows too wide for 16 CTAs (the fp32 backward's 8 MB of y and dy at
+// 1048576 columns) take as many as they need.
+//
+// Grid: one-shot, rows x K CTAs (K = plan.split: the fewest slices that fit the shape's
+// CTAs on chip), not cooperative: a CTA takes a ticket (an atomic add on the workspace's
+// first word) when it starts, and ticket n is slice n % K of row n / K. A CTA waits only
+// for the peers of its own row, and tickets are taken in the order CTAs start, so at any
+// time only the row of the latest ticket can lack started peers; the CTAs of every other
+// row are all running and finish, freeing slots for the rest. Hence no deadlock wherever
+// K CTAs fit the GPU at once (the plan checks: too_many_chunks), whatever order the
+// hardware starts CTAs in (block indices are not used: nothing promises that CTA b + 1
+// starts while CTA b waits). The workspace, set to all ones before each launch: the
+// ticket counter (all ones + 1 = ticket 0), then one 64-bit slot per slice of every row
+// (the forward's pair as split's word, the backward's fp32 sum in its low half), each
+// polled until published, as in split.
+//
+// Each element is read once and written once, as in block_hybrid; the exchange costs a
+// CTA one publish and one gather of K slots through L2 per row.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+
+#include "softmax/block_hybrid.cuh"
+#include "softmax/geometry.cuh"
+#include "softmax/split.cuh"
+
+namespace sk {
+namespace softmax {
+
+// ---------------------------------------------------------------------------------
+// The exchange through global memory
+// ---------------------------------------------------------------------------------
+
+// The most slices a row takes (the shared words a CTA gathers them into): 8 MB of fp32
+// y and dy (1048576 columns) take about 48 of two per SM.
+constexpr int kSplitHybridMaxSlices = 128;
+
+// HybridCluster's members (block_hybrid.cuh) for K CTAs that exchange through the
+// workspace (a.slots: the ticket counter, then rows x K slots). Like HybridCluster it
+// keeps only the row's and slice's packs in registers: the ticket's row and slice, K and
+// the slots' address wait in shared memory (one block of it per CTA, at a fixed
+// address) and are read back at each use, as HybridCluster reads its special registers:
+// the 16-byte-pack kernels' registers are full (held in registers, they spilled 48-80
+// bytes in the bf16 forward, ptxas sm_90).
+struct HybridGlobal {
+  struct Ticket {
+    unsigned long long* slots;  // the row's K slots
+    int64_t row;
+    int rank;
+    int k;
+  };
+  // The row's K published words, polled by warp 0 into shared memory; every warp then
+  // merges them (block_hybrid's cluster does the same with its peers' values).
+  template <typename V>
+  struct Shared {
+    unsigned long long words[kSplitHybridMaxSlices];
+  };
+  int64_t row_packs;
+  int slice_packs;
+
+  static __device__ __forceinline__ Ticket& ticket() {
+    __shared__ Ticket t;
+    return t;
+  }
+  template <typename Args, typename V>
+  __device__ __forceinline__ HybridGlobal(const Args& a, int64_t packs_in_row, Shared<V>&)
+      : row_packs(packs_in_row), slice_packs(a.slice_packs) {
+    if (threadIdx.x == 0) {
+      const int k = a.split;
+      // K = 1: no peers to wait for, no workspace.
+      const unsigned long long n = k > 1 ? atomicAdd(a.slots, 1ull) + 1ull : blockIdx.x;
+      Ticket& t = ticket();
+      t.row = static_cast<int64_t>(n / static_cast<unsigned>(k));
+      t.slots = a.slots + 1 + t.row * k;
+      t.rank = static_cast<int>(n % static_cast<unsigned>(k));
+      t.k = k;
+    }
+    __syncthreads();
+  }
+  static __device__ __forceinline__ int k_ctas() { return ticket().k; }
+  static __device__ __forceinline__ int rank() { return ticket().rank; }
+  __device__ __forceinline__ int64_t first() const {
+    const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
+    return want < row_packs ? want : row_packs;
+  }
+  __device__ __forceinline__ int packs() const {
+    const int64_t start = first();
+    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
+  }
+  __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
+  // The grid is one-shot, rows x K CTAs (the plan refuses more than kMaxGridBlocks): ticket
+  // n's CTA takes row n / K, slice n % K, and no other.
+  static __device__ __forceinline__ int64_t first_row() { return ticket().row; }
+  static __device__ __forceinline__ int64_t row_step() { return gridDim.x; }
+  // Thread 0 publishes; warp 0 polls the row's K slots (lane l: slots l, l + 32, ...)
+  // into shared memory; after a barrier every warp merges them in the same order, as
+  // every CTA of the row does. (Merged in warp 0's polling loop, the bf16 forward
+  // spilled 32 bytes, ptxas sm_90.) The next row's words are written after that row's
+  // block reduction, whose barrier every thread passes after reading these.
+  template <typename V>
+  static __device__ __forceinline__ const unsigned long long* gather(Shared<V>& shared) {
+    const int k = k_ctas();
+    const unsigned long long* row_slots = ticket().slots;
+    const int j = threadIdx.x;
+    if (j < k) {
+      unsigned long long w = read_word(row_slots + j);
+      while (static_cast<long long>(w) < 0) w = read_word(row_slots + j);
+      shared.words[j] = w;
+    }
+    __syncthreads();
+    return shared.words;
+  }
+  __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int, int64_t) const {
+    if (threadIdx.x == 0) publish_word(ticket().slots + rank(), pair_word(acc));
+    const unsigned long long* words = gather(shared);
+    const int k = k_ctas();
+    const int lane = threadIdx.x & 31;
+    OnlinePair p = lane < k ? word_pair(words[lane]) : online_empty();
+    if (k > 32) {
+      // Slots past the first 32 folded in lane by lane (at most kSplitHybridMaxSlices).
+      OnlinePair q = online_empty();
+#pragma unroll
+      for (int u = 1; u < kSplitHybridMaxSlices / 32; ++u) {
+        if (lane + 32 * u < k) q = online_merge(q, word_pair(words[lane + 32 * u]));
+      }
+      p = online_merge(p, q);
+    }
+    return warp_merge_pairs(p);
+  }
+  // The backward's sums: the low 32 bits of each word (publish_sum), the high half 0.
+  __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t) const {
+    if (threadIdx.x == 0) publish_word(ticket().slots + rank(), sum_word(v));
+    const unsigned long long* words = gather(shared);
+    const int k = k_ctas();
+    const int lane = threadIdx.x & 31;
+    float s = 0.0f;
+#pragma unroll
+    for (int u = 0; u < kSplitHybridMaxSlices / 32; ++u) {
+      if (lane + 32 * u < k) s += __uint_as_float(static_cast<unsigned>(words[lane + 32 * u]));
+    }
+    return warp_allreduce_static<32>(s, SumOp());
+  }
+};
+
+// ---------------------------------------------------------------------------------
+// Kernels: block_hybrid's, with the exchange above
+// ---------------------------------------------------------------------------------
+
+struct SplitHybridFamily {
+  template <typename T, int N, bool kEdges> static const void* instance(int threads) {
+    if (threads == kHybridSmallThreads) {
+      return reinterpret_cast<const void*>(
+          &softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges, HybridGlobal>);
+    }
+    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads, kEdges, HybridGlobal>);
+  }
+  template <typename T, int N> static const void* get(int threads, bool edges) {
+    if constexpr (N * sizeof(T) == 16) {
+      if (edges) return instance<T, N, true>(threads);
+    }
+    return instance<T, N, false>(threads);
+  }
+};
+
+struct SplitHybridBackwardFamily {
+  template <typename T, int N, bool kEdges> static const void* instance(int threads) {
+    if (threads == kHybridSmallThreads) {
+      return reinterpret_cast<const void*>(
+          &softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridSmallThreads, HybridGlobal>);
+    }
+    return reinterpret_cast<const void*>(
+        &softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridThreads, HybridGlobal>);
+  }
+  template <typename T, int N> static const void* get(int threads, bool edges) {
+    if constexpr (N * sizeof(T) == 16) {
+      if (edges) return instance<T, N, true>(threads);
+    }
+    return instance<T, N, false>(threads);
+  }
+};
+
+// ---------------------------------------------------------------------------------
+// Plans
+// ---------------------------------------------------------------------------------
+
+// The first of `shapes` (HybridShape: kernel, threads, the most bytes of the row a CTA
+// takes, CTAs it needs resident per SM) that serves the row: K = the fewest slices of at
+// most the shape's slice_bytes of the row whose shared-memory part (smem_bytes of the
+// packs past the registers' `bytes` per thread) fits shape.min_resident CTAs per SM; the
+// shape serves it where K CTAs fit the GPU at once. too_many_chunks where none does.
+template <typename T, typename SmemBytes>
+Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> shapes, int pack, int bytes,
+                           SmemBytes smem_bytes) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  Plan plan = new_plan(Variant::split_hybrid);
+  const int64_t rows = plan_rows(p);
+  const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
+  const int64_t per_thread = bytes / (pack * kElem);
+  const int sms = device_properties(p.device).sm_count;
+  plan.pack = pack;
+  plan.cols_per_thread = bytes / kElem;
+  plan.status = PlanStatus::too_many_chunks;
+  for (const HybridShape& shape : shapes) {
+    const int64_t limit = opt_in_smem(shape.fn, p.device, false);
+    // From the fewest slices of at most slice_bytes up, while a slice has a pack, K could
+    // fit the GPU at once and the CTA's shared words hold them.
+    const int64_t most = std::min<int64_t>({packs, static_cast<int64_t>(sms) * kHybridThreads / shape.threads,
+                                            int64_t{kSplitHybridMaxSlices}});
+    bool fits = false;
+    for (int64_t k = std::max<int64_t>(1, ceil_div(packs * pack * kElem, shape.slice_bytes)); k <= most && !fits;
+         ++k) {
+      const int64_t smem = smem_bytes(std::max<int64_t>(ceil_div(packs, k) - shape.threads * per_thread, 0));
+      const int resident = smem <= limit ? resident_blocks(shape.fn, p.device, shape.threads, smem) : 0;
+      plan.threads = shape.threads;
+      plan.split = k;
+      plan.smem_bytes = smem;
+      plan.smem_limit = limit;
+      plan.resident_per_sm = resident;
+      fits = resident >= shape.min_resident;
+    }
+    if (!fits) continue;
+    // Every CTA of a row resident at once (see the top of the file); one CTA per slice of
+    // every row (a one-shot grid: HybridGlobal takes one ticket per CTA).
+    if (plan.split > static_cast<int64_t>(plan.resident_per_sm) * sms || rows > kMaxGridBlocks / plan.split) continue;
+    plan.status = PlanStatus::ok;
+    plan.kernel = shape.fn;
+    plan.blocks = plan.split * rows;
+    plan.workspace_bytes =
+        plan.split > 1 ? (1 + rows * plan.split) * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
+    return plan;
+  }
+  return plan;
+}
+
+// Forward: two 512-thread CTAs per SM, slices of at most kHybridSmallSliceBytes; rows
+// whose slices do not fit them, one 1024-thread CTA per SM.
+template <typename T>
+Plan plan_split_hybrid(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  if (device_properties(p.device).major < kClusterMinMajor) {
+    Plan plan = new_plan(Variant::split_hybrid);
+    plan.status = PlanStatus::needs_sm90;
+    return plan;
+  }
+  int64_t realigned = 0;
+  const int pack = realigned_pack<T>(p, realigned);
+  const bool edges = realigned != 0;
+  const HybridShape two_per_sm{kernel_for_pack<SplitHybridFamily, T>(pack, kHybridSmallThreads, edges),
+                               kHybridSmallThreads, kHybridSmallSliceBytes, 2};
+  const HybridShape one_per_sm{kernel_for_pack<SplitHybridFamily, T>(pack, kHybridThreads, edges), kHybridThreads,
+                               kHybridClusterSliceBytes, 1};
+  const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
+  Plan plan = plan_split_hybrid_for<T>(p, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes);
+  plan.realigned = realigned;
+  return plan;
+}
+
+// Backward: two 512-thread CTAs per SM, then one 1024-thread CTA per SM, as block_hybrid's
+// clusters.
+template <typename T>
+Plan plan_split_hybrid_backward(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  if (device_properties(p.device).major < kClusterMinMajor) {
+    Plan plan = new_plan(Variant::split_hybrid);
+    plan.status = PlanStatus::needs_sm90;
+    return plan;
+  }
+  int64_t realigned = 0;
+  const int pack = realigned_pack<T>(p, realigned);
+  const bool edges = realigned != 0;
+  const HybridShape two_per_sm{kernel_for_pack<SplitHybridBackwardFamily, T>(pack, kHybridSmallThreads, edges),
+                               kHybridSmallThreads, kHybridClusterSliceBytes, 2};
+  const HybridShape one_per_sm{kernel_for_pack<SplitHybridBackwardFamily, T>(pack, kHybridThreads, edges),
+                               kHybridThreads, kHybridClusterSliceBytes, 1};
+  const auto smem_bytes = [&](int64_t left) {
+    return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
+  };
+  Plan plan = plan_split_hybrid_for<T>(p, {two_per_sm, one_per_sm}, pack,
+                                       hybrid_grad_bytes(kElem, pack * kElem, edges), smem_bytes);
+  plan.realigned = realigned;
+  return plan;
+}
+
+}  // namespace softmax
+}  // namespace sk
