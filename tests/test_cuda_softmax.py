@@ -308,6 +308,9 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
+    if (hybrid and x.shape[0] >= sms and _hybrid_clusters_leave_sms_idle(hybrid, sms)
+            and cuda_softmax.plan(x, "softmax", "split_hybrid")["status"] == "ok"):
+        return "split_hybrid", "split_hybrid_rows"
     if hybrid and hybrid["status"] == "ok" and x.shape[0] >= sms:
         return "block_hybrid", "cluster_hybrid"
     if (x.shape[0] >= sms and x.shape[1] * x.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
@@ -419,22 +422,30 @@ def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
 def test_auto_rules_for_rows_past_1_mb():
     # `split` when the rows are fewer than the SMs (fp32 1048576: 256 chunks spread over
     # every SM); for as many rows as the SMs or more, block_hybrid over a cluster while 16
-    # CTAs hold the row (fp32 to ~4.6 MB), split_smem (parts staged in shared memory)
-    # past that; a misaligned row whose parts no longer fit the GPU at once: online.
+    # CTAs hold the row (fp32 to ~4.6 MB), but split_hybrid where those clusters are of
+    # one CTA per SM and leave SMs idle (fp32 1048576 on a 132-SM GPU: 7 clusters of 16),
+    # split_smem (parts staged in shared memory) past that; a misaligned row whose parts
+    # no longer fit the GPU at once: online.
     sms = cuda_softmax.gpu_properties(0)["sm_count"]
     if not _is_hopper(0):
         pytest.skip("rules 2b, 3a and 5 follow the cluster rules of sm_90")
     wide, wider = 1048576, 2097152
     for rows, dtype, cols, expected in [(1, torch.float32, wide, "split"), (sms - 1, torch.float32, wide, "split"),
-                                        (sms, torch.float32, wide, "block_hybrid"),
-                                        (sms, torch.bfloat16, wide, "block_hybrid"),
-                                        (2 * sms, torch.float32, wide, "block_hybrid"),
+                                        (sms, torch.float32, wide, "cluster"),
+                                        (sms, torch.bfloat16, wide, "cluster"),
+                                        (2 * sms, torch.float32, wide, "cluster"),
                                         (sms, torch.float32, wider, "split_smem")]:
         x = torch.empty(1, cols, dtype=dtype, device="cuda").expand(rows, cols)  # plans read shape and strides
         p = cuda_softmax.plan(x, "softmax", "auto")
+        if expected == "cluster":
+            idle = _hybrid_clusters_leave_sms_idle(cuda_softmax.plan(x, "softmax", "block_hybrid"), sms)
+            expected = "split_hybrid" if idle else "block_hybrid"
+            if sms == 132:  # H100, H200: 7 clusters of 16 one-CTA-per-SM at fp32, 14 of 16 pairs at bf16
+                assert idle == (dtype == torch.float32), p
         assert p["variant"] == expected, (rows, dtype, p)
         reason = {"split": ("split_rows", "chunks"), "block_hybrid": ("cluster_hybrid", "over a cluster of"),
-                  "split_smem": ("split_smem_rows", "parts")}[expected]
+                  "split_smem": ("split_smem_rows", "parts"),
+                  "split_hybrid": ("split_hybrid_rows", "exchanging through global memory")}[expected]
         assert p["reason_code"] == reason[0] and reason[1] in p["reason"], p
         if expected == "block_hybrid":
             slice_bytes = -(-cols // p["cluster_size"]) * x.element_size()
@@ -652,19 +663,41 @@ def _wide_for_split_backward(y: torch.Tensor) -> bool:
     return y.shape[0] >= props["sm_count"] and y.shape[1] * y.element_size() >= min_row_bytes
 
 
+def _hybrid_clusters_leave_sms_idle(p: dict, sms: int) -> bool:
+    """block_hybrid's plan p is a cluster of one 1024-thread CTA per SM whose clusters at
+    once hold fewer than SPLIT_HYBRID_CLUSTER_BUSY_PERCENT of the SMs (auto's rules 2c, 1a')."""
+    return (p["status"] == "ok" and p["cluster_size"] > 1 and p["threads"] == limit("HYBRID_THREADS")
+            and p["cluster_size"] * p["active_clusters"] * 100 < limit("SPLIT_HYBRID_CLUSTER_BUSY_PERCENT") * sms)
+
+
+def _takes_split_hybrid_backward(y: torch.Tensor, op: str) -> bool:
+    """auto backward's rule 1a' restated: rows of rule 1a's width whose block_hybrid
+    clusters would leave SMs idle or which 16 CTAs cannot hold, where split_hybrid serves
+    them, not read in three parts."""
+    if not (_is_hopper(y.device) and _wide_for_split_backward(y)):
+        return False
+    sms = cuda_softmax.gpu_properties(y.device.index)["sm_count"]
+    hybrid = cuda_softmax.plan(y, op, "block_hybrid")
+    if not (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms)):
+        return False
+    p = cuda_softmax.plan(y, op, "split_hybrid")
+    return p["status"] == "ok" and not p["realigned"]
+
+
 def _takes_hybrid_cluster_backward(y: torch.Tensor, op: str) -> bool:
     """auto backward's rule 1a restated: rows of that width on sm_90 that block_hybrid's
-    clusters hold, not read in three parts (odd widths)."""
-    if not (_is_hopper(y.device) and _wide_for_split_backward(y)):
+    clusters hold, not read in three parts (odd widths), that rule 1a' leaves."""
+    if not (_is_hopper(y.device) and _wide_for_split_backward(y)) or _takes_split_hybrid_backward(y, op):
         return False
     p = cuda_softmax.plan(y, op, "block_hybrid")
     return p["status"] == "ok" and not p["realigned"]
 
 
 def _takes_split_backward(y: torch.Tensor, op: str) -> bool:
-    """auto backward's rule 1b restated: rows of that width that rule 1a leaves, enough row groups."""
-    return (_wide_for_split_backward(y) and not _takes_hybrid_cluster_backward(y, op)
-            and _split_serves_groups(y, op))
+    """auto backward's rule 1b restated: rows of that width that rules 1a' and 1a leave,
+    enough row groups."""
+    return (_wide_for_split_backward(y) and not _takes_split_hybrid_backward(y, op)
+            and not _takes_hybrid_cluster_backward(y, op) and _split_serves_groups(y, op))
 
 
 def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
@@ -677,6 +710,8 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
         return "cluster_regs", "one_cta_registers"
+    if _takes_split_hybrid_backward(y, op):
+        return "split_hybrid", "split_hybrid_rows"
     if _takes_hybrid_cluster_backward(y, op):
         return "block_hybrid", "grad_cluster_hybrid"
     if _takes_split_backward(y, op):
@@ -772,16 +807,20 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
     fast_sm = _fast_sm(props)
     takes_split = _takes_split_backward(y, "softmax_backward")  # y has as many rows as the SMs
     takes_hybrid = _takes_hybrid_cluster_backward(y, "softmax_backward")
+    takes_split_hybrid = _takes_split_hybrid_backward(y, "softmax_backward")
     if (dtype, cols) == (torch.float32, 1 << 20) and props["sm_count"] <= 132:
         p = cuda_softmax.plan(y, "softmax_backward", "split")
-        assert takes_split and p["threads"] == limit("SPLIT_GRAD_WIDE_THREADS") and p["split"] == 128, \
+        assert p["threads"] == limit("SPLIT_GRAD_WIDE_THREADS") and p["split"] == 128, \
             "one row group of 256 chunks of 128 threads: 128 of 256 threads instead"
+        # Past 16 CTAs of block_hybrid: split_hybrid on sm_90 (rule 1a'), split elsewhere.
+        assert (takes_split_hybrid, takes_split) == (_is_hopper(y.device), not _is_hopper(y.device)), p
         run_and_check(Target("cuda", "softmax_backward", "split"), y, dy=torch.randn_like(y))
     if (dtype, cols) == (torch.float32, 65536):
         assert not takes_split and takes_hybrid == (fast_sm and _is_hopper(y.device)), \
             "256 KB rows: block_hybrid's clusters only on GPUs of fast SMs"
     if _is_hopper(y.device) and cols % 8 == 0 and (dtype, cols) != (torch.float32, 1 << 20):
-        assert not takes_split and takes_hybrid == _wide_for_split_backward(y), "aligned rows: rule 1a"
+        assert not takes_split and (takes_hybrid or takes_split_hybrid) == _wide_for_split_backward(y), \
+            "aligned rows: rule 1a or 1a'"
     if cols % 8:
         assert not takes_hybrid and takes_split == _wide_for_split_backward(y), "odd rows: split"
     if (dtype, cols) == (torch.bfloat16, 131072):
@@ -791,6 +830,7 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
         assert (p["variant"], p["reason_code"]) == _expected_auto_backward(y), p["reason"]
         assert (p["variant"] == "split") == takes_split, p
         assert (p["reason_code"] == "grad_cluster_hybrid") == takes_hybrid, p
+        assert (p["variant"] == "split_hybrid") == takes_split_hybrid, p
     if takes_split or takes_hybrid:
         assert "MB/s of DRAM bandwidth per SM" in p["reason"], p
         wide = torch.softmax(make_rows(props["sm_count"], cols + 1, torch.float32, "cuda", seed=3), -1).to(dtype)
@@ -1005,17 +1045,20 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     _needs_sm90()
     rows = 2 if cols * 4 > 1 << 22 else 3
     backward = op in BACKWARD_OPS
-    x = make_rows(rows, cols + (view == "offset"), dtype, "cuda", seed=cols)
-    if view == "offset":
-        x = x[:, 1:]
+    def laid_out(t: torch.Tensor) -> torch.Tensor:
+        # "offset": one element in, row strides a whole number of 16-byte packs past the
+        # width, so every row (of x, y, dy, out) shares its offset: read in three parts.
+        if view == "contiguous":
+            return t
+        return torch.empty(rows, cols + 16, dtype=dtype, device="cuda")[:, 1:cols + 1].copy_(t)
+
+    x = make_rows(rows, cols, dtype, "cuda", seed=cols)
     dy = None
     if backward:
         forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
-        base = forward(x.double(), -1).to(dtype)
-        x = base if view == "contiguous" else torch.cat([base[:, :1], base], 1)[:, 1:]
-        dy = make_gradient(rows, cols, dtype, "cuda", seed=cols + 1)
-        if view == "offset":
-            dy = torch.cat([dy[:, :1], dy], 1)[:, 1:]
+        x = forward(x.double(), -1).to(dtype)
+        dy = laid_out(make_gradient(rows, cols, dtype, "cuda", seed=cols + 1))
+    x = laid_out(x)
     p = cuda_softmax.plan(x, op, "split_hybrid", dy=dy) if backward else cuda_softmax.plan(x, op, "split_hybrid")
     assert p["status"] == "ok" and p["variant"] == "split_hybrid", p
     assert p["cluster_size"] == 1 and p["blocks"] == rows * p["split"], p

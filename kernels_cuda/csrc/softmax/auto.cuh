@@ -55,6 +55,10 @@
 //    rows (CUDA-graph us per call, hybrid_rows_latency_h100_4fcf69a.md) block_hybrid,
 //    cluster_regs and split_smem are within 8% of each other. The backward's clusters
 //    lost (fp32 131072 96.5 -> 92.4, bf16 262144 96.4 -> 86.8): its rules are unchanged.
+// 2c. (sm_90, ahead of 2b) split_hybrid where 2b's clusters would be of one CTA per SM
+//    and those co-scheduled at once hold fewer than kSplitHybridClusterBusyPercent of the
+//    SMs (fp32 1048576: 16 CTAs, 7 clusters, 112 of 132 SMs): the same CTAs without a
+//    cluster, exchanging through global memory (split_hybrid.cuh; figures at the constant).
 // 3a. split_smem for as many rows as the SMs or more, of kSplitSmemMinRowBytes (1 MB) or
 //    more: 64 KB parts staged in shared memory, three CTAs per SM, each of another row
 //    group. 1 GiB, % of copy, the variant auto chose before -> split_smem, one run per
@@ -104,6 +108,7 @@
 #include "softmax/cluster_regs.cuh"
 #include "softmax/geometry.cuh"
 #include "softmax/split.cuh"
+#include "softmax/split_hybrid.cuh"
 #include "softmax/split_smem.cuh"
 #include "softmax/warp_per_row.cuh"
 
@@ -158,6 +163,28 @@ constexpr int64_t kSplitEdgesFastSmMinRowBytes = 3 * 1024;
 // The forward's rule 3a and the backward's rule 2b: rows (of y, backward) of this many
 // bytes or more go to split_smem (forward: when the rows are as many as the SMs).
 constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
+
+// The forward's rule 2c and the backward's rule 1a': block_hybrid's clusters of one CTA per
+// SM give way to split_hybrid (the same CTAs, no cluster, the exchange through global
+// memory) where the clusters co-scheduled at once hold fewer than this percent of the
+// SMs (a cluster's CTAs share one GPC, so 16-CTA clusters fit 7 to a 132-SM H100 or
+// H200: 112 SMs busy, 20 idle); the backward's rows past 16 CTAs, which block_hybrid
+// cannot hold, take split_hybrid too. Clusters of two 512-thread CTAs per SM keep every
+// SM busy though as many of their CTAs idle (a cluster's CTAs may share SMs with
+// another's), and stay. H200, 1 GiB, % of copy, one round (benchmarks/h200_2026-11-27c/
+// sh_h200_*): forward fp32 1048576 (16 x 1024, 7 clusters) block_hybrid 81.2 ->
+// split_hybrid 86.6, where bf16 1048576 (16 x 512, 14 clusters) lost 82.0 -> 79.5 and
+// fp32 524288 (8 x 1024) 89.1 -> 85.3; backward bf16 1048576 (16 x 1024) 83.4 -> 85.3,
+// fp32 1048576 (split, 256-thread chunks) 70.9 -> 82.4, but bf16 524288 (8 x 512) 99.2
+// -> 87.1.
+constexpr int64_t kSplitHybridClusterBusyPercent = 90;
+
+// Whether block_hybrid's plan `hybrid` is a cluster of one CTA per SM whose clusters at
+// once leave SMs idle (kSplitHybridClusterBusyPercent).
+inline bool hybrid_clusters_leave_sms_idle(const Plan& hybrid, int64_t sms) {
+  return hybrid.status == PlanStatus::ok && hybrid.cluster_size > 1 && hybrid.threads == kHybridThreads &&
+         hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * sms;
+}
 
 // Rule 0b: with few rows, rows of more than kFewRowsMinRowBytes are spread over a
 // cluster of CTAs of about kFewRowsCtaBytes each, at most one CTA per SM in all.
@@ -223,6 +250,18 @@ Plan plan_auto(const Problem& p) {
     // aligned row's does not; the rule and its words are the aligned row's.
     const Plan hybrid = plan_block_hybrid<T>(aligned);
     const bool one_cta = hybrid.status == PlanStatus::ok && hybrid.cluster_size == 1;
+    if (p.rows >= sms && hybrid_clusters_leave_sms_idle(hybrid, sms)) {
+      // Rule 2c: where the aligned row's clusters would leave SMs idle.
+      const Plan trial = plan_split_hybrid<T>(aligned);
+      Plan chosen = trial.status == PlanStatus::ok ? plan_split_hybrid<T>(p) : trial;
+      if (chosen.status == PlanStatus::ok) {
+        return auto_choice(std::move(chosen), AutoReason::split_hybrid_rows,
+                           "row over " + n(trial.split) + " CTAs exchanging through global memory, each its slice in "
+                           "registers and " + n(trial.smem_bytes) + " B of shared memory, where clusters of " +
+                               n(hybrid.cluster_size) + " would keep " + n(hybrid.cluster_size * hybrid.active_clusters) +
+                               " of " + n(sms) + " SMs busy");
+      }
+    }
     if (one_cta || (hybrid.status == PlanStatus::ok && p.rows >= sms)) {
       Plan chosen = plan_block_hybrid<T>(p);
       if (chosen.status == PlanStatus::ok && one_cta) {
@@ -311,6 +350,9 @@ Plan plan_auto(const Problem& p) {
 //    1024-thread CTAs); H100 131072 / 262144 / 524288 99.0 / 97.4 / 92.8 -> 101.7 / 101.3 /
 //    96.0 (log-softmax 98.9 / 96.5 / 91.7 -> 101.6 / 101.3 / 95.8). fp32 1048576 (8 MB of
 //    y and dy) is past 16 CTAs: rule 1b or 2b.
+// 1a'. (ahead of 1a) split_hybrid for those rows where 1a's clusters would be of one CTA
+//    per SM and leave SMs idle (kSplitHybridClusterBusyPercent), or where 16 CTAs do not
+//    hold them (fp32 1048576), not odd rows read in three parts;
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);
@@ -379,6 +421,23 @@ Plan plan_auto_backward_by_width(const Problem& p) {
   if (device.major >= kClusterMinMajor && split_width) {
     // Rule 1a, decided on the aligned row's plan as rule 1b is.
     const Plan trial = plan_block_hybrid_backward<T>(aligned);
+    if (trial.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(trial, device.sm_count)) {
+      // Rule 1a': where the aligned rows' clusters would leave SMs idle, or 16 CTAs do
+      // not hold them.
+      const Plan global = plan_split_hybrid_backward<T>(aligned);
+      Plan own = global.status == PlanStatus::ok ? plan_split_hybrid_backward<T>(p) : global;
+      if (own.status == PlanStatus::ok && own.realigned == 0) {
+        return auto_choice(std::move(own), AutoReason::split_hybrid_rows,
+                           "rows of y and dy of " + n(row_bytes) + " B each over " + n(global.split) +
+                               " CTAs exchanging their sums through global memory, each its slices in registers and " +
+                               n(global.smem_bytes) + " B of shared memory" +
+                               (trial.status == PlanStatus::ok
+                                    ? ", where clusters of " + n(trial.cluster_size) + " would keep " +
+                                          n(trial.cluster_size * trial.active_clusters) + " of " +
+                                          n(device.sm_count) + " SMs busy"
+                                    : ", past 16 CTAs' slices"));
+      }
+    }
     Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;
     if (chosen.status == PlanStatus::ok && chosen.realigned == 0) {
       return auto_choice(std::move(chosen), AutoReason::grad_cluster_hybrid,

@@ -1,0 +1,43 @@
+# Session 46 (2026-11-27): every device call's script, in order. Each ran from the
+# repository root on the GPU machine (PYTHONPATH=., results under $OUT), with the tree
+# named in its header (.device/commit holds the commit; .device/<name> are patched
+# copies of it, built beside the checkout).
+
+## call 1
+# session 46 call 1 (H200): split_hybrid (block_hybrid's slices over any number of CTAs
+# exchanging through global memory, 035c831) first on a GPU: its plans at the wide rows,
+# its tests, then forward and backward at 262144-1048576 columns, fp32 and bf16, 1 GiB,
+# against block_hybrid and auto; .device/t1024 is the same tree with one 1024-thread
+# CTA per SM tried first (two 512-thread ones: the checkout).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/t1024" 2>&1
+echo "build $(el)"
+python3 - <<'PY'
+import torch, kernels_cuda.softmax as s
+for dt in (torch.bfloat16, torch.float32):
+    for cols in (262144, 524288, 1048576):
+        x = torch.empty(2, cols, device="cuda", dtype=dt)
+        for op, kw in (("softmax", {}), ("softmax_backward", {"dy": x})):
+            p = s.plan(x, op, "split_hybrid", **kw)
+            print(str(dt)[6:], cols, op, {k: p[k] for k in ("status", "threads", "split", "resident_per_sm", "smem_bytes", "cols_per_thread")})
+PY
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "split_hybrid" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_split_hybrid_${tag}.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_split_hybrid_${tag}.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  (cd $root && timeout 170 python3 -m comparison --cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass --backends cuda \
+    --variants auto,block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/sh_${tag}_${pass}_checkout.csv | tail -1)
+  (cd $root/.device/t1024 && PYTHONPATH=$root/.device/t1024 timeout 90 python3 -m comparison --cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass --backends cuda \
+    --variants split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/sh_${tag}_${pass}_t1024.csv | tail -1)
+  echo "$pass $(el)"
+done
+python3 - "$out" "$tag" <<'PY'
+import csv, sys, glob, os
+out, tag = sys.argv[1], sys.argv[2]
+for f in sorted(glob.glob(f"{out}/sh_{tag}_*.csv")):
+    for r in csv.DictReader(open(f)):
+        print(os.path.basename(f)[:-4], r.get("pass"), r.get("dtype"), r.get("cols"), r.get("variant"), r.get("pct_of_copy") or r.get("pct_copy"), r.get("ok"), r.get("note", "")[:60])
+PY
+echo "elapsed $(el)"
