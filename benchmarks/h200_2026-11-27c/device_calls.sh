@@ -41,3 +41,50 @@ for f in sorted(glob.glob(f"{out}/sh_{tag}_*.csv")):
         print(os.path.basename(f)[:-4], r.get("pass"), r.get("dtype"), r.get("cols"), r.get("variant"), r.get("pct_of_copy") or r.get("pct_copy"), r.get("ok"), r.get("note", "")[:60])
 PY
 echo "elapsed $(el)"
+
+## call 2
+# session 46 call 2 (H100, a3bda6c): split_hybrid on the H100, and auto's new rules (2c
+# forward, 1a' backward: split_hybrid where block_hybrid's clusters of one CTA per SM
+# leave over a tenth of the SMs idle, and backward rows past 16 CTAs): the plans, the
+# CUDA softmax test file's split_hybrid and auto tests, then forward and backward at
+# 524288, 1048576 and 2097152 (fp32) columns, 1 GiB, auto against block_hybrid,
+# split_hybrid and the variants auto took before (split_smem, split); .device/t1024 (the
+# split_hybrid of 035c831 with one 1024-thread CTA per SM first) beside it.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/t1024" 2>&1
+echo "build $(el)"
+python3 - <<'PY'
+import torch, kernels_cuda.softmax as s
+for dt in (torch.bfloat16, torch.float32):
+    for cols in (262144, 524288, 1048576, 2097152):
+        x = torch.empty(1, cols, device="cuda", dtype=dt).expand(264, cols)  # plans read shape and strides
+        for op, kw in (("softmax", {}), ("softmax_backward", {"dy": x})):
+            h = s.plan(x, op, "block_hybrid", **kw); g = s.plan(x, op, "split_hybrid", **kw); a = s.plan(x, op, "auto", **kw)
+            print(str(dt)[6:], cols, op, "hybrid", h["status"], h["threads"], h["cluster_size"], h["active_clusters"], "| split_hybrid", g["status"], g["threads"], g["split"], "| auto", a["variant"], a["reason_code"])
+PY
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "split_hybrid or auto" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_auto_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_auto_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+(cd $root && timeout 150 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16 --op softmax --pass fwd --backends cuda \
+    --variants auto,block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/sh_${tag}_fwd_checkout.csv | tail -1)
+(cd $root && timeout 60 python3 -m comparison --cols 2097152 --dtype fp32 --op softmax --pass fwd --backends cuda \
+    --variants auto,split_hybrid,split_smem --min-bytes 1GiB --quiet --format csv --output $out/sh_${tag}_fwd2m_checkout.csv | tail -1)
+(cd $root && timeout 150 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16 --op softmax --pass bwd --backends cuda \
+    --variants auto,block_hybrid,split_hybrid,split --min-bytes 1GiB --quiet --format csv --output $out/sh_${tag}_bwd_checkout.csv | tail -1)
+echo "checkout $(el)"
+for pass in fwd bwd; do
+  (cd $root/.device/t1024 && PYTHONPATH=$root/.device/t1024 timeout 70 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass --backends cuda \
+    --variants split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/sh_${tag}_${pass}_t1024.csv | tail -1)
+done
+echo "t1024 $(el)"
+python3 - "$out" "$tag" <<'PY'
+import csv, sys, glob, os
+out, tag = sys.argv[1], sys.argv[2]
+for f in sorted(glob.glob(f"{out}/sh_{tag}_*.csv")):
+    for r in csv.DictReader(open(f)):
+        pct = r.get("pct_of_copy")
+        print(os.path.basename(f)[:-4], r["pass"], r["dtype"], r["cols"], r["variant"], f"{float(pct):.1f}" if pct else "-", r["ok"], r.get("note", "")[:50])
+PY
+echo "elapsed $(el)"
