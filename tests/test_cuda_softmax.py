@@ -308,7 +308,8 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
-    if (hybrid and x.shape[0] >= sms and _hybrid_clusters_leave_sms_idle(hybrid, sms)
+    if (hybrid and x.shape[0] >= sms
+            and (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms))
             and cuda_softmax.plan(x, "softmax", "split_hybrid")["status"] == "ok"):
         return "split_hybrid", "split_hybrid_rows"
     if hybrid and hybrid["status"] == "ok" and x.shape[0] >= sms:
@@ -424,8 +425,9 @@ def test_auto_rules_for_rows_past_1_mb():
     # every SM); for as many rows as the SMs or more, block_hybrid over a cluster while 16
     # CTAs hold the row (fp32 to ~4.6 MB), but split_hybrid where those clusters are of
     # one CTA per SM and leave SMs idle (fp32 1048576 on a 132-SM GPU: 7 clusters of 16),
-    # split_smem (parts staged in shared memory) past that; a misaligned row whose parts
-    # no longer fit the GPU at once: online.
+    # and past 16 CTAs (fp32 2097152); split_smem (parts staged in shared memory) where
+    # split_hybrid's CTAs do not fit; a misaligned row whose parts no longer fit the GPU at
+    # once: online.
     sms = cuda_softmax.gpu_properties(0)["sm_count"]
     if not _is_hopper(0):
         pytest.skip("rules 2b, 3a and 5 follow the cluster rules of sm_90")
@@ -434,7 +436,7 @@ def test_auto_rules_for_rows_past_1_mb():
                                         (sms, torch.float32, wide, "cluster"),
                                         (sms, torch.bfloat16, wide, "cluster"),
                                         (2 * sms, torch.float32, wide, "cluster"),
-                                        (sms, torch.float32, wider, "split_smem")]:
+                                        (sms, torch.float32, wider, "split_hybrid")]:
         x = torch.empty(1, cols, dtype=dtype, device="cuda").expand(rows, cols)  # plans read shape and strides
         p = cuda_softmax.plan(x, "softmax", "auto")
         if expected == "cluster":
@@ -1070,7 +1072,11 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     slice_cols = -(-(cols // p["pack"]) // p["split"]) * p["pack"]
     rest = max(slice_cols - p["threads"] * p["cols_per_thread"], 0)
     assert tensors * rest * size <= p["smem_bytes"] <= p["smem_limit"], p
-    assert (p["realigned"] == 1) == (view == "offset" or cols % 8 != 0), p
+    # Odd contiguous rows (every tensor's rows at the same offsets) are read in three
+    # parts; a view one element in (the output's rows aligned) takes scalar packs.
+    full = 16 // size
+    expected = (1, full) if view == "contiguous" and cols % full else (0, _max_pack(x))
+    assert (p["realigned"], p["pack"]) == expected, p
     if dtype == torch.float32 and cols == 1048576 and backward:
         assert cuda_softmax.plan(x, op, "block_hybrid", dy=dy)["status"] == "row_exceeds_smem"
         assert p["split"] > limit("MAX_CLUSTER_SIZE"), p

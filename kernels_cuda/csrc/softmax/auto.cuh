@@ -57,8 +57,9 @@
 //    lost (fp32 131072 96.5 -> 92.4, bf16 262144 96.4 -> 86.8): its rules are unchanged.
 // 2c. (sm_90, ahead of 2b) split_hybrid where 2b's clusters would be of one CTA per SM
 //    and those co-scheduled at once hold fewer than kSplitHybridClusterBusyPercent of the
-//    SMs (fp32 1048576: 16 CTAs, 7 clusters, 112 of 132 SMs): the same CTAs without a
-//    cluster, exchanging through global memory (split_hybrid.cuh; figures at the constant).
+//    SMs (fp32 1048576: 16 CTAs, 7 clusters, 112 of 132 SMs), or where 16 CTAs do not hold
+//    the row (fp32 past ~4.6 MB, which 3a took): the same CTAs without a cluster,
+//    exchanging through global memory (split_hybrid.cuh; figures at the constant).
 // 3a. split_smem for as many rows as the SMs or more, of kSplitSmemMinRowBytes (1 MB) or
 //    more: 64 KB parts staged in shared memory, three CTAs per SM, each of another row
 //    group. 1 GiB, % of copy, the variant auto chose before -> split_smem, one run per
@@ -168,15 +169,20 @@ constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
 // SM give way to split_hybrid (the same CTAs, no cluster, the exchange through global
 // memory) where the clusters co-scheduled at once hold fewer than this percent of the
 // SMs (a cluster's CTAs share one GPC, so 16-CTA clusters fit 7 to a 132-SM H100 or
-// H200: 112 SMs busy, 20 idle); the backward's rows past 16 CTAs, which block_hybrid
-// cannot hold, take split_hybrid too. Clusters of two 512-thread CTAs per SM keep every
-// SM busy though as many of their CTAs idle (a cluster's CTAs may share SMs with
-// another's), and stay. H200, 1 GiB, % of copy, one round (benchmarks/h200_2026-11-27c/
-// sh_h200_*): forward fp32 1048576 (16 x 1024, 7 clusters) block_hybrid 81.2 ->
-// split_hybrid 86.6, where bf16 1048576 (16 x 512, 14 clusters) lost 82.0 -> 79.5 and
-// fp32 524288 (8 x 1024) 89.1 -> 85.3; backward bf16 1048576 (16 x 1024) 83.4 -> 85.3,
-// fp32 1048576 (split, 256-thread chunks) 70.9 -> 82.4, but bf16 524288 (8 x 512) 99.2
-// -> 87.1.
+// H200: 112 SMs busy, 20 idle); rows past 16 CTAs, which block_hybrid cannot hold, take
+// split_hybrid too. Clusters of two 512-thread CTAs per SM keep every SM busy though as
+// many of their CTAs idle (a cluster's CTAs may share SMs with another's), and stay; so
+// do clusters of one CTA per SM that fill the GPU (fp32 524288: 8 CTAs, 15 clusters, 120
+// SMs). 1 GiB, % of copy, one round, block_hybrid (or auto's choice before) ->
+// split_hybrid (benchmarks/h200_2026-11-27c/sh_h200_*, h100_2026-11-27c/sh_h100_*):
+//   forward fp32 1048576 (16 x 1024, 7 clusters): H200 81.2 -> 86.6, H100 91.4 -> 95.2;
+//   forward fp32 2097152 (split_smem before): H100 73.9 -> 92.1;
+//   backward fp32 1048576 (split, 256-thread chunks before): H200 70.9 -> 82.4, H100
+//     79.2 -> 92.0; fp32 524288 (16 x 1024): H200 84.5 -> 86.5, H100 95.6 -> 96.1; bf16
+//     1048576 (16 x 1024): H200 83.4 -> 85.3, H100 95.1 -> 95.8;
+//   where the rule keeps the clusters: forward bf16 1048576 (16 x 512, 14 clusters) H200
+//     82.0 -> 79.5, H100 94.2 -> 91.0; fp32 524288 (8 x 1024) H200 89.1 -> 85.3, H100 96.0
+//     -> 93.0; backward bf16 524288 (8 x 512 on the H200) 99.2 -> 87.1.
 constexpr int64_t kSplitHybridClusterBusyPercent = 90;
 
 // Whether block_hybrid's plan `hybrid` is a cluster of one CTA per SM whose clusters at
@@ -250,16 +256,20 @@ Plan plan_auto(const Problem& p) {
     // aligned row's does not; the rule and its words are the aligned row's.
     const Plan hybrid = plan_block_hybrid<T>(aligned);
     const bool one_cta = hybrid.status == PlanStatus::ok && hybrid.cluster_size == 1;
-    if (p.rows >= sms && hybrid_clusters_leave_sms_idle(hybrid, sms)) {
-      // Rule 2c: where the aligned row's clusters would leave SMs idle.
+    if (p.rows >= sms && (hybrid.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(hybrid, sms))) {
+      // Rule 2c: where the aligned row's clusters would leave SMs idle, or 16 CTAs do not
+      // hold it.
       const Plan trial = plan_split_hybrid<T>(aligned);
       Plan chosen = trial.status == PlanStatus::ok ? plan_split_hybrid<T>(p) : trial;
       if (chosen.status == PlanStatus::ok) {
         return auto_choice(std::move(chosen), AutoReason::split_hybrid_rows,
                            "row over " + n(trial.split) + " CTAs exchanging through global memory, each its slice in "
-                           "registers and " + n(trial.smem_bytes) + " B of shared memory, where clusters of " +
-                               n(hybrid.cluster_size) + " would keep " + n(hybrid.cluster_size * hybrid.active_clusters) +
-                               " of " + n(sms) + " SMs busy");
+                           "registers and " + n(trial.smem_bytes) + " B of shared memory" +
+                               (hybrid.status == PlanStatus::ok
+                                    ? ", where clusters of " + n(hybrid.cluster_size) + " would keep " +
+                                          n(hybrid.cluster_size * hybrid.active_clusters) + " of " + n(sms) +
+                                          " SMs busy"
+                                    : ", past 16 CTAs' slices"));
       }
     }
     if (one_cta || (hybrid.status == PlanStatus::ok && p.rows >= sms)) {
