@@ -88,3 +88,38 @@ for f in sorted(glob.glob(f"{out}/sh_{tag}_*.csv")):
         print(os.path.basename(f)[:-4], r["pass"], r["dtype"], r["cols"], r["variant"], f"{float(pct):.1f}" if pct else "-", r["ok"], r.get("note", "")[:50])
 PY
 echo "elapsed $(el)"
+
+## call 3
+# session 46 call 3 (H200): main's head (rule 2c also past 16 CTAs): the CUDA softmax
+# test file and the Triton backward's; compute-sanitizer's four tools over split_hybrid
+# (every op, default shapes), then over split_hybrid, split, block_hybrid and auto at 2 x
+# 1048576 (the 256-thread split backward, block_hybrid's busiest-size forward clusters,
+# split_hybrid's 29-47 CTAs); auto against the variants at the widest rows.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+timeout 170 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+(cd $root && timeout 90 python3 -m comparison --cols 1048576,2097152 --dtype fp32 --op softmax --pass fwd --backends cuda \
+    --variants auto,split_hybrid,split_smem --min-bytes 1GiB --quiet --format csv --output $out/sh2_${tag}_fwd_checkout.csv | tail -1)
+(cd $root && timeout 60 python3 -m comparison --cols 524288,1048576 --dtype fp32 --op softmax --pass bwd --backends cuda \
+    --variants auto,split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/sh2_${tag}_bwd_checkout.csv | tail -1)
+python3 - "$out" "$tag" <<'PY'
+import csv, sys, glob, os
+out, tag = sys.argv[1], sys.argv[2]
+for f in sorted(glob.glob(f"{out}/sh2_{tag}_*.csv")):
+    for r in csv.DictReader(open(f)):
+        pct = r.get("pct_of_copy")
+        print(os.path.basename(f)[:-4], r["pass"], r["dtype"], r["cols"], r["variant"], f"{float(pct):.1f}" if pct else "-", r["ok"], r.get("note", "")[:50])
+PY
+echo "bench $(el)"
+timeout 200 python3 benchmarks/sanitize.py --out $out/sanitize_split_hybrid_${tag}_$rev.log --backends cuda --variants split_hybrid \
+  > $out/sanitize_split_hybrid_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_split_hybrid_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_split_hybrid_${tag}_$rev.summary | tail -8
+timeout $(( 595 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_wide_${tag}_$rev.log --backends cuda --variants split_hybrid,split,block_hybrid,auto \
+  --dtypes fp32,bf16 --shapes 2x1048576 > $out/sanitize_wide_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_wide_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_wide_${tag}_$rev.summary | tail -8
+echo "elapsed $(el)"
