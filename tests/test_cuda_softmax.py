@@ -308,10 +308,11 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
-    if (hybrid and x.shape[0] >= sms
-            and (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms))
-            and cuda_softmax.plan(x, "softmax", "split_hybrid")["status"] == "ok"):
-        return "split_hybrid", "split_hybrid_rows"
+    if hybrid and (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms)):
+        spread = cuda_softmax.plan(x, "softmax", "split_hybrid")  # rule 2c: its CTAs fill the GPU twice or more
+        if (spread["status"] == "ok" and x.shape[0] * spread["split"]
+                >= limit("SPLIT_HYBRID_MIN_WAVES") * spread["resident_per_sm"] * sms):
+            return "split_hybrid", "split_hybrid_rows"
     if hybrid and hybrid["status"] == "ok" and x.shape[0] >= sms:
         return "block_hybrid", "cluster_hybrid"
     if (x.shape[0] >= sms and x.shape[1] * x.element_size() >= limit("SPLIT_SMEM_MIN_ROW_BYTES")
@@ -421,27 +422,28 @@ def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
 
 
 def test_auto_rules_for_rows_past_1_mb():
-    # `split` when the rows are fewer than the SMs (fp32 1048576: 256 chunks spread over
-    # every SM); for as many rows as the SMs or more, block_hybrid over a cluster while 16
-    # CTAs hold the row (fp32 to ~4.6 MB), but split_hybrid where those clusters are of
-    # one CTA per SM and leave SMs idle (fp32 1048576 on a 132-SM GPU: 7 clusters of 16),
-    # and past 16 CTAs (fp32 2097152); split_smem (parts staged in shared memory) where
-    # split_hybrid's CTAs do not fit; a misaligned row whose parts no longer fit the GPU at
-    # once: online.
+    # `split` when the rows are few (fp32 1048576: 256 chunks spread over every SM); for
+    # as many rows as the SMs or more, block_hybrid over a cluster while 16 CTAs hold the
+    # row (fp32 to ~4.6 MB), but split_hybrid where those clusters are of one CTA per SM
+    # and leave SMs idle (fp32 1048576 on a 132-SM GPU: 7 clusters of 16), and past 16
+    # CTAs (fp32 2097152), wherever the rows' CTAs fill the GPU twice (so also for 128
+    # rows); a misaligned row whose parts no longer fit the GPU at once: online.
     sms = cuda_softmax.gpu_properties(0)["sm_count"]
     if not _is_hopper(0):
         pytest.skip("rules 2b, 3a and 5 follow the cluster rules of sm_90")
     wide, wider = 1048576, 2097152
-    for rows, dtype, cols, expected in [(1, torch.float32, wide, "split"), (sms - 1, torch.float32, wide, "split"),
+    for rows, dtype, cols, expected in [(1, torch.float32, wide, "split"), (8, torch.float32, wide, "split"),
+                                        (sms - 1, torch.float32, wide, "cluster"),
                                         (sms, torch.float32, wide, "cluster"),
                                         (sms, torch.bfloat16, wide, "cluster"),
                                         (2 * sms, torch.float32, wide, "cluster"),
-                                        (sms, torch.float32, wider, "split_hybrid")]:
+                                        (sms, torch.float32, wider, "split_hybrid"),
+                                        (sms - 4, torch.float32, wider, "split_hybrid")]:  # 1 GiB's 128 rows
         x = torch.empty(1, cols, dtype=dtype, device="cuda").expand(rows, cols)  # plans read shape and strides
         p = cuda_softmax.plan(x, "softmax", "auto")
         if expected == "cluster":
             idle = _hybrid_clusters_leave_sms_idle(cuda_softmax.plan(x, "softmax", "block_hybrid"), sms)
-            expected = "split_hybrid" if idle else "block_hybrid"
+            expected = "split_hybrid" if idle else "block_hybrid" if rows >= sms else "split"
             if sms == 132:  # H100, H200: 7 clusters of 16 one-CTA-per-SM at fp32, 14 of 16 pairs at bf16
                 assert idle == (dtype == torch.float32), p
         assert p["variant"] == expected, (rows, dtype, p)

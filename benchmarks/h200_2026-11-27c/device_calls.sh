@@ -123,3 +123,29 @@ timeout $(( 595 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_wi
   --dtypes fp32,bf16 --shapes 2x1048576 > $out/sanitize_wide_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_wide_${tag}_$rev.summary
 grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_wide_${tag}_$rev.summary | tail -8
 echo "elapsed $(el)"
+
+## call 4
+# session 46 call 4 (H200): split_hybrid with a third CTA shape tried first, four
+# 256-thread CTAs per SM (16 KB of the row in registers, slices to 72 KB; backward
+# unbounded), in .device/q256 (4380113 patched), against the checkout's split_hybrid
+# (two 512-thread CTAs per SM first) and auto: forward and backward, fp32 and bf16,
+# 262144-1048576 columns, 1 GiB, two rounds.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees "$root" "$root/.device/q256" 2>&1
+echo "build $(el)"
+(cd $root/.device/q256 && PYTHONPATH=$root/.device/q256 python3 - <<'PY'
+import torch, kernels_cuda.softmax as s
+for dt in (torch.bfloat16, torch.float32):
+    for cols in (262144, 524288, 1048576):
+        x = torch.empty(1, cols, device="cuda", dtype=dt).expand(264, cols)
+        for op, kw in (("softmax", {}), ("softmax_backward", {"dy": x})):
+            g = s.plan(x, op, "split_hybrid", **kw)
+            print("q256", str(dt)[6:], cols, op, g["status"], g["threads"], g["split"], g["resident_per_sm"], g["smem_bytes"])
+PY
+)
+compare_trees q256_${tag} fwd,bwd 2 "--cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants split_hybrid --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/q256" 2>&1 | tail -30
+echo "elapsed $(el)"

@@ -58,8 +58,10 @@
 // 2c. (sm_90, ahead of 2b) split_hybrid where 2b's clusters would be of one CTA per SM
 //    and those co-scheduled at once hold fewer than kSplitHybridClusterBusyPercent of the
 //    SMs (fp32 1048576: 16 CTAs, 7 clusters, 112 of 132 SMs), or where 16 CTAs do not hold
-//    the row (fp32 past ~4.6 MB, which 3a took): the same CTAs without a cluster,
-//    exchanging through global memory (split_hybrid.cuh; figures at the constant).
+//    the row (fp32 past ~4.6 MB, which 3a and 5 took), when the rows' CTAs fill the GPU
+//    kSplitHybridMinWaves times or more (not "as many rows as the SMs"): the same CTAs
+//    without a cluster, exchanging through global memory (split_hybrid.cuh; figures at
+//    the constants).
 // 3a. split_smem for as many rows as the SMs or more, of kSplitSmemMinRowBytes (1 MB) or
 //    more: 64 KB parts staged in shared memory, three CTAs per SM, each of another row
 //    group. 1 GiB, % of copy, the variant auto chose before -> split_smem, one run per
@@ -184,6 +186,14 @@ constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
 //     82.0 -> 79.5, H100 94.2 -> 91.0; fp32 524288 (8 x 1024) H200 89.1 -> 85.3, H100 96.0
 //     -> 93.0; backward bf16 524288 (8 x 512 on the H200) 99.2 -> 87.1.
 constexpr int64_t kSplitHybridClusterBusyPercent = 90;
+// The forward's rule 2c asks no row count of the SMs (as rule 2b does) but that the rows'
+// CTAs fill the GPU at least this many times: rows past 16 CTAs' slices are few per GiB
+// (fp32 2097152: 128 rows, fewer than the 132 SMs, where rules 3a and 2b stop), yet their
+// 58 CTAs each make 28 waves of 264. 1 GiB, % of copy, fp32 2097152, auto before (rule
+// 5's split for fewer rows than SMs, or online) -> split_hybrid: H100 55.4 -> 92.1, H200
+// 47.1 -> 81.9 (benchmarks/h*_2026-11-27c/sh_h100_fwd2m_*, sh2_h200_fwd_*). Fewer rows
+// keep rule 0b and split, which spread each row over more SMs.
+constexpr int64_t kSplitHybridMinWaves = 2;
 
 // Whether block_hybrid's plan `hybrid` is a cluster of one CTA per SM whose clusters at
 // once leave SMs idle (kSplitHybridClusterBusyPercent).
@@ -256,12 +266,14 @@ Plan plan_auto(const Problem& p) {
     // aligned row's does not; the rule and its words are the aligned row's.
     const Plan hybrid = plan_block_hybrid<T>(aligned);
     const bool one_cta = hybrid.status == PlanStatus::ok && hybrid.cluster_size == 1;
-    if (p.rows >= sms && (hybrid.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(hybrid, sms))) {
+    if (hybrid.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(hybrid, sms)) {
       // Rule 2c: where the aligned row's clusters would leave SMs idle, or 16 CTAs do not
-      // hold it.
+      // hold it, and the rows' CTAs fill the GPU kSplitHybridMinWaves times.
       const Plan trial = plan_split_hybrid<T>(aligned);
-      Plan chosen = trial.status == PlanStatus::ok ? plan_split_hybrid<T>(p) : trial;
-      if (chosen.status == PlanStatus::ok) {
+      const bool fills = trial.status == PlanStatus::ok &&
+                         p.rows * trial.split >= kSplitHybridMinWaves * trial.resident_per_sm * sms;
+      Plan chosen = fills ? plan_split_hybrid<T>(p) : trial;
+      if (fills && chosen.status == PlanStatus::ok) {
         return auto_choice(std::move(chosen), AutoReason::split_hybrid_rows,
                            "row over " + n(trial.split) + " CTAs exchanging through global memory, each its slice in "
                            "registers and " + n(trial.smem_bytes) + " B of shared memory" +
