@@ -125,7 +125,8 @@ grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_wide_${tag
 echo "elapsed $(el)"
 
 ## call 4
-# session 46 call 4 (H200): split_hybrid with a third CTA shape tried first, four
+# session 46 call 4 (H200): the checkout's (cab1932) auto and split_hybrid tests; split_hybrid
+# with a third CTA shape tried first, four
 # 256-thread CTAs per SM (16 KB of the row in registers, slices to 72 KB; backward
 # unbounded), in .device/q256 (4380113 patched), against the checkout's split_hybrid
 # (two 512-thread CTAs per SM first) and auto: forward and backward, fp32 and bf16,
@@ -136,6 +137,9 @@ start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 build_trees "$root" "$root/.device/q256" 2>&1
 echo "build $(el)"
+# The checkout (cab1932: rule 2c by waves of CTAs): the auto and split_hybrid tests.
+timeout 120 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py -k "split_hybrid or auto" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_auto_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_auto_${tag}_$rev.log | tail -12
+echo "tests $(el)"
 (cd $root/.device/q256 && PYTHONPATH=$root/.device/q256 python3 - <<'PY'
 import torch, kernels_cuda.softmax as s
 for dt in (torch.bfloat16, torch.float32):
