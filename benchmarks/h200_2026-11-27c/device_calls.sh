@@ -153,3 +153,43 @@ PY
 compare_trees q256_${tag} fwd,bwd 2 "--cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax --backends cuda --variants split_hybrid --min-bytes 1GiB --quiet --format csv" \
   "$root" "$root/.device/q256" 2>&1 | tail -30
 echo "elapsed $(el)"
+
+## call 5
+# session 46 call 5 (H100): main's head: the CUDA softmax test file and the Triton
+# backward's; where the wide rows stand (both backends' auto, forward and backward, fp32
+# and bf16, 1 GiB, the command of session 45's standing); compute-sanitizer's four tools
+# over split_hybrid (every op, default shapes).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py tests/test_triton_softmax_backward.py -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $out/wide_standing_${pass}_${tag}_$rev.md 2>&1 | tail -1
+done
+grep -hE "^### |^\| (cuda|triton)/auto" $out/wide_standing_*_${tag}_$rev.md | awk -F'|' '/###/{print; next}{print $2,$4,$7}'
+echo "bench $(el)"
+timeout $(( 595 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_split_hybrid_${tag}_$rev.log --backends cuda --variants split_hybrid \
+  > $out/sanitize_split_hybrid_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_split_hybrid_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_split_hybrid_${tag}_$rev.summary | tail -8
+echo "elapsed $(el)"
+
+## call 6
+# session 46 call 6 (H200): where the wide rows stand at main's head (call 5's
+# comparison on the H200).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format markdown --layout long --output $out/wide_standing_${pass}_${tag}_$rev.md 2>&1 | tail -1
+done
+grep -hE "^### |^\| (cuda|triton)/auto" $out/wide_standing_*_${tag}_$rev.md | awk -F'|' '/###/{print; next}{print $2,$4,$7}'
+echo "elapsed $(el)"
