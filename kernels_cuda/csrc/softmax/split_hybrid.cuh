@@ -21,7 +21,12 @@
 // row are all running and finish, freeing slots for the rest. Hence no deadlock wherever
 // K CTAs fit the GPU at once (the plan checks: too_many_chunks), whatever order the
 // hardware starts CTAs in (block indices are not used: nothing promises that CTA b + 1
-// starts while CTA b waits). The workspace, set to all ones before each launch: the
+// starts while CTA b waits). Launches running at once on other streams share the slots:
+// each holds at most K - 1 waiting CTAs (its latest row's), so they progress while those
+// together stay below the CTAs the GPU holds at once (auto's widest plans: 58 of 264
+// forward, 94 backward, two such launches at a time); under MPS or green contexts that
+// cap the SMs, the count the plan reads may exceed what the process has. The workspace,
+// set to all ones before each launch: the
 // ticket counter (all ones + 1 = ticket 0), then one 64-bit slot per slice of every row
 // (the forward's pair as split's word, the backward's fp32 sum in its low half), each
 // polled until published, as in split.
