@@ -110,7 +110,8 @@ struct HybridGlobal {
   }
   __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
   // The grid is one-shot, rows x K CTAs (the plan refuses more than kMaxGridBlocks): ticket
-  // n's CTA takes row n / K, slice n % K, and no other.
+  // n's CTA takes row n / K, slice n % K, and no other. K = 1: row blockIdx.x, and a
+  // grid-stride loop past kMaxGridBlocks rows.
   static __device__ __forceinline__ int64_t first_row() { return ticket().row; }
   static __device__ __forceinline__ int64_t row_step() { return gridDim.x; }
   // Thread 0 publishes; warp 0 polls the row's K slots (lane l: slots l, l + 32, ...)
@@ -241,11 +242,13 @@ Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> 
     }
     if (!fits) continue;
     // Every CTA of a row resident at once (see the top of the file); one CTA per slice of
-    // every row (a one-shot grid: HybridGlobal takes one ticket per CTA).
-    if (plan.split > static_cast<int64_t>(plan.resident_per_sm) * sms || rows > kMaxGridBlocks / plan.split) continue;
+    // every row (a one-shot grid: HybridGlobal takes one ticket per CTA), but rows of one
+    // slice (no exchange) loop past kMaxGridBlocks.
+    if (plan.split > static_cast<int64_t>(plan.resident_per_sm) * sms) continue;
+    if (plan.split > 1 && rows > kMaxGridBlocks / plan.split) continue;
     plan.status = PlanStatus::ok;
     plan.kernel = shape.fn;
-    plan.blocks = plan.split * rows;
+    plan.blocks = plan.split > 1 ? plan.split * rows : std::min(rows, kMaxGridBlocks);
     plan.workspace_bytes =
         plan.split > 1 ? (1 + rows * plan.split) * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
     return plan;
