@@ -149,6 +149,25 @@ constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 struct HybridCluster;
 struct HybridGlobal;  // softmax/split_hybrid.cuh
 
+// A CTA's slice of each of its rows, from Exchange::rank() (HybridCluster, HybridGlobal):
+// packs [first, first + packs) of a row of row_packs.
+template <typename Exchange>
+struct HybridSlice {
+  int64_t row_packs;
+  int slice_packs;
+
+  __device__ __forceinline__ int64_t first() const {
+    const int64_t want = static_cast<int64_t>(Exchange::rank()) * slice_packs;
+    return want < row_packs ? want : row_packs;
+  }
+  // Packs in this CTA's slice (0 for a CTA past the row's end).
+  __device__ __forceinline__ int packs() const {
+    const int64_t start = first();
+    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
+  }
+  __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
+};
+
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 // The cluster of a block_hybrid CTA (K = 1 without a cluster launch): its slice of
 // every row (packs [first, first + packs)), its rows (every CTA of a cluster takes the
@@ -161,33 +180,21 @@ struct HybridGlobal;  // softmax/split_hybrid.cuh
 // kernels' registers are full (fp32 packs of 1 spilled 12 bytes with them held).
 // The kernels take the exchange as a template argument: split_hybrid's (HybridGlobal,
 // softmax/split_hybrid.cuh) has the same members over global memory.
-struct HybridCluster {
+struct HybridCluster : HybridSlice<HybridCluster> {
   // The exchange's shared memory (V: OnlinePair forward, float backward).
   template <typename V>
   struct Shared {
     ClusterSlots<V> slots[2];  // by row parity
   };
-  int64_t row_packs;
-  int slice_packs;
 
   static __device__ __forceinline__ int k_ctas() { return cluster_ctas(); }
   static __device__ __forceinline__ int rank() { return cluster_rank(); }
   // `shared`: the exchange's two ClusterSlots, initialised here.
   template <typename Args, typename V>
   __device__ __forceinline__ HybridCluster(const Args& a, int64_t packs_in_row, Shared<V>& shared)
-      : row_packs(packs_in_row), slice_packs(a.slice_packs) {
+      : HybridSlice<HybridCluster>{packs_in_row, a.slice_packs} {
     if (k_ctas() > 1 && first_row() < a.rows) cluster_slots_init(shared.slots, 2);
   }
-  __device__ __forceinline__ int64_t first() const {
-    const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
-    return want < row_packs ? want : row_packs;
-  }
-  // Packs in this CTA's slice (0 for a CTA past the row's end).
-  __device__ __forceinline__ int packs() const {
-    const int64_t start = first();
-    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
-  }
-  __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
   __device__ __forceinline__ int64_t first_row() const { return blockIdx.x / k_ctas(); }
   __device__ __forceinline__ int64_t row_step() const { return gridDim.x / k_ctas(); }
   __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int it, int64_t) const {

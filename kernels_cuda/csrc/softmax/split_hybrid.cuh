@@ -63,7 +63,7 @@ constexpr int kSplitHybridMaxSlices = 128;
 // address) and are read back at each use, as HybridCluster reads its special registers:
 // the 16-byte-pack kernels' registers are full (held in registers, they spilled 48-80
 // bytes in the bf16 forward, ptxas sm_90).
-struct HybridGlobal {
+struct HybridGlobal : HybridSlice<HybridGlobal> {
   struct Ticket {
     unsigned long long* slots;  // the row's K slots
     int64_t row;
@@ -76,16 +76,13 @@ struct HybridGlobal {
   struct Shared {
     unsigned long long words[kSplitHybridMaxSlices];
   };
-  int64_t row_packs;
-  int slice_packs;
-
   static __device__ __forceinline__ Ticket& ticket() {
     __shared__ Ticket t;
     return t;
   }
   template <typename Args, typename V>
   __device__ __forceinline__ HybridGlobal(const Args& a, int64_t packs_in_row, Shared<V>&)
-      : row_packs(packs_in_row), slice_packs(a.slice_packs) {
+      : HybridSlice<HybridGlobal>{packs_in_row, a.slice_packs} {
     if (threadIdx.x == 0) {
       const int k = a.split;
       // K = 1: no peers to wait for, no workspace.
@@ -100,15 +97,6 @@ struct HybridGlobal {
   }
   static __device__ __forceinline__ int k_ctas() { return ticket().k; }
   static __device__ __forceinline__ int rank() { return ticket().rank; }
-  __device__ __forceinline__ int64_t first() const {
-    const int64_t want = static_cast<int64_t>(rank()) * slice_packs;
-    return want < row_packs ? want : row_packs;
-  }
-  __device__ __forceinline__ int packs() const {
-    const int64_t start = first();
-    return static_cast<int>((start + slice_packs < row_packs ? start + slice_packs : row_packs) - start);
-  }
-  __device__ __forceinline__ int64_t first_col(int n) const { return first() * n; }
   // The grid is one-shot, rows x K CTAs (the plan refuses more than kMaxGridBlocks): ticket
   // n's CTA takes row n / K, slice n % K, and no other. K = 1: row blockIdx.x, and a
   // grid-stride loop past kMaxGridBlocks rows.
@@ -256,10 +244,12 @@ Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> 
   return plan;
 }
 
-// Forward: two 512-thread CTAs per SM, slices of at most kHybridSmallSliceBytes; rows
-// whose slices do not fit them, one 1024-thread CTA per SM.
-template <typename T>
-Plan plan_split_hybrid(const Problem& p) {
+// Family's kernels for p's packs: two 512-thread CTAs per SM first, slices of at most
+// pair_slice_bytes, then one 1024-thread CTA per SM, as block_hybrid's clusters; each
+// thread keeps bytes(pack bytes, edges) of the row (of y and of dy, backward) in
+// registers, and the packs left cost smem_bytes(packs, pack bytes) of shared memory.
+template <typename T, typename Family, typename Bytes, typename SmemBytes>
+Plan plan_split_hybrid_shapes(const Problem& p, int64_t pair_slice_bytes, Bytes bytes, SmemBytes smem_bytes) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   if (device_properties(p.device).major < kClusterMinMajor) {
     Plan plan = new_plan(Variant::split_hybrid);
@@ -269,40 +259,34 @@ Plan plan_split_hybrid(const Problem& p) {
   int64_t realigned = 0;
   const int pack = realigned_pack<T>(p, realigned);
   const bool edges = realigned != 0;
-  const HybridShape two_per_sm{kernel_for_pack<SplitHybridFamily, T>(pack, kHybridSmallThreads, edges),
-                               kHybridSmallThreads, kHybridSmallSliceBytes, 2};
-  const HybridShape one_per_sm{kernel_for_pack<SplitHybridFamily, T>(pack, kHybridThreads, edges), kHybridThreads,
+  const HybridShape two_per_sm{kernel_for_pack<Family, T>(pack, kHybridSmallThreads, edges), kHybridSmallThreads,
+                               pair_slice_bytes, 2};
+  const HybridShape one_per_sm{kernel_for_pack<Family, T>(pack, kHybridThreads, edges), kHybridThreads,
                                kHybridClusterSliceBytes, 1};
-  const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
-  Plan plan = plan_split_hybrid_for<T>(p, {two_per_sm, one_per_sm}, pack, hybrid_bytes(pack * kElem), smem_bytes);
+  Plan plan = plan_split_hybrid_for<T>(p, {two_per_sm, one_per_sm}, pack, bytes(pack * kElem, edges),
+                                       [&](int64_t left) { return smem_bytes(left, pack * kElem); });
   plan.realigned = realigned;
   return plan;
 }
 
-// Backward: two 512-thread CTAs per SM, then one 1024-thread CTA per SM, as block_hybrid's
-// clusters.
+// Forward: the pairs' slices at most kHybridSmallSliceBytes.
+template <typename T>
+Plan plan_split_hybrid(const Problem& p) {
+  return plan_split_hybrid_shapes<T, SplitHybridFamily>(
+      p, kHybridSmallSliceBytes, [](int pack_bytes, bool) { return hybrid_bytes(pack_bytes); },
+      [](int64_t left, int pack_bytes) { return left > 0 ? round_up(left * pack_bytes, 16) + kTmaAlignSlack : 0; });
+}
+
+// Backward: y's and dy's parts in shared memory, dy's at a 16-byte boundary.
 template <typename T>
 Plan plan_split_hybrid_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
-  if (device_properties(p.device).major < kClusterMinMajor) {
-    Plan plan = new_plan(Variant::split_hybrid);
-    plan.status = PlanStatus::needs_sm90;
-    return plan;
-  }
-  int64_t realigned = 0;
-  const int pack = realigned_pack<T>(p, realigned);
-  const bool edges = realigned != 0;
-  const HybridShape two_per_sm{kernel_for_pack<SplitHybridBackwardFamily, T>(pack, kHybridSmallThreads, edges),
-                               kHybridSmallThreads, kHybridClusterSliceBytes, 2};
-  const HybridShape one_per_sm{kernel_for_pack<SplitHybridBackwardFamily, T>(pack, kHybridThreads, edges),
-                               kHybridThreads, kHybridClusterSliceBytes, 1};
-  const auto smem_bytes = [&](int64_t left) {
-    return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
-  };
-  Plan plan = plan_split_hybrid_for<T>(p, {two_per_sm, one_per_sm}, pack,
-                                       hybrid_grad_bytes(kElem, pack * kElem, edges), smem_bytes);
-  plan.realigned = realigned;
-  return plan;
+  return plan_split_hybrid_shapes<T, SplitHybridBackwardFamily>(
+      p, kHybridClusterSliceBytes,
+      [](int pack_bytes, bool edges) { return hybrid_grad_bytes(kElem, pack_bytes, edges); },
+      [](int64_t left, int pack_bytes) {
+        return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack_bytes) + kTmaAlignSlack : 0;
+      });
 }
 
 }  // namespace softmax
