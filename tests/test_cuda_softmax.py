@@ -1025,11 +1025,6 @@ def test_plan_fields(variant, cols):
         assert p["cluster_size"] == 1 or (p["active_clusters"] >= 1 and p["rows_per_access"] == 1), p
 
 
-def _needs_sm90() -> None:
-    if torch.cuda.get_device_capability(0)[0] < 9:
-        pytest.skip("needs sm_90 (TMA bulk copies)")
-
-
 @pytest.mark.parametrize("op", OPS + BACKWARD_OPS)
 @pytest.mark.parametrize("dtype, cols, view", [
     (torch.float32, 1048576, "contiguous"),  # forward ~29 CTAs of 512 threads; backward ~48 (8 MB of y and dy)
@@ -1046,7 +1041,8 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     from a ticket, the workspace the ticket counter and one word per CTA. It serves rows
     that block_hybrid's 16-CTA clusters cannot hold (the fp32 backward at 1048576), and
     every value of every row agrees with float64 (outputs poisoned first)."""
-    _needs_sm90()
+    if not _is_hopper(0):
+        pytest.skip("split_hybrid needs sm_90 (TMA bulk copies)")
     rows = 2 if cols * 4 > 1 << 22 else 3
     backward = op in BACKWARD_OPS
     def laid_out(t: torch.Tensor) -> torch.Tensor:
@@ -1092,7 +1088,8 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
 def test_split_hybrid_declines_rows_past_its_slices(op):
     """A row that SPLIT_HYBRID_MAX_SLICES of its largest CTAs (one per SM, about 290 KB of
     the row each) cannot hold is declined with the reason, not launched."""
-    _needs_sm90()
+    if not _is_hopper(0):
+        pytest.skip("split_hybrid needs sm_90 (TMA bulk copies)")
     cols = 40 * 2 ** 20 // 4  # 40 MB of fp32: more than 128 x 290 KB
     x = make_rows(1, cols, torch.float32, "cuda", seed=37)
     dy = make_gradient(1, cols, torch.float32, "cuda", seed=38) if op in BACKWARD_OPS else None

@@ -201,6 +201,14 @@ inline bool hybrid_clusters_leave_sms_idle(const Plan& hybrid, int64_t sms) {
   return hybrid.status == PlanStatus::ok && hybrid.cluster_size > 1 && hybrid.threads == kHybridThreads &&
          hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * sms;
 }
+// Why rules 2c and 1a' passed block_hybrid's plan `hybrid` by, in words.
+inline std::string hybrid_clusters_words(const Plan& hybrid, int64_t sms) {
+  const auto n = [](int64_t v) { return std::to_string(v); };
+  return hybrid.status == PlanStatus::ok
+             ? ", where clusters of " + n(hybrid.cluster_size) + " would keep " +
+                   n(hybrid.cluster_size * hybrid.active_clusters) + " of " + n(sms) + " SMs busy"
+             : ", past 16 CTAs' slices";
+}
 
 // Rule 0b: with few rows, rows of more than kFewRowsMinRowBytes are spread over a
 // cluster of CTAs of about kFewRowsCtaBytes each, at most one CTA per SM in all.
@@ -270,18 +278,14 @@ Plan plan_auto(const Problem& p) {
       // Rule 2c: where the aligned row's clusters would leave SMs idle, or 16 CTAs do not
       // hold it, and the rows' CTAs fill the GPU kSplitHybridMinWaves times.
       const Plan trial = plan_split_hybrid<T>(aligned);
-      const bool fills = trial.status == PlanStatus::ok &&
-                         p.rows * trial.split >= kSplitHybridMinWaves * trial.resident_per_sm * sms;
-      Plan chosen = fills ? plan_split_hybrid<T>(p) : trial;
-      if (fills && chosen.status == PlanStatus::ok) {
-        return auto_choice(std::move(chosen), AutoReason::split_hybrid_rows,
-                           "row over " + n(trial.split) + " CTAs exchanging through global memory, each its slice in "
-                           "registers and " + n(trial.smem_bytes) + " B of shared memory" +
-                               (hybrid.status == PlanStatus::ok
-                                    ? ", where clusters of " + n(hybrid.cluster_size) + " would keep " +
-                                          n(hybrid.cluster_size * hybrid.active_clusters) + " of " + n(sms) +
-                                          " SMs busy"
-                                    : ", past 16 CTAs' slices"));
+      if (trial.status == PlanStatus::ok &&
+          p.rows * trial.split >= kSplitHybridMinWaves * trial.resident_per_sm * sms) {
+        if (Plan chosen = plan_split_hybrid<T>(p); chosen.status == PlanStatus::ok) {
+          return auto_choice(std::move(chosen), AutoReason::split_hybrid_rows,
+                             "row over " + n(trial.split) + " CTAs exchanging through global memory, each its slice "
+                             "in registers and " + n(trial.smem_bytes) + " B of shared memory" +
+                                 hybrid_clusters_words(hybrid, sms));
+        }
       }
     }
     if (one_cta || (hybrid.status == PlanStatus::ok && p.rows >= sms)) {
@@ -453,11 +457,7 @@ Plan plan_auto_backward_by_width(const Problem& p) {
                            "rows of y and dy of " + n(row_bytes) + " B each over " + n(global.split) +
                                " CTAs exchanging their sums through global memory, each its slices in registers and " +
                                n(global.smem_bytes) + " B of shared memory" +
-                               (trial.status == PlanStatus::ok
-                                    ? ", where clusters of " + n(trial.cluster_size) + " would keep " +
-                                          n(trial.cluster_size * trial.active_clusters) + " of " +
-                                          n(device.sm_count) + " SMs busy"
-                                    : ", past 16 CTAs' slices"));
+                               hybrid_clusters_words(trial, device.sm_count));
       }
     }
     Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;

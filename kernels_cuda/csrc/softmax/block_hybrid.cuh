@@ -305,12 +305,14 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads) softmax_b
 // ---------------------------------------------------------------------------------
 
 // Rows read in three parts (edges) have instances of their own, of 16-byte packs only.
-struct BlockHybridFamily {
+// Exchange: HybridCluster (block_hybrid), HybridGlobal (split_hybrid's SplitHybridFamily).
+template <typename Exchange>
+struct HybridFamily {
   template <typename T, int N, bool kEdges> static const void* instance(int threads) {
     if (threads == kHybridSmallThreads) {
-      return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges>);
+      return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges, Exchange>);
     }
-    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads, kEdges>);
+    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads, kEdges, Exchange>);
   }
   template <typename T, int N> static const void* get(int threads, bool edges) {
     if constexpr (N * sizeof(T) == 16) {
@@ -319,6 +321,7 @@ struct BlockHybridFamily {
     return instance<T, N, false>(threads);
   }
 };
+using BlockHybridFamily = HybridFamily<HybridCluster>;
 
 // A cluster shape of block_hybrid: its kernel, its threads, the most bytes of the row one
 // of its CTAs takes, and the CTAs it needs resident per SM.
@@ -604,12 +607,14 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
 // Backward plan
 // ---------------------------------------------------------------------------------
 
-struct BlockHybridBackwardFamily {
+template <typename Exchange>
+struct HybridBackwardFamily {
   template <typename T, int N, bool kEdges> static const void* instance(int threads) {
     if (threads == kHybridSmallThreads) {
-      return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridSmallThreads>);
+      return reinterpret_cast<const void*>(
+          &softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridSmallThreads, Exchange>);
     }
-    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridThreads>);
+    return reinterpret_cast<const void*>(&softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridThreads, Exchange>);
   }
   template <typename T, int N> static const void* get(int threads, bool edges) {
     if constexpr (N * sizeof(T) == 16) {
@@ -618,6 +623,7 @@ struct BlockHybridBackwardFamily {
     return instance<T, N, false>(threads);
   }
 };
+using BlockHybridBackwardFamily = HybridBackwardFamily<HybridCluster>;
 
 // max_cluster 1: one CTA per row (the backward's auto asks this).
 template <typename T>

@@ -156,38 +156,8 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
 // Kernels: block_hybrid's, with the exchange above
 // ---------------------------------------------------------------------------------
 
-struct SplitHybridFamily {
-  template <typename T, int N, bool kEdges> static const void* instance(int threads) {
-    if (threads == kHybridSmallThreads) {
-      return reinterpret_cast<const void*>(
-          &softmax_block_hybrid_kernel<T, N, kHybridSmallThreads, kEdges, HybridGlobal>);
-    }
-    return reinterpret_cast<const void*>(&softmax_block_hybrid_kernel<T, N, kHybridThreads, kEdges, HybridGlobal>);
-  }
-  template <typename T, int N> static const void* get(int threads, bool edges) {
-    if constexpr (N * sizeof(T) == 16) {
-      if (edges) return instance<T, N, true>(threads);
-    }
-    return instance<T, N, false>(threads);
-  }
-};
-
-struct SplitHybridBackwardFamily {
-  template <typename T, int N, bool kEdges> static const void* instance(int threads) {
-    if (threads == kHybridSmallThreads) {
-      return reinterpret_cast<const void*>(
-          &softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridSmallThreads, HybridGlobal>);
-    }
-    return reinterpret_cast<const void*>(
-        &softmax_backward_block_hybrid_kernel<T, N, kEdges, kHybridThreads, HybridGlobal>);
-  }
-  template <typename T, int N> static const void* get(int threads, bool edges) {
-    if constexpr (N * sizeof(T) == 16) {
-      if (edges) return instance<T, N, true>(threads);
-    }
-    return instance<T, N, false>(threads);
-  }
-};
+using SplitHybridFamily = HybridFamily<HybridGlobal>;
+using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 
 // ---------------------------------------------------------------------------------
 // Plans
