@@ -1,7 +1,7 @@
 """Triton softmax and log-softmax over rows, and their backward: the op module the
 `triton` backend calls.
 
-Three kernel families, each for both ops (a constexpr flag) and fp32/fp16/bf16 in and
+Four kernel families, each for both ops (a constexpr flag) and fp32/fp16/bf16 in and
 out with fp32 arithmetic, each in its own file with its launch parameters and the
 thresholds that tune it:
 
@@ -12,14 +12,18 @@ thresholds that tune it:
   rescaling, then the output pass. Reads twice (the second time from L2), any width.
 * ``split``  (softmax_split.py): a wide row's chunks in several resident programs that
   exchange (max, sum) through global memory. Reads once, writes once.
+* ``split_oneshot`` (softmax_oneshot.py): the same exchange on a one-shot grid, a
+  program per chunk of each row, each taking its (row, chunk) by ticket as it starts, so
+  that no row waits on the slowest SM. Reads once, writes once.
 * ``auto``: softmax_policy.py picks one from the width, dtype and alignment.
 
 The backward ops (softmax_backward: dx = y * (dy - sum(dy * y)); log_softmax_backward:
 dx = dy - exp(y) * sum(dy); `x` is the forward output y, `dy` its gradient) have a
 kernel beside each forward family, in the same file: ``fused`` (rows of y and dy in
 registers: read each once, write dx once), ``tiled`` (softmax_online.py: pass 1 sums
-tile by tile, pass 2 re-reads y and dy, from L2, and writes dx) and ``split`` (chunks of
-y and dy in resident programs that exchange their part of the sum); ``auto``:
+tile by tile, pass 2 re-reads y and dy, from L2, and writes dx), ``split`` (chunks of
+y and dy in resident programs that exchange their part of the sum) and
+``split_oneshot`` (the same on the one-shot grid); ``auto``:
 softmax_policy.auto_backward_kernel.
 
 Every kernel honours the row strides (y's and dy's apart), offsets rows in 64-bit and
@@ -44,13 +48,14 @@ import functools
 
 import torch
 
-from . import grad_node, launch, softmax_fused, softmax_online, softmax_policy, softmax_split
+from . import grad_node, launch, softmax_fused, softmax_online, softmax_oneshot, softmax_policy, softmax_split
 from .backend import refuse, unsupported_device, unsupported_dtype
 
-FAMILIES = {"fused": softmax_fused, "online": softmax_online, "split": softmax_split}
+FAMILIES = {"fused": softmax_fused, "online": softmax_online, "split": softmax_split,
+            "split_oneshot": softmax_oneshot}
 # The backward families, each beside its forward (launch.Family: the same interface).
 BACKWARD_FAMILIES = {"fused": softmax_fused.BACKWARD, "tiled": softmax_online.BACKWARD,
-                     "split": softmax_split.BACKWARD}
+                     "split": softmax_split.BACKWARD, "split_oneshot": softmax_oneshot.BACKWARD}
 BACKWARD_OPS = ("softmax_backward", "log_softmax_backward")
 VARIANTS = {"softmax": tuple(FAMILIES), "log_softmax": tuple(FAMILIES),
             "softmax_backward": tuple(BACKWARD_FAMILIES), "log_softmax_backward": tuple(BACKWARD_FAMILIES)}

@@ -1,6 +1,7 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
 beyond while the GPU holds a group's programs (and for few wide rows, all of whose
-programs fit one per SM), `online` past that. The backward's `auto`
+programs fit one per SM), `online` past that; wide fp32 rows of many programs take
+`split_oneshot` ahead of `split` (`oneshot_rows`). The backward's `auto`
 (`auto_backward_kernel`) follows the same order with `tiled` last.
 
 The widths where `fused` stops being the better choice are measured (below); the limits
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from . import softmax_fused, softmax_rows, softmax_split
+from . import softmax_fused, softmax_oneshot, softmax_rows, softmax_split
 
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
 # of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
@@ -40,6 +41,35 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
     return softmax_split.few_rows(x.shape[0], x.shape[1], x.element_size(), align, sm_count)
 
 
+# Wide fp32 rows: `split_oneshot` (a program per chunk, by ticket) ahead of `split` (a
+# persistent group per row, every row a barrier over programs on every SM) from these
+# widths, aligned rows (16-byte vectors from x's start) of at least a wave of programs
+# (AUTO_ONESHOT_MIN_PROGRAMS_PER_SM on every SM; fewer rows keep `split`, tuned for
+# their latency). H200, 1 GiB, % of copy, 65536 / 131072 / 262144 / 524288 / 1048576,
+# split -> split_oneshot (benchmarks/h200_2026-11-27d/oneshot_geometry_h200.txt: the
+# one-shot's timings there include the host's time per call): forward 90.0 / 90.8 / 85.9
+# / 82.8 / 70.3 -> 92.0 / 90.1 / 87.2 / 84.2 / 80.4; backward 99.5 / 97.8 / 93.5 / 85.9 /
+# 68.4 -> 101.2 / 99.1 / 96.1 / 93.3 / 89.8. 16-bit rows keep `split` (the one-shot holds
+# their values as fp32: forward bf16 81.1-68.7 against 92.9-75.9, backward 83.9-69.4
+# against 91.1-86.1).
+AUTO_ONESHOT_MIN_COLS = {"forward": 65536, "backward": 65536}
+AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
+
+
+def oneshot_rows(direction: str, sm_count: int | None, *tensors: torch.Tensor) -> bool:
+    """Whether auto sends the rows of the (rows, cols) `tensors` (x; or y and dy) to
+    `split_oneshot` (False where the SM count is unknown: the interpreter)."""
+    x = tensors[0]
+    rows, cols = x.shape
+    if sm_count is None or x.element_size() != 4 or cols < AUTO_ONESHOT_MIN_COLS[direction]:
+        return False
+    if softmax_rows.row_align(*tensors) * 4 < 16 or any(t.data_ptr() % 16 for t in tensors):
+        return False
+    _, k, _ = softmax_oneshot.geometry(cols, *softmax_oneshot.GEOMETRY[direction](), False)
+    return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, sm_count) and (
+        rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * sm_count)
+
+
 def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     """The family `auto` runs on the (rows, cols) tensor `x`; `sm_count` None under the
     interpreter (where `split` takes any width)."""
@@ -58,6 +88,8 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     split_align = softmax_split.load_align(x)
     if cols <= limit and not few_rows_split(x, split_align, sm_count):
         return "fused"
+    if oneshot_rows("forward", sm_count, x):
+        return "split_oneshot"
     return "split" if softmax_split.fits(cols, elem, split_align, sm_count) else "online"
 
 
@@ -89,6 +121,8 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
         limit = AUTO_BWD_FUSED_MAX_COLS["16-bit"]
     if cols <= limit:
         return "fused"
+    if oneshot_rows("backward", sm_count, y, dy):
+        return "split_oneshot"
     # Backward `split` holds the widest rows it fits for any row count: its 8192-value chunks
     # (1048576 columns on 132 SMs) were sent to `tiled` for as many rows as SMs until the
     # next row's loads moved after the row's part is published (softmax_split, 7b1914e).

@@ -181,6 +181,31 @@ def test_split_exchanges_with_every_part_published(op):
 
 
 @pytest.mark.parametrize("op", OPS)
+def test_split_oneshot_takes_chunks_by_ticket_and_merges_every_part(op):
+    # Under the interpreter each row of `split_oneshot` is one chunk (a program cannot
+    # wait for a later one). Force K = 2, 3 and 5 chunks with every chunk's pair already
+    # published and the ticket counter at -1 (the interpreter starts programs in order,
+    # so tickets follow program ids): the ticket's row and chunk, the masks of a row's
+    # last, partial chunk, and the merge; the words are left as the kernel left them.
+    softmax_mod, *_ = _modules()
+    oneshot = softmax_mod.FAMILIES["split_oneshot"]
+    for dtype in DTYPES:
+        for x in (in_layout(make_rows(7, 301, dtype, DEVICE), layout) for layout in ("contiguous", "offset by one")):
+            p = softmax_mod.plan(x, op, "split_oneshot")
+            assert p["constexprs"]["K"] == 1 and p["grid"] == 7
+            for k, chunk in ((2, 256), (3, 128), (5, 64)):
+                forced = dict(p, grid=7 * k, constexprs=dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(),
+                                                             CHUNK=chunk))
+                words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=DEVICE),
+                                   _prepublished_pairs(x, k, chunk, 0)])
+                out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
+                oneshot.launch_plan(x, out, forced, words=words)
+                agreement = check(op, x, out)
+                assert agreement.ok, (dtype, k, chunk, agreement.summary())
+                assert words[0] == 7 * k - 1  # every program took one ticket
+
+
+@pytest.mark.parametrize("op", OPS)
 def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, monkeypatch):
     # `fused` is one-shot: one program per row block, on a (x, y) grid once the blocks
     # exceed CUDA's 2^31 - 1 programs in x. Lower that limit so that the interpreter runs
@@ -290,6 +315,36 @@ def test_row_align_divides_width_and_stride():
              (base[:, :1000], 1), (base[::2, :1000], 2), (torch.empty(1, 8).expand(5, 8), 8)]
     for x, align in cases:
         assert rows_mod.row_align(x) == align, (tuple(x.shape), x.stride())
+
+
+def test_auto_takes_split_oneshot_for_wide_aligned_fp32_rows_of_a_wave():
+    # softmax_policy.oneshot_rows restated: fp32, at least AUTO_ONESHOT_MIN_COLS columns,
+    # rows starting on 16-byte vectors (width, row stride and start), and rows x K programs
+    # at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: cdiv(cols, 8192) to 128 chunks);
+    # the same rule for the backward, with dy's layout too. Else what `auto` took before.
+    _, _, _, _, _, policy, _ = _modules()
+    sms, wave = 132, 132 * policy.AUTO_ONESHOT_MIN_PROGRAMS_PER_SM
+    cols = policy.AUTO_ONESHOT_MIN_COLS["forward"]
+    assert policy.AUTO_ONESHOT_MIN_COLS["backward"] == cols
+    k = cols // 8192
+    fewest = -(-wave // k)
+    for rows, width, dtype, kernel in [(fewest, cols, torch.float32, "split_oneshot"),
+                                       (fewest - 1, cols, torch.float32, "split"),
+                                       (1000, cols - 16, torch.float32, "split"),
+                                       (1000, 4 * cols, torch.float32, "split_oneshot"),
+                                       (1000, 4 * cols, torch.bfloat16, "split"),
+                                       (1000, 4 * cols, torch.float16, "split")]:
+        x = torch.empty(rows, width, dtype=dtype)
+        assert policy.auto_kernel(x, sms) == kernel, (rows, width, dtype)
+        assert policy.auto_backward_kernel(x, x, sms) == kernel, (rows, width, dtype)
+        assert policy.auto_kernel(x, None) != "split_oneshot"  # the interpreter: never
+    base = torch.empty(1000 * 4 * cols + 4)
+    shifted = base[1:1 + 1000 * 4 * cols].view(1000, 4 * cols)  # 4 bytes past a vector
+    aligned = base[4:4 + 1000 * 4 * cols].view(1000, 4 * cols)
+    assert policy.auto_kernel(aligned, sms) == "split_oneshot" and policy.auto_kernel(shifted, sms) == "split"
+    assert policy.auto_backward_kernel(aligned, shifted, sms) == "split"
+    padded = torch.empty(1000, 4 * cols + 2)[:, :4 * cols]  # row stride 8 bytes past a vector
+    assert policy.auto_kernel(padded, sms) == "split"
 
 
 def test_split_geometry_by_element_size():
@@ -816,7 +871,7 @@ def test_bf16_rounding_helpers_round_to_nearest_even():
         assert _same_bits(packed, expected[: 2 * (n // 2)]).all()
 
 
-@pytest.mark.parametrize("variant", ["fused", "online", "split"])
+@pytest.mark.parametrize("variant", ["fused", "online", "split", "split_oneshot"])
 @pytest.mark.parametrize("op", OPS)
 def test_bf16_results_are_rounded_to_nearest_even(op, variant):
     # A kernel's bf16 output is its fp32 result rounded to nearest even. The fp32 result
@@ -969,9 +1024,11 @@ def test_gpu_side_stream(op, variant, cols):
 
 @pytest.mark.gpu
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["auto", "online", "split"])  # auto: fused, 4096 wide
+@pytest.mark.parametrize("variant", ["auto", "online", "split", "split_oneshot"])  # auto: fused, 4096 wide
 def test_gpu_more_than_2_to_the_31_elements(variant):
-    rows, cols = 2 ** 31 // 4096 + 8, 4096
+    # split_oneshot: rows of 8 chunks, each taken by ticket.
+    cols = 65536 if variant == "split_oneshot" else 4096
+    rows = 2 ** 31 // cols + 8
     x = make_rows(rows, cols, torch.float16, "cuda")
     assert x.numel() > 2 ** 31
     out = softmax(x, backend="triton", variant=variant)

@@ -227,6 +227,29 @@ def test_backward_forced_grids_and_exchanges(op):
                 assert (slots == -1).all(), (dtype, edges, n_split, grid, slots)
 
 
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_split_oneshot_takes_chunks_by_ticket_and_adds_every_part(op):
+    # As the forward's test: K = 2, 3 and 5 chunks forced, every part of every row's sum
+    # already published and the ticket counter at -1; rows aligned and one element in.
+    softmax_mod, *_ = _modules()
+    oneshot = softmax_mod.BACKWARD_FAMILIES["split_oneshot"]
+    for dtype in DTYPES:
+        y, dy = backward_inputs(op, 7, 301, dtype)
+        for y, dy in ((y, in_layout(dy, "padded")), (in_layout(y, "offset by one"), in_layout(dy, "offset by one"))):
+            p = softmax_mod.plan(y, op, "split_oneshot", dy)
+            assert p["constexprs"]["K"] == 1 and p["grid"] == 7
+            for k, chunk in ((2, 256), (3, 128), (5, 64)):
+                forced = dict(p, grid=7 * k, constexprs=dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(),
+                                                             CHUNK=chunk))
+                words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=DEVICE),
+                                   _prepublished_slots(op, y, dy, k, chunk, 0)])
+                out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
+                oneshot.launch_plan(y, dy, out, forced, words=words)
+                agreement = check(op, y, out, dy=dy)
+                assert agreement.ok, (dtype, k, chunk, agreement.summary())
+                assert words[0] == 7 * k - 1
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_backward_odd_rows_plan_head_whole_vectors_and_tail(dtype):
     # As the forward's (kernels_triton/row_edges.py): `fused` and `split` read odd rows of
@@ -339,7 +362,7 @@ def test_backward_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimensi
     assert agreement.ok, agreement.summary()
 
 
-@pytest.mark.parametrize("variant", ["fused", "tiled", "split"])
+@pytest.mark.parametrize("variant", ["fused", "tiled", "split", "split_oneshot"])
 @pytest.mark.parametrize("op", BWD_OPS)
 def test_backward_bf16_results_are_rounded_to_nearest_even(op, variant):
     # As the forward's: the same tiles in bf16 and fp32 (bf16 values widen exactly), so
@@ -449,9 +472,11 @@ def test_backward_auto_follows_the_thresholds():
     # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
     chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES[4]
     assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), 132) == "split"
-    # the widest chunks for any number of rows, fewer or more than the SMs
-    for rows in (1, 131, 132, 1000):
-        assert policy.auto_backward_kernel(*(2 * [torch.empty(rows, 128 * chunk)]), 132) == "split"
+    # the widest chunks for any number of rows, fewer or more than the SMs; from a wave of
+    # one-shot programs (4 per SM: 5 rows of 128 chunks on 132 SMs), split_oneshot
+    for rows, kernel in ((1, "split"), (4, "split"), (5, "split_oneshot"), (132, "split_oneshot"),
+                         (1000, "split_oneshot")):
+        assert policy.auto_backward_kernel(*(2 * [torch.empty(rows, 128 * chunk)]), 132) == kernel, rows
     too_wide = torch.empty(1, 128 * chunk + 16)
     assert policy.auto_backward_kernel(too_wide, too_wide, 132) == "tiled"
     assert policy.auto_backward_kernel(too_wide, too_wide, None) == "split"
@@ -540,8 +565,8 @@ def test_backward_any_tensor_gets_an_answer():
 
 
 def test_backend_lists_the_backward_variants():
-    assert BACKEND.variants("softmax_backward") == ["auto", "fused", "tiled", "split"]
-    assert BACKEND.variants("log_softmax_backward") == ["auto", "fused", "tiled", "split"]
+    assert BACKEND.variants("softmax_backward") == ["auto", "fused", "tiled", "split", "split_oneshot"]
+    assert BACKEND.variants("log_softmax_backward") == ["auto", "fused", "tiled", "split", "split_oneshot"]
 
 
 # -- the C++ gradient node (kernels_triton/grad_node.py) -------------------------------------------
@@ -773,10 +798,12 @@ def test_gpu_backward_misaligned_y_and_side_stream(op, variant, cols):
 
 @pytest.mark.gpu
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["auto", "tiled", "split"])  # auto: fused, 4096 wide
+@pytest.mark.parametrize("variant", ["auto", "tiled", "split", "split_oneshot"])  # auto: fused, 4096 wide
 @pytest.mark.parametrize("op", BWD_OPS)
 def test_gpu_backward_more_than_2_to_the_31_elements(op, variant):
-    rows, cols = 2 ** 31 // 4096 + 8, 4096
+    # split_oneshot: rows of 8 chunks, each taken by ticket.
+    cols = 65536 if variant == "split_oneshot" else 4096
+    rows = 2 ** 31 // cols + 8
     gen = torch.Generator(device="cuda").manual_seed(0)
     y = torch.rand(rows, cols, generator=gen, device="cuda", dtype=torch.float16)
     y = y.mul_(2.0 / cols) if op == "softmax_backward" else y.mul_(-20.0)

@@ -27,7 +27,7 @@ PYTESTMARK = [
 ]
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 OPS = ("softmax", "log_softmax")
-VARIANTS = ("fused", "online", "split", "auto")
+VARIANTS = ("fused", "online", "split", "split_oneshot", "auto")
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 DTYPE_IDS = ["fp32", "fp16", "bf16"]
 
@@ -60,7 +60,7 @@ def same_bits(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 BWD_OPS = ("softmax_backward", "log_softmax_backward")
-BWD_VARIANTS = ("fused", "tiled", "split", "auto")
+BWD_VARIANTS = ("fused", "tiled", "split", "split_oneshot", "auto")
 
 
 def odd_tensors(device):

@@ -1,0 +1,97 @@
+"""Chunk geometries of the Triton `split_oneshot` variant (kernels_triton/softmax_oneshot.py),
+forward and backward, timed through the package's own plan and launch beside `split`, on
+~1 GiB inputs, as % of a device-to-device copy timed in the same run.
+
+A geometry is (chunk values, values of it per thread): the plan reads both from the
+module's ONESHOT_CHUNK and ONESHOT_[BWD_]VALUES_PER_THREAD, which this script sets for
+each run (plans are cached by layout, so the cache is cleared between geometries). The
+rows it checks (the first and last four of each input) against float64 guard against a
+geometry that computes garbage fast; the GPU tests check every element.
+
+    PYTHONPATH=. python3 benchmarks/tuning/triton_oneshot_geometry.py [--cols ...] [--passes fwd,bwd]
+"""
+from __future__ import annotations
+
+import argparse
+
+import torch
+import triton
+
+from kernels_triton import launch, softmax, softmax_oneshot
+
+FWD = {"fp32": [(8192, 64), (8192, 32), (16384, 64)], "bf16": [(8192, 64), (16384, 64)]}
+BWD = {"fp32": [(8192, 32), (8192, 64), (4096, 32), (16384, 64)],
+       "bf16": [(8192, 32), (16384, 32), (16384, 64), (8192, 64)]}
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
+
+
+def _ms(fn) -> float:
+    return triton.testing.do_bench(fn, warmup=25, rep=150, return_mode="median")
+
+
+def _close(out: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype) -> bool:
+    atol, rtol = (2e-6, 1e-4) if dtype == torch.float32 else (2e-3, 1.6e-2)
+    return bool(torch.allclose(out.double(), ref, atol=atol, rtol=rtol))
+
+
+def _reference(op: str, x: torch.Tensor, dy: torch.Tensor | None) -> torch.Tensor:
+    rows = torch.cat([x[:4], x[-4:]]).double()
+    if dy is None:
+        return torch.softmax(rows, -1)
+    g = torch.cat([dy[:4], dy[-4:]]).double()
+    return rows * (g - (g * rows).sum(-1, keepdim=True))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cols", default="65536,131072,262144,524288,1048576")
+    ap.add_argument("--passes", default="fwd,bwd")
+    ap.add_argument("--dtypes", default="fp32,bf16")
+    ap.add_argument("--bytes", type=float, default=2.0**30)
+    args = ap.parse_args()
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
+          f"% of copy, {args.bytes / 2**30:g} GiB inputs", flush=True)
+    for pass_ in args.passes.split(","):
+        op = "softmax" if pass_ == "fwd" else "softmax_backward"
+        for dname in args.dtypes.split(","):
+            dtype = DTYPES[dname]
+            for cols in map(int, args.cols.split(",")):
+                rows = max(1, int(args.bytes) // (cols * dtype.itemsize))
+                x = torch.randn(rows, cols, device="cuda").to(dtype)
+                dy = None
+                if pass_ == "bwd":
+                    x = torch.softmax(x.float(), -1).to(dtype)
+                    dy = torch.randn_like(x)
+                copy_out = torch.empty_like(x)
+                copy_ms = _ms(lambda: copy_out.copy_(x))
+                moved = (3 if dy is not None else 2) * x.numel() * x.element_size()
+                copy_bw = 2 * x.numel() * x.element_size() / copy_ms
+                ref = _reference(op, x, dy)
+                cells = []
+                geometries = [("split", None)] + [("split_oneshot", g) for g in (FWD if dy is None else BWD)[dname]]
+                for variant, geometry in geometries:
+                    if geometry is not None:
+                        softmax_oneshot.ONESHOT_CHUNK = geometry[0]
+                        if dy is None:
+                            softmax_oneshot.ONESHOT_VALUES_PER_THREAD = geometry[1]
+                        else:
+                            softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD = geometry[1]
+                        launch.clear_plans()
+                    label = variant if geometry is None else f"{geometry[0]}x{geometry[1]}"
+                    try:
+                        p = softmax.plan(x, op, variant, dy)
+                        fn = (lambda: softmax.run(x, op, variant)) if dy is None else (
+                            lambda: softmax.run(x, op, variant, dy=dy))
+                        out = fn()
+                        ok = _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
+                        ms = _ms(fn)
+                        cells.append(f"{label}={100 * moved / ms / copy_bw:.1f}"
+                                     f"({p.get('n_regs')}r,{p.get('programs_per_sm')}/SM{'' if ok else ',WRONG'})")
+                    except Exception as e:  # a finding to print, not the end of the sweep
+                        cells.append(f"{label}=ERR {type(e).__name__}: {str(e)[:60]}")
+                print(pass_, dname, cols, "  ".join(cells), flush=True)
+                del x, dy, copy_out
+
+
+if __name__ == "__main__":
+    main()

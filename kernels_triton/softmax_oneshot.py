@@ -1,0 +1,310 @@
+"""Softmax `split_oneshot`: a wide row cut over the programs of a one-shot grid, each
+program one chunk of one row, with no program waiting on the GPU's slowest SM.
+
+`split` (softmax_split.py) holds a row's chunks in a persistent grid: a group of SPLIT
+programs, one per SM at the widest rows, exchange every row's (max, sum) and wait for
+each other, so each row is a barrier over programs on every SM and the slowest SM sets
+the pace of every row. Here the grid is rows x K programs, each short-lived: it takes a
+ticket as it starts (an atomic add on the workspace's first word), and ticket n is chunk
+n % K of row n // K. It loads that chunk, publishes its pair (softmax_split._pair_word;
+backward: its part of the row's sum, _sum_word), polls the row's K words, merges them,
+writes its chunk of the output and exits; the SM then starts another program. A slow SM
+delays only its own programs while the others take more tickets.
+
+No deadlock, in whatever order the hardware starts programs: tickets go out in the
+order programs start, so every row but the latest ticket's has all its programs started
+(running or done), and only that row's programs can wait for one not yet started, which
+gets a slot as long as K programs fit the GPU at once. The plan checks that against the
+compiled kernel's occupancy (`regroup` widens the chunks where it does not hold).
+
+The workspace (1 + rows x K int64 words) is `split`'s exchange buffer, all -1 between
+launches: a fill on the launch's stream puts this launch's words back after it
+(`_launch`), one more launch per call, which costs wide calls little (0.1-1 % of copy at
+1 GiB). Rows of one chunk (K = 1, and every row under the interpreter, whose programs run
+one after another) take the program id as their ticket and exchange nothing.
+
+Chunks are ONESHOT_CHUNK values at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forward:
+the fp32 exps held across the wait; backward: y's and dy's values), at most
+ONESHOT_MAX_PARTS per row, wider where a row has more.
+"""
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from . import downcast, launch, softmax_rows, softmax_split
+from .softmax_rows import LOG2E
+
+# Measurements quoted below: 1 GiB inputs, % of the copy bandwidth measured in the same run.
+# Prototype: benchmarks/tuning/triton_oneshot_split.py (benchmarks/h200_2026-11-27d/,
+# h100_2026-11-27d/ triton_oneshot_prototype_*.txt); the package's kernels:
+# benchmarks/tuning/triton_oneshot_geometry.py (oneshot_geometry_*.txt there), whose
+# timings include the host's time per call (do_bench), so they rank geometries but
+# understate them all against `split`'s bound launch.
+
+# Forward chunks: 8192 values at 64 a thread (4 warps, 100-110 registers, 4 programs per
+# SM: 128 KiB of fp32 chunks resident per SM). H200, fp32 65536 / 131072 / 262144 /
+# 524288 / 1048576: 92.0 / 90.1 / 87.2 / 84.2 / 80.4, against 90.5 / 85.7 / 78.3 / 75.9 /
+# 71.6 at 32 a thread (62 registers, 4 per SM: half the bytes resident) and 89.8 / 89.3 /
+# 85.2 / 78.9 / 73.2 for 16384-value chunks at 64 (2 per SM). The prototype's same
+# geometry, H100 fp32 262144 / 524288 / 1048576: 98.5 / 97.7 / 94.2.
+ONESHOT_CHUNK = 8192
+ONESHOT_VALUES_PER_THREAD = 64
+# The backward holds y's and dy's values: 64 of each a thread over 8192-value chunks (4
+# warps, 161-165 registers, 3 programs per SM). H200, fp32 65536 ... 1048576: 101.2 /
+# 99.1 / 96.1 / 93.3 / 89.8, against 90.1 / 84.1 / 76.1 / 71.3 / 64.4 at 32 a thread
+# (8 warps, 2 per SM), 96.5 / 92.1 / 90.7 / 88.7 / 64.3 for 4096-value chunks at 32 (5 per
+# SM, but 2 at 1048576: 128 chunks poll 128 words), 88.3-70.5 for 16384 at 64 (1 per SM).
+# bf16 (82.9-69.4 at best, 8192 at 64) trails `split` (91.1-82.9), which `auto` keeps.
+ONESHOT_BWD_VALUES_PER_THREAD = 64
+# The most programs a row takes (the words a program polls, one vector of the next power
+# of two); rows with more chunks take chunks twice as wide over twice the warps, up to
+# ONESHOT_MAX_WARPS: 16 forward (32768-value chunks at 105 registers, one program per
+# SM: rows to 4194304 columns), 8 backward (165 registers: 16 warps would need 84 Ki of
+# an SM's 64 Ki; 16384-value chunks, rows to 2097152 columns).
+ONESHOT_MAX_PARTS = 128
+ONESHOT_MAX_WARPS = {"forward": 16, "backward": 8}
+# Programs in a launch: Triton's grid is at most 2^31 - 1 programs along its first axis.
+ONESHOT_MAX_PROGRAMS = 2**31 - 1
+
+
+@triton.jit
+def _ticket(ws_ptr, K: tl.constexpr):
+    # (row, part, the row's K exchange words) of this program. K > 1: by ticket (see the
+    # top of the file); relaxed, since only the add's atomicity matters (nothing is read
+    # through it), and Triton executes a scalar atomic once per program, handing every
+    # thread its result. K = 1: the program id (nothing waits, nothing to order).
+    # The chunk index in 32 bits: the chunk's column offsets are then 32-bit too (a row
+    # has at most 4194304 columns), 30 fewer registers than 64-bit ones in the fp32
+    # forward (133 -> 103, sm_90: 3 -> 4 programs per SM).
+    if K > 1:
+        ticket = tl.atomic_add(ws_ptr, 1, sem="relaxed", scope="gpu") + 1
+    else:
+        ticket = tl.program_id(0).to(tl.int64)
+    row = ticket // K
+    return row, (ticket - row * K).to(tl.int32), ws_ptr + 1 + row * K
+
+
+@triton.jit
+def _row_words(slots, K: tl.constexpr, KP: tl.constexpr):
+    # The row's K published words once none is -1 (volatile loads: from L2, not this SM's
+    # L1, so each pass sees the others' exchanges, as `split`'s wait), 0 in lanes K..KP-1.
+    ks = tl.arange(0, KP)
+    words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
+    while tl.min(words, axis=0) < 0:
+        words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
+    return words
+
+
+@triton.jit
+def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                            LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr,
+                            KP: tl.constexpr, ALIGN: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Grid: n_rows x K programs, one per chunk. ws_ptr: int64 [1 + n_rows x K], all -1
+    # (`workspace`): the ticket counter, then each row's K words. Each element is read
+    # once and written once; the chunk's exps are held across the wait.
+    n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
+    row, part, slots = _ticket(ws_ptr, K)
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    in_row = cols < n_cols
+    xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf")).to(tl.float32)
+    # The chunk's pair, exponents relative to its own max (a chunk of only -inf: (-inf,
+    # 0)); NaN and +inf make d NaN, and so the row.
+    m = tl.max(xf, axis=0)
+    e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+    d = tl.sum(e, axis=0)
+    if K > 1:
+        tl.atomic_xchg(slots + part, softmax_split._pair_word(m, d), sem="relaxed", scope="gpu")
+        words = _row_words(slots, K, KP)
+        live = tl.arange(0, KP) < K
+        part_max = tl.where(live, (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), -float("inf"))
+        part_sum = tl.where(live, (words >> 32).to(tl.int32).to(tl.float32, bitcast=True), 0.0)
+        # Merged in slot order, the same in every program of the row: a chunk of only
+        # -inf adds 0 * exp(-inf) = 0; a row of only -inf gets NaN (-inf - -inf), as torch.
+        row_max = tl.max(part_max, axis=0)
+        row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+    else:
+        row_max = m
+        row_sum = d
+    y = softmax_split._split_output(xf, e, m, row_max, row_sum, LOG_SOFTMAX, False)
+    tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+             mask=in_row)
+
+
+@triton.jit
+def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
+                                     dx_row_stride, LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr,
+                                     K: tl.constexpr, KP: tl.constexpr, ALIGN: tl.constexpr,
+                                     INTERPRETER: tl.constexpr):
+    # The forward's grid and workspace; a program holds its chunk of y and of dy across
+    # the wait, publishes its part of the row's sum (softmax_rows.grad_term) and writes dx
+    # (grad_out) from the row's sum, added in slot order (the same in every program).
+    n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
+        n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
+    row, part, slots = _ticket(ws_ptr, K)
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    in_row = cols < n_cols
+    # Padding: +0 in y and dy adds nothing to the sum.
+    yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
+    gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
+    s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
+    if K > 1:
+        tl.atomic_xchg(slots + part, softmax_split._sum_word(s), sem="relaxed", scope="gpu")
+        words = _row_words(slots, K, KP)
+        s = tl.sum((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), axis=0)
+    dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
+    tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
+             mask=in_row)
+
+
+
+# -- launch parameters -------------------------------------------------------------------------
+
+def geometry(cols: int, per_thread: int, max_warps: int, interpreted: bool) -> tuple[int, int, int]:
+    """(CHUNK, K, warps) for rows of `cols` values at `per_thread` values of a chunk a
+    thread: ONESHOT_CHUNK-value chunks, twice as wide (and twice the warps) while a row has
+    more than ONESHOT_MAX_PARTS of them, up to `max_warps`; under the interpreter (or for
+    rows of one chunk) the whole row in one. Rows of no columns as one column."""
+    cols = max(cols, 1)
+    chunk = ONESHOT_CHUNK
+    while triton.cdiv(cols, chunk) > ONESHOT_MAX_PARTS and chunk < max_warps * 32 * per_thread:
+        chunk *= 2
+    if interpreted or cols <= chunk:
+        chunk = triton.next_power_of_2(cols)
+    warps = max(1, min(max_warps, chunk // (32 * per_thread)))
+    return chunk, triton.cdiv(cols, chunk), warps
+
+
+# The geometry's arguments of each direction: (values of a chunk per thread, most warps).
+GEOMETRY = {"forward": lambda: (ONESHOT_VALUES_PER_THREAD, ONESHOT_MAX_WARPS["forward"]),
+             "backward": lambda: (ONESHOT_BWD_VALUES_PER_THREAD, ONESHOT_MAX_WARPS["backward"])}
+
+
+def _constexprs(chunk: int, k: int, *tensors: torch.Tensor) -> dict:
+    return {"CHUNK": chunk, "K": k, "KP": triton.next_power_of_2(k), "ALIGN": softmax_rows.row_align(*tensors)}
+
+
+def _why(x: torch.Tensor, direction: str) -> str | None:
+    rows, cols = x.shape
+    interpreted = not launch.on_gpu(x)
+    per_thread, max_warps = GEOMETRY[direction]()
+    _, k, _ = geometry(cols, per_thread, max_warps, interpreted)
+    if rows * k > ONESHOT_MAX_PROGRAMS:
+        return (f"triton variant 'split_oneshot' launches a program per chunk of each row: {rows} rows of {k} "
+                f"chunks exceed the {ONESHOT_MAX_PROGRAMS} programs a launch can have (use 'auto')")
+    if interpreted:
+        return None
+    # A row's K programs must fit the GPU at once; one program of the widest chunks fits
+    # every SM, so K up to the SM count always does (`regroup` widens the chunks to it).
+    most = min(ONESHOT_MAX_PARTS, launch.device_limits(x.device.index).sm_count)
+    if k > most:
+        widest = max_warps * 32 * per_thread
+        return (f"triton variant 'split_oneshot' holds a row in at most {most} programs of at most {widest} "
+                f"columns on this GPU, so rows up to {most * widest} columns; this row has {cols} "
+                f"(use 'split', 'online' or 'auto')")
+    return None
+
+
+def why_unsupported(x: torch.Tensor) -> str | None:
+    """None when `split_oneshot` serves the (rows, cols) tensor `x`; else why not."""
+    return _why(x, "forward")
+
+
+def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
+    """None when the `split_oneshot` backward serves y and dy (2-D); else why not."""
+    return _why(y, "backward")
+
+
+def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+    """(constexprs, num_warps, register cap (none), rows) of the forward on the (rows,
+    cols) tensor `x`: CHUNK, K, KP (the poll's lanes) and ALIGN."""
+    chunk, k, warps = geometry(x.shape[1], *GEOMETRY["forward"](), sm_count is None)
+    return _constexprs(chunk, k, x), warps, None, x.shape[0]
+
+
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+    """The backward's `launch_params`, from y and dy."""
+    chunk, k, warps = geometry(y.shape[1], *GEOMETRY["backward"](), sm_count is None)
+    return _constexprs(chunk, k, y, dy), warps, None, y.shape[0]
+
+
+def _regroup(constexprs: dict, warps: int, resident: int, direction: str) -> tuple[dict, int] | None:
+    """softmax.plan's next geometry where a row's K programs do not all fit the GPU at
+    once (`resident`, from the compiled kernel): chunks twice as wide over twice the
+    warps (cdiv(cdiv(cols, c), 2) = cdiv(cols, 2c)); None where they fit, or at the
+    direction's most warps (`_why` declines the rows whose widest chunks would not fit)."""
+    k = constexprs["K"]
+    if k <= resident or warps >= ONESHOT_MAX_WARPS[direction]:
+        return None
+    k = triton.cdiv(k, 2)
+    return dict(constexprs, CHUNK=2 * constexprs["CHUNK"], K=k, KP=triton.next_power_of_2(k)), 2 * warps
+
+
+def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:
+    """The forward's `_regroup`."""
+    return _regroup(constexprs, warps, resident, "forward")
+
+
+def backward_regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:
+    """The backward's `_regroup`."""
+    return _regroup(constexprs, warps, resident, "backward")
+
+
+def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
+         programs_per_sm: int = 1) -> tuple[int, int]:
+    """(programs, programs per SM): a program per chunk of each of the `units` rows."""
+    return units * constexprs["K"], programs_per_sm
+
+
+def _words(rows: int, k: int) -> int:
+    """Workspace words of a launch over `rows` rows of `k` chunks (none for K = 1)."""
+    return 1 + rows * k if k > 1 else 0
+
+
+def _launch(kernel, args_of, device: torch.device, rows: int, p: dict, tensors: tuple,
+            words: torch.Tensor | None) -> None:
+    # The workspace is softmax_split.exchange_words' buffer, all -1 between launches: this
+    # launch's words are put back to -1 after it, on the same stream (a fill: one launch
+    # more per call, 0.1-1 % of copy at 1 GiB; a fresh, captured buffer while a CUDA graph
+    # is captured). `words`: a test's own, laid out as `_words` says, left as the kernel
+    # leaves them.
+    k = p["constexprs"]["K"]
+    n = _words(rows, k)
+    own = words is None and n > 0
+    if own:
+        words = softmax_split.exchange_words(device, n)
+    elif words is None:
+        words = launch.stand_in(torch.int64, device)
+    launch.launch(kernel, (p["grid"],), args_of(*tensors, words), p, p["num_warps"], {}, p["constexprs"])
+    if own:
+        words[:n].fill_(-1)
+
+
+def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict, words: torch.Tensor | None = None) -> None:
+    """Launch the forward as planned (`p` from softmax.plan) from `x` into `y`."""
+    _launch(_softmax_oneshot_kernel, softmax_rows.kernel_args, x.device, x.shape[0], p, (x, y), words)
+
+
+def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict,
+                         words: torch.Tensor | None = None) -> None:
+    """Launch the backward as planned: dx from y and dy."""
+    _launch(_softmax_oneshot_backward_kernel, softmax_rows.backward_kernel_args, y.device, y.shape[0], p,
+            (y, dy, dx), words)
+
+
+def compile_args(x: torch.Tensor) -> tuple:
+    """The forward's arguments with stand-ins for the output and the workspace."""
+    return softmax_rows.kernel_args(x, launch.stand_in(x.dtype, x.device), launch.stand_in(torch.int64, x.device))
+
+
+def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
+    """The backward's arguments with stand-ins for dx and the workspace."""
+    return softmax_rows.backward_kernel_args(y, dy, launch.stand_in(y.dtype, y.device),
+                                             launch.stand_in(torch.int64, y.device))
+
+
+KERNEL = _softmax_oneshot_kernel
+BACKWARD = launch.Family(KERNEL=_softmax_oneshot_backward_kernel, why_unsupported=backward_why_unsupported,
+                         launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
+                         launch_plan=backward_launch_plan, regroup=backward_regroup)
