@@ -82,3 +82,29 @@ grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${
 echo "elapsed $(el)"
 
 ## call 4
+# session 47 call 4 (H200): call 3 on this GPU (ef5eb58): the Triton test files,
+# memcheck over split_oneshot, `auto` / `split` / `split_oneshot` softmax forward and
+# backward, fp32 and bf16, 65536-1048576 columns, 1 GiB; log-softmax fp32 `auto` against
+# `split` (auto takes split_oneshot there too).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 240 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "not more_than_2_to_the_31 or split_oneshot" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16 --op softmax --pass $pass \
+    --backends triton --variants auto,split,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/os_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+  timeout 100 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32 --op log_softmax --pass $pass \
+    --backends triton --variants auto,split --min-bytes 1GiB --quiet --format csv --output $out/oslog_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+done
+python3 benchmarks/tuning/side_by_side.py $out os fwd_${tag}_$rev bwd_${tag}_$rev
+python3 benchmarks/tuning/side_by_side.py $out oslog fwd_${tag}_$rev bwd_${tag}_$rev
+echo "compare $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_oneshot_${tag}_$rev.log --backends triton --variants split_oneshot \
+  > $out/sanitize_oneshot_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_oneshot_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${tag}_$rev.summary | tail -8
+echo "elapsed $(el)"
+
+## call 5
