@@ -347,6 +347,28 @@ def test_auto_takes_split_oneshot_for_wide_aligned_fp32_rows_of_a_wave():
     assert policy.auto_kernel(padded, sms) == "split"
 
 
+def test_split_oneshot_geometry():
+    # 8192-value chunks at 64 values a thread (4 warps) to 128 chunks a row, then twice as
+    # wide over twice the warps, to 16 warps forward and 8 backward; the poll's vector at
+    # least a lane per thread (a narrower one is replicated over the warps); the whole row
+    # in one chunk under the interpreter and for rows of one chunk.
+    softmax_mod, *_ = _modules()
+    oneshot = softmax_mod.FAMILIES["split_oneshot"]
+    forward, backward = oneshot.GEOMETRY["forward"](), oneshot.GEOMETRY["backward"]()
+    for cols, expected in [(65536, (8192, 8, 4)), (1048576, (8192, 128, 4)), (1048577, (16384, 65, 8)),
+                           (4194304, (32768, 128, 16)), (5000, (8192, 1, 4)), (3000, (4096, 1, 2))]:
+        assert oneshot.geometry(cols, *forward, False) == expected, cols
+    assert oneshot.geometry(2097152, *backward, False) == (16384, 128, 4 * 2)
+    assert oneshot.geometry(4194304, *backward, False) == (16384, 256, 8)  # declined on a GPU: K > 128
+    assert oneshot.geometry(1048576, *forward, True) == (1048576, 1, 16)
+    assert [oneshot.poll_lanes(k, w) for k, w in [(32, 4), (128, 4), (128, 8), (3, 1), (200, 4)]] == [
+        128, 128, 256, 32, 256]
+    regrouped = oneshot.regroup({"CHUNK": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 127)
+    assert regrouped == ({"CHUNK": 16384, "K": 64, "KP": 256, "ALIGN": 16}, 8)
+    assert oneshot.regroup({"CHUNK": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 128) is None
+    assert oneshot.BACKWARD.regroup({"CHUNK": 16384, "K": 128, "KP": 256, "ALIGN": 16}, 8, 100) is None
+
+
 def test_split_geometry_by_element_size():
     _, _, _, _, split, _, _ = _modules()
     # launch params: warps = chunk / (32 x values per thread): 16-bit chunks of 16 KiB at

@@ -108,3 +108,20 @@ grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${
 echo "elapsed $(el)"
 
 ## call 5
+# session 47 call 5 (H200): why the package's split_oneshot forward measured below its
+# prototype on the H200 (call 4, fp32 262144 / 524288: 86.9 / 83.6; the prototype 91.0 /
+# 87.8 in the morning's run on another H200): the prototype again on this machine, and
+# .device/kp128 (ef5eb58 with the poll always 128 words wide, as the prototype's) against
+# the checkout, forward and backward fp32, 262144 / 524288 / 1048576, two rounds.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 120 python3 benchmarks/tuning/triton_oneshot_split.py --dtype fp32 --configs 8192x4 2>&1 | tee $out/prototype_again_${tag}.txt | grep -E "^fp32|summary"
+echo "prototype $(el)"
+compare_trees kp_${tag} fwd,bwd 2 "--cols 262144,524288,1048576 --dtype fp32 --op softmax --backends triton --variants split_oneshot --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/kp128" 2>&1 | tail -12
+(cd $out && tar -czf kp_${tag}.tgz kp_${tag}_*.csv && rm kp_${tag}_*.csv)
+echo "elapsed $(el)"
+
+## call 6
