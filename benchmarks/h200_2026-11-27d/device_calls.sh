@@ -125,3 +125,25 @@ compare_trees kp_${tag} fwd,bwd 2 "--cols 262144,524288,1048576 --dtype fp32 --o
 echo "elapsed $(el)"
 
 ## call 6
+# session 47 calls 6 (H100) and 7 (H200): main's head (poll lanes at least a lane per
+# thread): the Triton test files, memcheck over split_oneshot, softmax and log-softmax
+# fp32 `auto` (split_oneshot) against `split`, forward and backward, 65536-1048576, 1 GiB.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 240 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "not more_than_2_to_the_31 or split_oneshot" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32 --op softmax,log_softmax --pass $pass \
+    --backends triton --variants auto,split --min-bytes 1GiB --quiet --format csv --output $out/final_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+done
+python3 benchmarks/tuning/side_by_side.py $out final fwd_${tag}_$rev bwd_${tag}_$rev
+echo "compare $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_oneshot_${tag}_$rev.log --backends triton --variants split_oneshot \
+  > $out/sanitize_oneshot_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_oneshot_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${tag}_$rev.summary | tail -8
+echo "elapsed $(el)"
+
+## call 8
