@@ -17,7 +17,7 @@ holds across the wait (form "e": the fp32 exps; "p", bf16 only: the input packed
 32-bit register, the output recomputed), each checked against float64 before it is timed.
 
     PYTHONPATH=. python benchmarks/tuning/triton_oneshot_split.py            # on a GPU
-    TRITON_INTERPRET=1 python benchmarks/tuning/triton_oneshot_split.py --selftest  # CPU
+    TRITON_INTERPRET=1 PYTHONPATH=. python benchmarks/tuning/triton_oneshot_split.py --selftest  # CPU
 """
 from __future__ import annotations
 
@@ -30,7 +30,6 @@ if __name__ == "__main__" and "--selftest" in sys.argv:
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
 import argparse  # noqa: E402
-import ctypes  # noqa: E402
 import platform  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
@@ -38,6 +37,9 @@ import time  # noqa: E402
 import torch  # noqa: E402
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
+
+from kernels_triton.launch import driver_programs_per_sm  # noqa: E402
+from kernels_triton.softmax_split import _pair_word  # noqa: E402
 
 LOG2E = tl.constexpr(1.4426950408889634)
 # Most programs per row (K): the poll loads the row's words as one vector of MAX_K lanes
@@ -50,17 +52,6 @@ HANG_SECONDS = 30.0
 
 
 # -- kernel ----------------------------------------------------------------------------------
-
-@triton.jit
-def _pair_word(m, d):
-    # A chunk's (max, sum) as one int64, so that one 64-bit store publishes both at once (no
-    # reader can see a max without its sum): |d|'s bits high, m's low. |d| clears the sign
-    # bit of a NaN sum (d is otherwise >= +0), so a published word is never negative and the
-    # workspace's -1 means "not yet published". Same packing as softmax_split._pair_word.
-    d_bits = tl.abs(d).to(tl.int32, bitcast=True).to(tl.int64)
-    m_bits = m.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
-    return (d_bits << 32) | m_bits
-
 
 @triton.jit(do_not_specialize=["K"])
 def _oneshot_softmax_kernel(x_ptr, y_ptr, ws_ptr, n_cols, x_row_stride, y_row_stride, K,
@@ -236,25 +227,6 @@ def selftest() -> int:
 
 
 # -- residency ---------------------------------------------------------------------------------
-
-def _libcuda():
-    try:
-        return ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return None
-
-
-def driver_programs_per_sm(compiled, threads: int, shared: int) -> int | None:
-    """cuOccupancyMaxActiveBlocksPerMultiprocessor for the loaded binary, None where not to be had."""
-    lib = _libcuda()
-    handle = getattr(compiled, "function", None)
-    if lib is None or not handle:
-        return None
-    n = ctypes.c_int(0)
-    status = lib.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-        ctypes.byref(n), ctypes.c_void_p(handle), ctypes.c_int(threads), ctypes.c_size_t(shared))
-    return n.value if status == 0 else None
-
 
 def residency(x, y, ws, chunk: int, num_warps: int, pairs: bool, props) -> dict:
     """Compile the one-shot kernel for these arguments (no launch) and work out how many of
