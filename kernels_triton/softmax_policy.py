@@ -45,13 +45,17 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # persistent group per row, every row a barrier over programs on every SM) from these
 # widths, aligned rows (16-byte vectors from x's start) of at least a wave of programs
 # (AUTO_ONESHOT_MIN_PROGRAMS_PER_SM on every SM; fewer rows keep `split`, tuned for
-# their latency). H200, 1 GiB, % of copy, 65536 / 131072 / 262144 / 524288 / 1048576,
-# split -> split_oneshot (benchmarks/h200_2026-11-27d/oneshot_geometry_h200.txt: the
-# one-shot's timings there include the host's time per call): forward 90.0 / 90.8 / 85.9
-# / 82.8 / 70.3 -> 92.0 / 90.1 / 87.2 / 84.2 / 80.4; backward 99.5 / 97.8 / 93.5 / 85.9 /
-# 68.4 -> 101.2 / 99.1 / 96.1 / 93.3 / 89.8. 16-bit rows keep `split` (the one-shot holds
-# their values as fp32: forward bf16 81.1-68.7 against 92.9-75.9, backward 83.9-69.4
-# against 91.1-86.1).
+# their latency). 1 GiB, % of copy, 65536 / 131072 / 262144 / 524288 / 1048576, split ->
+# split_oneshot (python -m comparison; benchmarks/h100_2026-11-27d/final_*_3593c13.csv,
+# benchmarks/h200_2026-11-27d/os_*_ef5eb58.csv and kp_h200.tgz):
+#   H100 forward  93.1 / 94.0 / 92.6 / 90.5 / 84.0 -> 98.3 / 98.3 / 98.3 / 97.8 / 94.0
+#   H100 backward 97.7 / 98.7 / 99.6 / 95.1 / 87.2 -> 101.4 / 101.3 / 101.6 / 101.7 / 99.8
+#   H200 forward  90.3 / 90.8 / 86.5 / 81.8 / 69.2 -> 92.3 / 90.1 / 91.1 / 87.9 / 80.0
+#   H200 backward 97.6 / 96.6 / 93.2 / 82.3 / 74.9 -> 99.8 / 98.3 / 99.7 / 97.2 / 89.0
+# (H200 65536 and 131072 with the poll's narrower vector: softmax_oneshot.poll_lanes;
+# log-softmax alike). 16-bit rows keep `split`: the one-shot holds their values as fp32
+# (forward bf16 92.7-83.8 on the H100 against 95.4-87.7, 81.5-68.2 on the H200 against
+# 92.2-75.2; backward 95.2-83.4 against 97.1-89.7, 83.8-66.8 against 90.6-81.6).
 AUTO_ONESHOT_MIN_COLS = {"forward": 65536, "backward": 65536}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
