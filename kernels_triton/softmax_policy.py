@@ -47,15 +47,15 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # (AUTO_ONESHOT_MIN_PROGRAMS_PER_SM on every SM; fewer rows keep `split`, tuned for
 # their latency). 1 GiB, % of copy, 65536 / 131072 / 262144 / 524288 / 1048576, split ->
 # split_oneshot (python -m comparison; benchmarks/h100_2026-11-27d/final_*_3593c13.csv,
-# benchmarks/h200_2026-11-27d/os_*_ef5eb58.csv and kp_h200.tgz):
+# benchmarks/h200_2026-11-27d/final_*_3593c13.csv):
 #   H100 forward  93.1 / 94.0 / 92.6 / 90.5 / 84.0 -> 98.3 / 98.3 / 98.3 / 97.8 / 94.0
 #   H100 backward 97.7 / 98.7 / 99.6 / 95.1 / 87.2 -> 101.4 / 101.3 / 101.6 / 101.7 / 99.8
-#   H200 forward  90.3 / 90.8 / 86.5 / 81.8 / 69.2 -> 92.3 / 90.1 / 91.1 / 87.9 / 80.0
-#   H200 backward 97.6 / 96.6 / 93.2 / 82.3 / 74.9 -> 99.8 / 98.3 / 99.7 / 97.2 / 89.0
-# (H200 65536 and 131072 with the poll's narrower vector: softmax_oneshot.poll_lanes;
-# log-softmax alike). 16-bit rows keep `split`: the one-shot holds their values as fp32
+#   H200 forward  90.3 / 90.9 / 85.6 / 82.4 / 69.9 -> 95.3 / 93.2 / 91.1 / 87.7 / 79.3
+#   H200 backward 97.8 / 97.1 / 94.1 / 82.7 / 74.8 -> 101.5 / 101.0 / 99.9 / 97.3 / 88.2
+# (log-softmax alike). 16-bit rows keep `split`: the one-shot holds their values as fp32
 # (forward bf16 92.7-83.8 on the H100 against 95.4-87.7, 81.5-68.2 on the H200 against
-# 92.2-75.2; backward 95.2-83.4 against 97.1-89.7, 83.8-66.8 against 90.6-81.6).
+# 92.2-75.2; backward 95.2-83.4 against 97.1-89.7, 83.8-66.8 against 90.6-81.6;
+# os_*_ef5eb58.csv in the same folders).
 AUTO_ONESHOT_MIN_COLS = {"forward": 65536, "backward": 65536}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
