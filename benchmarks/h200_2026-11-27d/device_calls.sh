@@ -147,3 +147,17 @@ grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${
 echo "elapsed $(el)"
 
 ## call 8
+# session 47 call 8 (H200): does Triton `split`'s wait lose to the same replicated poll
+# as split_oneshot's did? .device/splitpoll: 1518cc5 with split's words polled as a
+# vector of max(SPLIT, 32 x warps) lanes (POLL, masked past SPLIT) against the checkout,
+# `split` forward and backward, bf16 and fp32, 65536-1048576, 1 GiB, two rounds.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+compare_trees sp_${tag} fwd,bwd 2 "--cols 65536,131072,262144,524288,1048576 --dtype bf16,fp32 --op softmax --backends triton --variants split --min-bytes 1GiB --quiet --format csv" \
+  "$root" "$root/.device/splitpoll" 2>&1 | tail -24
+(cd $out && tar -czf sp_${tag}.tgz sp_${tag}_*.csv && rm sp_${tag}_*.csv)
+echo "elapsed $(el)"
+
+## call 9
