@@ -1189,19 +1189,27 @@ def _split_call(op: str, rows: int, cols: int, dtype: torch.dtype, seed: int):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("variant", ["split", "split_oneshot"])
 @pytest.mark.parametrize("op", ["softmax", "log_softmax", "softmax_backward", "log_softmax_backward"])
-def test_gpu_split_exchange_words_between_calls_streams_and_graphs(op):
+def test_gpu_split_exchange_words_between_calls_streams_and_graphs(op, variant):
     """`split` keeps its exchange words per device and stream, all -1 between launches
-    (each group's last program resets them), so that a call launches one kernel. Repeated
-    calls (the `direct` path after the first), fewer rows after more, calls on two
-    streams at once, and replays of a captured call must each agree, and every kept
-    buffer must be all -1 afterwards: a word left set would let the next launch's wait
-    pass on a stale partner's value."""
+    (each group's last program resets them), so that a call launches one kernel;
+    `split_oneshot` uses the same words and puts them back by a fill after its launch.
+    Repeated calls (`split`: the `direct` path after the first), fewer rows after more,
+    calls on two streams at once, and replays of a captured call must each agree, and
+    every kept buffer must be all -1 afterwards: a word left set would let the next
+    launch's wait pass on a stale partner's value. The other variant's calls between
+    (sharing the words) must find them so too."""
     from kernels_triton import softmax as triton_softmax
     from kernels_triton import softmax_split
+    other = "split_oneshot" if variant == "split" else "split"
 
     def call(x, dy):
-        return triton_softmax.run(x, op, "split", dy=dy)
+        out = triton_softmax.run(x, op, variant, dy=dy)
+        if x.shape[0] <= 4 and not torch.cuda.is_current_stream_capturing():
+            # the other variant on the same words, in between
+            agrees(x, dy, triton_softmax.run(x, op, other, dy=dy), other)
+        return out
 
     def agrees(x, dy, out, what):
         agreement = check(op, x, out, dy=dy)
@@ -1216,8 +1224,11 @@ def test_gpu_split_exchange_words_between_calls_streams_and_graphs(op):
         for seed in range(3):
             x, dy = _split_call(op, rows, cols, dtype, seed)
             agrees(x, dy, call(x, dy), (rows, cols, dtype, seed))
-        p = triton_softmax._cached_plan(x, op, "split", dy)
-        assert p["constexprs"]["SPLIT"] > 1 and p.get("direct") is not None, p
+        p = triton_softmax._cached_plan(x, op, variant, dy)
+        if variant == "split":
+            assert p["constexprs"]["SPLIT"] > 1 and p.get("direct") is not None, p
+        else:
+            assert p["constexprs"]["K"] > 1, p
         all_reset()
     # Two streams at once, each with its own words.
     streams = [torch.cuda.Stream(), torch.cuda.Stream()]

@@ -161,3 +161,12 @@ compare_trees sp_${tag} fwd,bwd 2 "--cols 65536,131072,262144,524288,1048576 --d
 echo "elapsed $(el)"
 
 ## call 9
+# session 47 call 9 (H200): the exchange-words test over split_oneshot too (calls of both
+# variants interleaved on the same words, two streams, a captured call replayed).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py -k "exchange_words" 2>&1 \
+  | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_exchange_words_${tag}_$rev.log; tail -30 $out/gpu_tests_exchange_words_${tag}_$rev.log
+
+## call 10
