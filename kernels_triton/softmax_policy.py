@@ -56,7 +56,10 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # (forward bf16 92.7-83.8 on the H100 against 95.4-87.7, 81.5-68.2 on the H200 against
 # 92.2-75.2; backward 95.2-83.4 against 97.1-89.7, 83.8-66.8 against 90.6-81.6;
 # os_*_ef5eb58.csv in the same folders).
+# Measured to 1048576 columns (128 chunks of ONESHOT_CHUNK); wider rows, whose chunks
+# widen, keep what `auto` chose before (`split`, `online`, `tiled`) until measured.
 AUTO_ONESHOT_MIN_COLS = {"forward": 65536, "backward": 65536}
+AUTO_ONESHOT_MAX_COLS = 1048576
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
@@ -65,7 +68,7 @@ def oneshot_rows(direction: str, sm_count: int | None, *tensors: torch.Tensor) -
     `split_oneshot` (False where the SM count is unknown: the interpreter)."""
     x = tensors[0]
     rows, cols = x.shape
-    if sm_count is None or x.element_size() != 4 or cols < AUTO_ONESHOT_MIN_COLS[direction]:
+    if sm_count is None or x.element_size() != 4 or not AUTO_ONESHOT_MIN_COLS[direction] <= cols <= AUTO_ONESHOT_MAX_COLS:
         return False
     if softmax_rows.row_align(*tensors) * 4 < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False

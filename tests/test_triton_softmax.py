@@ -318,7 +318,7 @@ def test_row_align_divides_width_and_stride():
 
 
 def test_auto_takes_split_oneshot_for_wide_aligned_fp32_rows_of_a_wave():
-    # softmax_policy.oneshot_rows restated: fp32, at least AUTO_ONESHOT_MIN_COLS columns,
+    # softmax_policy.oneshot_rows restated: fp32, AUTO_ONESHOT_MIN_COLS to _MAX_COLS columns,
     # rows starting on 16-byte vectors (width, row stride and start), and rows x K programs
     # at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: cdiv(cols, 8192) to 128 chunks);
     # the same rule for the backward, with dy's layout too. Else what `auto` took before.
@@ -332,9 +332,14 @@ def test_auto_takes_split_oneshot_for_wide_aligned_fp32_rows_of_a_wave():
                                        (fewest - 1, cols, torch.float32, "split"),
                                        (1000, cols - 16, torch.float32, "split"),
                                        (1000, 4 * cols, torch.float32, "split_oneshot"),
+                                       (100, policy.AUTO_ONESHOT_MAX_COLS, torch.float32, "split_oneshot"),
+                                       (100, 2 * policy.AUTO_ONESHOT_MAX_COLS, torch.float32, None),
                                        (1000, 4 * cols, torch.bfloat16, "split"),
                                        (1000, 4 * cols, torch.float16, "split")]:
         x = torch.empty(rows, width, dtype=dtype)
+        if kernel is None:  # past the widths measured: what auto took before (split forward, tiled backward)
+            assert "split_oneshot" not in (policy.auto_kernel(x, sms), policy.auto_backward_kernel(x, x, sms))
+            continue
         assert policy.auto_kernel(x, sms) == kernel, (rows, width, dtype)
         assert policy.auto_backward_kernel(x, x, sms) == kernel, (rows, width, dtype)
         assert policy.auto_kernel(x, None) != "split_oneshot"  # the interpreter: never
