@@ -207,10 +207,11 @@ def _why(x: torch.Tensor, direction: str) -> str | None:
     if interpreted:
         return None
     # A row's K programs must fit the GPU at once; one program of the widest chunks fits
-    # every SM, so K up to the SM count always does (`regroup` widens the chunks to it).
+    # every SM, so K of those up to the SM count always does (`regroup` widens the chunks
+    # as far as that where narrower ones do not fit).
     most = min(ONESHOT_MAX_PARTS, launch.device_limits(x.device.index).sm_count)
-    if k > most:
-        widest = max_warps * 32 * per_thread
+    widest = max_warps * 32 * per_thread
+    if triton.cdiv(max(cols, 1), widest) > most:
         return (f"triton variant 'split_oneshot' holds a row in at most {most} programs of at most {widest} "
                 f"columns on this GPU, so rows up to {most * widest} columns; this row has {cols} "
                 f"(use 'split', 'online' or 'auto')")

@@ -374,6 +374,24 @@ def test_split_oneshot_geometry():
     assert oneshot.BACKWARD.regroup({"CHUNK": 16384, "K": 128, "KP": 256, "ALIGN": 16}, 8, 100) is None
 
 
+def test_split_oneshot_declines_rows_whose_widest_chunks_outnumber_the_sms(monkeypatch):
+    # A row's K programs must all be resident: on a GPU of fewer SMs than a row's widest
+    # chunks (32768 values forward, 16384 backward: one program per SM), the variant
+    # declines the row with a reason; up to that it serves it (`regroup` widens the chunks).
+    softmax_mod, launch, *_ = _modules()
+    oneshot = softmax_mod.FAMILIES["split_oneshot"]
+    monkeypatch.setattr(launch, "on_gpu", lambda t: True)
+    small = launch.DeviceLimits(index=0, name="20-SM GPU", sm_count=20, regs_per_sm=65536, smem_per_sm=233472,
+                                max_threads_per_sm=2048, warp_size=32, l2_bytes=2**25, dram_bytes_per_s=10**12)
+    monkeypatch.setattr(launch, "device_limits", lambda index: small)
+    fits, too_wide = torch.empty(2, 20 * 32768), torch.empty(2, 20 * 32768 + 1)
+    assert oneshot.why_unsupported(fits) is None
+    why = oneshot.why_unsupported(too_wide)
+    assert why is not None and "at most 20 programs" in why and str(20 * 32768) in why
+    assert oneshot.BACKWARD.why_unsupported(torch.empty(2, 20 * 16384), None) is None
+    assert oneshot.BACKWARD.why_unsupported(torch.empty(2, 20 * 16384 + 1), None) is not None
+
+
 def test_split_geometry_by_element_size():
     _, _, _, _, split, _, _ = _modules()
     # launch params: warps = chunk / (32 x values per thread): 16-bit chunks of 16 KiB at
