@@ -41,7 +41,8 @@ from .softmax_rows import LOG2E
 # h100_2026-11-27d/ triton_oneshot_prototype_*.txt); the package's kernels:
 # benchmarks/tuning/triton_oneshot_geometry.py (oneshot_geometry_*.txt there), whose
 # timings include the host's time per call (do_bench), so they rank geometries but
-# understate them all against `split`'s bound launch.
+# understate them all against `split`'s bound launch (and were taken with a poll of K
+# lanes, before `poll_lanes`). What `auto` gains with this geometry: softmax_policy.py.
 
 # Forward chunks: 8192 values at 64 a thread (4 warps, 100-110 registers, 4 programs per
 # SM: 128 KiB of fp32 chunks resident per SM). H200, fp32 65536 / 131072 / 262144 /
@@ -58,8 +59,8 @@ ONESHOT_VALUES_PER_THREAD = 64
 # SM, but 2 at 1048576: 128 chunks poll 128 words), 88.3-70.5 for 16384 at 64 (1 per SM).
 # bf16 (82.9-69.4 at best, 8192 at 64) trails `split` (91.1-82.9), which `auto` keeps.
 ONESHOT_BWD_VALUES_PER_THREAD = 64
-# The most programs a row takes (the words a program polls, one vector of the next power
-# of two); rows with more chunks take chunks twice as wide over twice the warps, up to
+# The most programs a row takes (the words a program polls: `poll_lanes`); rows with
+# more chunks take chunks twice as wide over twice the warps, up to
 # ONESHOT_MAX_WARPS: 16 forward (32768-value chunks at 105 registers, one program per
 # SM: rows to 4194304 columns), 8 backward (165 registers: 16 warps would need 84 Ki of
 # an SM's 64 Ki; 16384-value chunks, rows to 2097152 columns).
