@@ -119,13 +119,11 @@ def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, 
     if K > 1:
         tl.atomic_xchg(slots + part, softmax_split._pair_word(m, d), sem="relaxed", scope="gpu")
         words = _row_words(slots, K, KP)
+        # Lanes past K read 0; they stand for the empty pair (-inf, 0).
         live = tl.arange(0, KP) < K
-        part_max = tl.where(live, (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), -float("inf"))
-        part_sum = tl.where(live, (words >> 32).to(tl.int32).to(tl.float32, bitcast=True), 0.0)
-        # Merged in slot order, the same in every program of the row: a chunk of only
-        # -inf adds 0 * exp(-inf) = 0; a row of only -inf gets NaN (-inf - -inf), as torch.
-        row_max = tl.max(part_max, axis=0)
-        row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+        part_max, part_sum = softmax_split._word_pairs(words)
+        row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
+                                                      tl.where(live, part_sum, 0.0))
     else:
         row_max = m
         row_sum = d
@@ -154,7 +152,7 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
     if K > 1:
         tl.atomic_xchg(slots + part, softmax_split._sum_word(s), sem="relaxed", scope="gpu")
         words = _row_words(slots, K, KP)
-        s = tl.sum((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), axis=0)
+        s = tl.sum(softmax_split._word_sums(words), axis=0)
     dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
     tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
              mask=in_row)

@@ -191,6 +191,22 @@ def _pair_word(m, d):
 
 
 @triton.jit
+def _word_pairs(words):
+    # The (max, sum) pairs of published words, `_pair_word`'s inverse.
+    return ((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True),
+            (words >> 32).to(tl.int32).to(tl.float32, bitcast=True))
+
+
+@triton.jit
+def _merge_pairs(part_max, part_sum):
+    # The row's (max, sum) from its chunks' pairs, in slot order (the same in every
+    # program of the row): a chunk of only -inf adds 0 * exp(-inf) = 0; a row of only
+    # -inf gets row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
+    row_max = tl.max(part_max, axis=0)
+    return row_max, tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+
+
+@triton.jit
 def _release_group_words(slot_ptr, group, n_groups, n_rows, SPLIT: tl.constexpr):
     # Called by every program of a group after its last row. The words are -1 between
     # launches: the last program of the group to arrive (its group's arrival word, after
@@ -344,12 +360,8 @@ def _softmax_split_kernel(x_ptr, y_ptr, slot_ptr, n_rows, n_cols, x_row_stride, 
             words = tl.load(row_slots + parts, volatile=True)
             while tl.min(words, axis=0) < 0:
                 words = tl.load(row_slots + parts, volatile=True)
-            part_max = (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
-            part_sum = (words >> 32).to(tl.int32).to(tl.float32, bitcast=True)
-            # Merge: a chunk of only -inf adds 0 * exp(-inf) = 0; a row of only -inf gets
-            # row_max = -inf and NaN from -inf - -inf, as torch; NaN sums stay NaN.
-            row_max = tl.max(part_max, axis=0)
-            row_sum = tl.sum(part_sum * tl.exp2((part_max - row_max) * LOG2E), axis=0)
+            part_max, part_sum = _word_pairs(words)
+            row_max, row_sum = _merge_pairs(part_max, part_sum)
         else:
             row_max = m
             row_sum = d
@@ -486,6 +498,12 @@ def _sum_word(s):
 
 
 @triton.jit
+def _word_sums(words):
+    # The parts of the row sum in published words, `_sum_word`'s inverse.
+    return (words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True)
+
+
+@triton.jit
 def _load_grad_chunk(ptr, row, n_rows, n_cols, row_stride, y_row_stride, cols, EVICT: tl.constexpr,
                      EDGES: tl.constexpr):
     # This program's chunk of `row` of y or dy (EDGES: of its body, as y's rows split
@@ -594,7 +612,7 @@ def _softmax_split_backward_kernel(y_ptr, dy_ptr, dx_ptr, slot_ptr, n_rows, n_co
             words = tl.load(row_slots + parts, volatile=True)
             while tl.min(words, axis=0) < 0:
                 words = tl.load(row_slots + parts, volatile=True)
-            s = tl.sum((words & 0xFFFFFFFF).to(tl.int32).to(tl.float32, bitcast=True), axis=0)
+            s = tl.sum(_word_sums(words), axis=0)
         if REREAD:
             yf = _load_grad_chunk(y_ptr, row, n_rows, n_cols, y_row_stride, y_row_stride, cols, SECOND_READ,
                                   EDGES).to(tl.float32)
