@@ -20,7 +20,8 @@ layout of the 16-bit tensor itself, so loads and stores move the same bytes.
 import triton
 import triton.language as tl
 
-from . import downcast
+from . import downcast, softmax_rows
+from .softmax_rows import LN2, LOG2E
 
 # Two -inf halves: the padding of masked words (never wins a max; exp gives 0).
 NEG_INF_PAIR_BF16 = tl.constexpr(0xFF80FF80)
@@ -114,3 +115,66 @@ def max2(a, b, BF16: tl.constexpr):
     else:
         return tl.inline_asm_elementwise("max.f16x2 $0, $1, $2;", "=r,r,r", [a, b],
                                          dtype=tl.uint32, is_pure=True, pack=1)
+
+
+# -- what the softmax kernels compute on words ------------------------------------------------
+# The forward widens its words in form 1 for the max, form 0 for the sum of exps and form 2
+# for the output; the backward in form 0 for the sum and form 2 for dx (form 1's shift and
+# mask are the very instructions form 0 compiles to, which ptxas merges, then spills the
+# widened values across the sum's reduction: 52 bytes at 64 registers in `fused`).
+
+@triton.jit
+def apart(w, zero):
+    """Words `w` OR-ed with `zero`: 0 at run time, but not provably 0 to the compiler
+    (e.g. a ticket's sign bit), so a pass over these words widens them anew instead of
+    reusing another pass's widened values, which would then stay live across whatever
+    lies between the passes. Forms alone did not prevent that in `split_oneshot` (sm_90,
+    the bf16 forward: 168 registers, 3 programs per SM, against 115 and 4 with its sum's
+    and its output's words apart, Triton 3.6; 221 against 139, Triton 3.9)."""
+    return w | zero.to(tl.uint32)
+
+
+@triton.jit
+def maxima(w, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    """fp32 of the larger half of each word (form 1)."""
+    return tl.maximum(low(w, BF16, 1, INTERPRETER), high(w, BF16, 1, INTERPRETER))
+
+
+@triton.jit
+def exps(w, m, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    """exp(lo - m) + exp(hi - m) of each word (form 0)."""
+    return (tl.exp2((low(w, BF16, 0, INTERPRETER) - m) * LOG2E)
+            + tl.exp2((high(w, BF16, 0, INTERPRETER) - m) * LOG2E))
+
+
+@triton.jit
+def output(w, m, d, LOG_SOFTMAX: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    """Output words of words `w` from the row's max m and sum d (form 2). Softmax puts
+    the normaliser inside the exponent, so that no exp is computed before the sum's
+    reduction and kept live across it (under 1e-6 relative error: far below 16-bit
+    precision)."""
+    if LOG_SOFTMAX:
+        ln_d = tl.log2(d) * LN2
+        y_lo = (low(w, BF16, 2, INTERPRETER) - m) - ln_d
+        y_hi = (high(w, BF16, 2, INTERPRETER) - m) - ln_d
+    else:
+        log2_d = tl.log2(d)
+        y_lo = tl.exp2((low(w, BF16, 2, INTERPRETER) - m) * LOG2E - log2_d)
+        y_hi = tl.exp2((high(w, BF16, 2, INTERPRETER) - m) * LOG2E - log2_d)
+    return pack(y_lo, y_hi, BF16, INTERPRETER)
+
+
+@triton.jit
+def grad_terms(wy, wg, LOG_SOFTMAX: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    """What each word pair of y and dy adds to the row's sum (softmax_rows.grad_term, form 0)."""
+    return (softmax_rows.grad_term(low(wy, BF16, 0, INTERPRETER), low(wg, BF16, 0, INTERPRETER), LOG_SOFTMAX)
+            + softmax_rows.grad_term(high(wy, BF16, 0, INTERPRETER), high(wg, BF16, 0, INTERPRETER), LOG_SOFTMAX))
+
+
+@triton.jit
+def grad_halves(wy, wg, s, LOG_SOFTMAX: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    """fp32 dx of the low and of the high halves, from words of y and dy and the row's
+    sum s (softmax_rows.grad_out, form 2); `pack` makes them words."""
+    lo = softmax_rows.grad_out(low(wy, BF16, 2, INTERPRETER), low(wg, BF16, 2, INTERPRETER), s, LOG_SOFTMAX)
+    hi = softmax_rows.grad_out(high(wy, BF16, 2, INTERPRETER), high(wg, BF16, 2, INTERPRETER), s, LOG_SOFTMAX)
+    return lo, hi

@@ -387,29 +387,11 @@ def _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_row_wo
     w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows[:, None] * x_row_words
                 + words[None, :], mask=mask, other=pairs.neg_inf_pair(BF16))
     # Special values as in the plain tile: padding pairs are two -inf.
-    m = tl.max(tl.maximum(pairs.low(w, BF16, 1, INTERPRETER), pairs.high(w, BF16, 1, INTERPRETER)),
-               axis=1)[:, None]
-    d = tl.sum(tl.exp2((pairs.low(w, BF16, 0, INTERPRETER) - m) * LOG2E)
-               + tl.exp2((pairs.high(w, BF16, 0, INTERPRETER) - m) * LOG2E), axis=1)[:, None]
-    y = _pairs_output(w, m, d, LOG_SOFTMAX, BF16, INTERPRETER)
+    m = tl.max(pairs.maxima(w, BF16, INTERPRETER), axis=1)[:, None]
+    d = tl.sum(pairs.exps(w, m, BF16, INTERPRETER), axis=1)[:, None]
+    y = pairs.output(w, m, d, LOG_SOFTMAX, BF16, INTERPRETER)
     tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows[:, None] * y_row_words
              + words[None, :], y, mask=mask)
-
-
-@triton.jit
-def _pairs_output(w, m, d, LOG_SOFTMAX: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
-    # Output words of words `w`, row max m and sum d. Softmax puts the normaliser inside
-    # the exponent, so that no exp can be computed before the sum's block reduction and
-    # kept live across it (adds under 1e-6 relative error: far below 16-bit precision).
-    if LOG_SOFTMAX:
-        ln_d = tl.log2(d) * LN2
-        y_lo = (pairs.low(w, BF16, 2, INTERPRETER) - m) - ln_d
-        y_hi = (pairs.high(w, BF16, 2, INTERPRETER) - m) - ln_d
-    else:
-        log2_d = tl.log2(d)
-        y_lo = tl.exp2((pairs.low(w, BF16, 2, INTERPRETER) - m) * LOG2E - log2_d)
-        y_hi = tl.exp2((pairs.high(w, BF16, 2, INTERPRETER) - m) * LOG2E - log2_d)
-    return pairs.pack(y_lo, y_hi, BF16, INTERPRETER)
 
 
 @triton.jit
@@ -434,27 +416,25 @@ def _fused_pairs_segments(x_ptr, y_ptr, rows, n_rows, n_words, x_row_words, y_ro
         ws = ws + (tl.load(x_rows + s * SEGMENT + lanes, mask=(rows < n_rows) & (lanes < n_words - s * SEGMENT),
                            other=pairs.neg_inf_pair(BF16)),)
     if INTERPRETER:
-        m_t = tl.maximum(pairs.low(ws[0], BF16, 1, INTERPRETER), pairs.high(ws[0], BF16, 1, INTERPRETER))
+        m_t = pairs.maxima(ws[0], BF16, INTERPRETER)
         for s in tl.static_range(1, SEGMENTS):
-            m_t = tl.maximum(m_t, tl.maximum(pairs.low(ws[s], BF16, 1, INTERPRETER),
-                                             pairs.high(ws[s], BF16, 1, INTERPRETER)))
+            m_t = tl.maximum(m_t, pairs.maxima(ws[s], BF16, INTERPRETER))
     else:
         m_w = ws[0]
         for s in tl.static_range(1, SEGMENTS):
             m_w = pairs.max2(m_w, ws[s], BF16)
-        m_t = tl.maximum(pairs.low(m_w, BF16, 1, INTERPRETER), pairs.high(m_w, BF16, 1, INTERPRETER))
+        m_t = pairs.maxima(m_w, BF16, INTERPRETER)
     # A lane of only -inf (padding) takes exponents relative to 0: its sum is 0.
     shift = tl.where(m_t == -float("inf"), 0.0, m_t)
     d_t = tl.zeros_like(m_t)
     for s in tl.static_range(SEGMENTS):
-        d_t += (tl.exp2((pairs.low(ws[s], BF16, 0, INTERPRETER) - shift) * LOG2E)
-                + tl.exp2((pairs.high(ws[s], BF16, 0, INTERPRETER) - shift) * LOG2E))
+        d_t += pairs.exps(ws[s], shift, BF16, INTERPRETER)
     m, d = tl.reduce((m_t, d_t), 1, _merge_max_sum)
     m = m[:, None]
     d = d[:, None]
     y_rows = y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * y_row_words
     for s in tl.static_range(SEGMENTS):
-        tl.store(y_rows + s * SEGMENT + lanes, _pairs_output(ws[s], m, d, LOG_SOFTMAX, BF16, INTERPRETER),
+        tl.store(y_rows + s * SEGMENT + lanes, pairs.output(ws[s], m, d, LOG_SOFTMAX, BF16, INTERPRETER),
                  mask=(rows < n_rows) & (lanes < n_words - s * SEGMENT))
 
 # -- backward ----------------------------------------------------------------------------------
@@ -654,14 +634,8 @@ def _fused_backward_pairs_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_words, y_r
                  mask=mask, other=0)
     wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * dy_row_words + words,
                  mask=mask, other=0)
-    s = tl.sum(softmax_rows.grad_term(pairs.low(wy, BF16, 0, INTERPRETER), pairs.low(wg, BF16, 0, INTERPRETER),
-                                      LOG_SOFTMAX)
-               + softmax_rows.grad_term(pairs.high(wy, BF16, 0, INTERPRETER), pairs.high(wg, BF16, 0, INTERPRETER),
-                                        LOG_SOFTMAX), axis=1)[:, None]
-    lo = softmax_rows.grad_out(pairs.low(wy, BF16, 2, INTERPRETER), pairs.low(wg, BF16, 2, INTERPRETER), s,
-                               LOG_SOFTMAX)
-    hi = softmax_rows.grad_out(pairs.high(wy, BF16, 2, INTERPRETER), pairs.high(wg, BF16, 2, INTERPRETER), s,
-                               LOG_SOFTMAX)
+    s = tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=1)[:, None]
+    lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
     tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + rows * dx_row_words + words,
              pairs.pack(lo, hi, BF16, INTERPRETER), mask=mask)
 

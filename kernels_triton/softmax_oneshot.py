@@ -23,9 +23,12 @@ launches: a fill on the launch's stream puts this launch's words back after it
 1 GiB). Rows of one chunk (K = 1, and every row under the interpreter, whose programs run
 one after another) take the program id as their ticket and exchange nothing.
 
-Chunks are ONESHOT_CHUNK values at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forward:
+Chunks are ONESHOT_CHUNK units at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forward:
 the fp32 exps held across the wait; backward: y's and dy's values), at most
-ONESHOT_MAX_PARTS per row, wider where a row has more.
+ONESHOT_MAX_PARTS per row, wider where a row has more. A unit is a value, or for 16-bit
+rows of an even width and row strides starting on 4-byte boundaries (`paired`) a 32-bit
+word of two values (pairs.py): such rows are held as loaded, half the registers of their
+fp32 widening, and widened again in each pass.
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import downcast, launch, softmax_rows, softmax_split
+from . import downcast, launch, pairs, softmax_rows, softmax_split
 from .softmax_rows import LOG2E
 
 # Measurements quoted below: 1 GiB inputs, % of the copy bandwidth measured in the same run.
@@ -100,72 +103,115 @@ def _row_words(slots, K: tl.constexpr, KP: tl.constexpr):
 
 
 @triton.jit
-def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
-                            LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr,
-                            KP: tl.constexpr, ALIGN: tl.constexpr, INTERPRETER: tl.constexpr):
-    # Grid: n_rows x K programs, one per chunk. ws_ptr: int64 [1 + n_rows x K], all -1
-    # (`workspace`): the ticket counter, then each row's K words. Each element is read
-    # once and written once; the chunk's exps are held across the wait.
-    n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
-    row, part, slots = _ticket(ws_ptr, K)
-    cols = part * CHUNK + tl.arange(0, CHUNK)
-    in_row = cols < n_cols
-    xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf")).to(tl.float32)
-    # The chunk's pair, exponents relative to its own max (a chunk of only -inf: (-inf,
-    # 0)); NaN and +inf make d NaN, and so the row.
-    m = tl.max(xf, axis=0)
-    e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
-    d = tl.sum(e, axis=0)
+def _row_max_sum(slots, part, m, d, K: tl.constexpr, KP: tl.constexpr):
+    # The row's (max, sum) from this chunk's (m, d) and the others': published as one word,
+    # polled, merged. Lanes past K read 0; they stand for the empty pair (-inf, 0).
     if K > 1:
         tl.atomic_xchg(slots + part, softmax_split._pair_word(m, d), sem="relaxed", scope="gpu")
         words = _row_words(slots, K, KP)
-        # Lanes past K read 0; they stand for the empty pair (-inf, 0).
         live = tl.arange(0, KP) < K
         part_max, part_sum = softmax_split._word_pairs(words)
-        row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
-                                                      tl.where(live, part_sum, 0.0))
+        return softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")), tl.where(live, part_sum, 0.0))
     else:
-        row_max = m
-        row_sum = d
-    y = softmax_split._split_output(xf, e, m, row_max, row_sum, LOG_SOFTMAX, False)
-    tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
-             mask=in_row)
+        return m, d
+
+
+@triton.jit
+def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                            LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr,
+                            KP: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                            INTERPRETER: tl.constexpr):
+    # Grid: n_rows x K programs, one per chunk. ws_ptr: int64 [1 + n_rows x K], all -1
+    # (`workspace`): the ticket counter, then each row's K words. Each element is read
+    # once and written once. Held across the wait: the chunk's fp32 exps; PAIRS (16-bit
+    # rows of even width and strides, 4-byte aligned): the chunk as loaded, two values a
+    # 32-bit word (pairs.py; CHUNK counts words), the output recomputed from them.
+    n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
+    row, part, slots = _ticket(ws_ptr, K)
+    # The chunk's pair, exponents relative to its own max (a chunk of only -inf: (-inf,
+    # 0)); NaN and +inf make d NaN, and so the row.
+    if PAIRS:
+        cols = part * CHUNK + tl.arange(0, CHUNK)
+        in_row = cols < n_cols // 2
+        w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
+                    mask=in_row, other=pairs.neg_inf_pair(BF16))
+        # Three passes over the words (max, sum, output), the last two on words `apart`:
+        # zeros from the ticket's sign bit (tickets count from 0) and from a NaN row max
+        # (whose row is NaN whatever the words).
+        m = tl.max(pairs.maxima(w, BF16, INTERPRETER), axis=0)
+        d = tl.sum(pairs.exps(pairs.apart(w, part >> 31), tl.where(m == -float("inf"), 0.0, m), BF16, INTERPRETER),
+                   axis=0)
+        row_max, row_sum = _row_max_sum(slots, part, m, d, K, KP)
+        y = pairs.output(pairs.apart(w, row_max != row_max), row_max, row_sum, LOG_SOFTMAX, BF16, INTERPRETER)
+        tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
+                 mask=in_row)
+    else:
+        cols = part * CHUNK + tl.arange(0, CHUNK)
+        in_row = cols < n_cols
+        xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf")).to(tl.float32)
+        m = tl.max(xf, axis=0)
+        e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+        d = tl.sum(e, axis=0)
+        row_max, row_sum = _row_max_sum(slots, part, m, d, K, KP)
+        y = softmax_split._split_output(xf, e, m, row_max, row_sum, LOG_SOFTMAX, False)
+        tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+                 mask=in_row)
+
+
+@triton.jit
+def _row_sum(slots, part, s, K: tl.constexpr, KP: tl.constexpr):
+    # The row's sum from this chunk's part and the others': published, polled, added in
+    # slot order (the same in every program).
+    if K > 1:
+        tl.atomic_xchg(slots + part, softmax_split._sum_word(s), sem="relaxed", scope="gpu")
+        return tl.sum(softmax_split._word_sums(_row_words(slots, K, KP)), axis=0)
+    else:
+        return s
 
 
 @triton.jit
 def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
                                      dx_row_stride, LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr,
                                      K: tl.constexpr, KP: tl.constexpr, ALIGN: tl.constexpr,
-                                     INTERPRETER: tl.constexpr):
+                                     PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
     # The forward's grid and workspace; a program holds its chunk of y and of dy across
-    # the wait, publishes its part of the row's sum (softmax_rows.grad_term) and writes dx
-    # (grad_out) from the row's sum, added in slot order (the same in every program).
+    # the wait (PAIRS: as words of two 16-bit values), publishes its part of the row's
+    # sum (softmax_rows.grad_term) and writes dx (grad_out). Padding: +0 in y and dy adds
+    # nothing to the sum.
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
         n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
     row, part, slots = _ticket(ws_ptr, K)
-    cols = part * CHUNK + tl.arange(0, CHUNK)
-    in_row = cols < n_cols
-    # Padding: +0 in y and dy adds nothing to the sum.
-    yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
-    gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
-    s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
-    if K > 1:
-        tl.atomic_xchg(slots + part, softmax_split._sum_word(s), sem="relaxed", scope="gpu")
-        words = _row_words(slots, K, KP)
-        s = tl.sum(softmax_split._word_sums(words), axis=0)
-    dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
-    tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
-             mask=in_row)
+    if PAIRS:
+        cols = part * CHUNK + tl.arange(0, CHUNK)
+        in_row = cols < n_cols // 2
+        wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
+                     mask=in_row, other=0)
+        wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
+                     mask=in_row, other=0)
+        s = _row_sum(slots, part, tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=0), K, KP)
+        lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
+        tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
+                 pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
+    else:
+        cols = part * CHUNK + tl.arange(0, CHUNK)
+        in_row = cols < n_cols
+        yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
+        gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
+        s = _row_sum(slots, part, tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0), K, KP)
+        dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
+        tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
+                 mask=in_row)
 
 
 
 # -- launch parameters -------------------------------------------------------------------------
 
 def geometry(cols: int, per_thread: int, max_warps: int, interpreted: bool) -> tuple[int, int, int]:
-    """(CHUNK, K, warps) for rows of `cols` values at `per_thread` values of a chunk a
-    thread: ONESHOT_CHUNK-value chunks, twice as wide (and twice the warps) while a row has
-    more than ONESHOT_MAX_PARTS of them, up to `max_warps`; under the interpreter (or for
-    rows of one chunk) the whole row in one. Rows of no columns as one column."""
+    """(CHUNK, K, warps) for rows of `cols` units (`units`: values, or words of two) at
+    `per_thread` units of a chunk a thread: ONESHOT_CHUNK-unit chunks, twice as wide (and
+    twice the warps) while a row has more than ONESHOT_MAX_PARTS of them, up to
+    `max_warps`; under the interpreter (or for rows of one chunk) the whole row in one.
+    Rows of no columns as one column."""
     cols = max(cols, 1)
     chunk = ONESHOT_CHUNK
     while triton.cdiv(cols, chunk) > ONESHOT_MAX_PARTS and chunk < max_warps * 32 * per_thread:
@@ -191,15 +237,30 @@ def poll_lanes(k: int, warps: int) -> int:
     return max(triton.next_power_of_2(k), 32 * warps)
 
 
+def paired(*tensors: torch.Tensor) -> bool:
+    """Whether the rows of `tensors` (x; or y and dy) are held as words of two 16-bit
+    values (pairs.py): 16-bit, ALIGN >= 2 (an even width and row strides) and every start
+    4-byte aligned (the fresh outputs are, with an even width)."""
+    return (tensors[0].element_size() == 2 and softmax_rows.row_align(*tensors) >= 2
+            and all(t.data_ptr() % 4 == 0 for t in tensors))
+
+
+def units(*tensors: torch.Tensor) -> int:
+    """A row's units, what chunks count: its columns, or its words where `paired`."""
+    cols = tensors[0].shape[1]
+    return cols // 2 if paired(*tensors) else cols
+
+
 def _constexprs(chunk: int, k: int, warps: int, *tensors: torch.Tensor) -> dict:
-    return {"CHUNK": chunk, "K": k, "KP": poll_lanes(k, warps), "ALIGN": softmax_rows.row_align(*tensors)}
+    return {"CHUNK": chunk, "K": k, "KP": poll_lanes(k, warps), "ALIGN": softmax_rows.row_align(*tensors),
+            "PAIRS": paired(*tensors), "BF16": tensors[0].dtype == torch.bfloat16}
 
 
-def _why(x: torch.Tensor, direction: str) -> str | None:
-    rows, cols = x.shape
-    interpreted = not launch.on_gpu(x)
+def _why(direction: str, *tensors: torch.Tensor) -> str | None:
+    rows, cols = tensors[0].shape
+    interpreted = not launch.on_gpu(tensors[0])
     per_thread, max_warps = GEOMETRY[direction]()
-    _, k, _ = geometry(cols, per_thread, max_warps, interpreted)
+    _, k, _ = geometry(units(*tensors), per_thread, max_warps, interpreted)
     if rows * k > ONESHOT_MAX_PROGRAMS:
         return (f"triton variant 'split_oneshot' launches a program per chunk of each row: {rows} rows of {k} "
                 f"chunks exceed the {ONESHOT_MAX_PROGRAMS} programs a launch can have (use 'auto')")
@@ -208,8 +269,8 @@ def _why(x: torch.Tensor, direction: str) -> str | None:
     # A row's K programs must fit the GPU at once; one program of the widest chunks fits
     # every SM, so K of those up to the SM count always does (`regroup` widens the chunks
     # as far as that where narrower ones do not fit).
-    most = min(ONESHOT_MAX_PARTS, launch.device_limits(x.device.index).sm_count)
-    widest = max_warps * 32 * per_thread
+    most = min(ONESHOT_MAX_PARTS, launch.device_limits(tensors[0].device.index).sm_count)
+    widest = max_warps * 32 * per_thread * (2 if paired(*tensors) else 1)
     if triton.cdiv(max(cols, 1), widest) > most:
         return (f"triton variant 'split_oneshot' holds a row in at most {most} programs of at most {widest} "
                 f"columns on this GPU, so rows up to {most * widest} columns; this row has {cols} "
@@ -219,24 +280,24 @@ def _why(x: torch.Tensor, direction: str) -> str | None:
 
 def why_unsupported(x: torch.Tensor) -> str | None:
     """None when `split_oneshot` serves the (rows, cols) tensor `x`; else why not."""
-    return _why(x, "forward")
+    return _why("forward", x)
 
 
 def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     """None when the `split_oneshot` backward serves y and dy (2-D); else why not."""
-    return _why(y, "backward")
+    return _why("backward", y, dy)
 
 
 def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of the forward on the (rows,
-    cols) tensor `x`: CHUNK, K, KP (the poll's lanes) and ALIGN."""
-    chunk, k, warps = geometry(x.shape[1], *GEOMETRY["forward"](), sm_count is None)
+    cols) tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
+    chunk, k, warps = geometry(units(x), *GEOMETRY["forward"](), sm_count is None)
     return _constexprs(chunk, k, warps, x), warps, None, x.shape[0]
 
 
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
     """The backward's `launch_params`, from y and dy."""
-    chunk, k, warps = geometry(y.shape[1], *GEOMETRY["backward"](), sm_count is None)
+    chunk, k, warps = geometry(units(y, dy), *GEOMETRY["backward"](), sm_count is None)
     return _constexprs(chunk, k, warps, y, dy), warps, None, y.shape[0]
 
 

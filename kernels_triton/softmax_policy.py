@@ -72,7 +72,7 @@ def oneshot_rows(direction: str, sm_count: int | None, *tensors: torch.Tensor) -
         return False
     if softmax_rows.row_align(*tensors) * 4 < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False
-    _, k, _ = softmax_oneshot.geometry(cols, *softmax_oneshot.GEOMETRY[direction](), False)
+    _, k, _ = softmax_oneshot.geometry(softmax_oneshot.units(*tensors), *softmax_oneshot.GEOMETRY[direction](), False)
     return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, sm_count) and (
         rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * sm_count)
 

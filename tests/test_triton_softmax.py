@@ -187,17 +187,24 @@ def test_split_oneshot_takes_chunks_by_ticket_and_merges_every_part(op):
     # published and the ticket counter at -1 (the interpreter starts programs in order,
     # so tickets follow program ids): the ticket's row and chunk, the masks of a row's
     # last, partial chunk, and the merge; the words are left as the kernel left them.
+    # 16-bit rows of an even width whose rows start on 4-byte boundaries are held as pairs
+    # of values per word (PAIRS: CHUNK counts words); one element in, they are not.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     for dtype in DTYPES:
-        for x in (in_layout(make_rows(7, 301, dtype, DEVICE), layout) for layout in ("contiguous", "offset by one")):
+        for cols, layout in ((301, "contiguous"), (301, "offset by one"), (302, "contiguous"), (302, "padded"),
+                             (302, "offset by one")):
+            x = in_layout(make_rows(7, cols, dtype, DEVICE), layout)
             p = softmax_mod.plan(x, op, "split_oneshot")
-            assert p["constexprs"]["K"] == 1 and p["grid"] == 7
+            paired = dtype != torch.float32 and cols % 2 == 0 and layout != "offset by one"
+            assert p["constexprs"]["K"] == 1 and p["grid"] == 7 and p["constexprs"]["PAIRS"] == paired
             for k, chunk in ((2, 256), (3, 128), (5, 64)):
+                if paired:
+                    chunk //= 2
                 forced = dict(p, grid=7 * k, constexprs=dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(),
                                                              CHUNK=chunk))
                 words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=DEVICE),
-                                   _prepublished_pairs(x, k, chunk, 0)])
+                                   _prepublished_pairs(x, k, chunk * (2 if paired else 1), 0)])
                 out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
                 oneshot.launch_plan(x, out, forced, words=words)
                 agreement = check(op, x, out)
@@ -924,9 +931,11 @@ def test_bf16_results_are_rounded_to_nearest_even(op, variant):
     # (same tiles under the interpreter: `online` and `split` take one tile or chunk per
     # row here; `fused` widens the 16-bit values to the same fp32 ones), so the bf16
     # output must equal torch's rounding of the fp32 output bit for bit. Truncation (the
-    # interpreter's own conversion) differs on about half the elements.
+    # interpreter's own conversion) differs on about half the elements. `split_oneshot`
+    # holds 16-bit rows of even widths as pairs of values per word (another arithmetic:
+    # the rounding of pairs.pack is tested above), so it takes an odd width.
     softmax_mod, *_ = _modules()
-    x16 = make_rows(7, 200, torch.bfloat16, DEVICE, seed=11)
+    x16 = make_rows(7, 201 if variant == "split_oneshot" else 200, torch.bfloat16, DEVICE, seed=11)
     p16, p32 = softmax_mod.plan(x16, op, variant), softmax_mod.plan(x16.float(), op, variant)
     same = ("ROWS", "BLOCK", "TILE", "SPLIT", "CHUNK", "ALIGN")  # the premise: the same tiles
     assert [p16["constexprs"].get(k) for k in same] == [p32["constexprs"].get(k) for k in same]

@@ -2,8 +2,9 @@
 forward and backward, timed through the package's own plan and launch beside `split`, on
 ~1 GiB inputs, as % of a device-to-device copy timed in the same run.
 
-A geometry is (chunk values, values of it per thread): the plan reads both from the
-module's ONESHOT_CHUNK and ONESHOT_[BWD_]VALUES_PER_THREAD, which this script sets for
+A geometry is (chunk units, units of it per thread), units being values, or words of two
+values for the 16-bit rows held as pairs (softmax_oneshot.units): the plan reads both from
+the module's ONESHOT_CHUNK and ONESHOT_[BWD_]VALUES_PER_THREAD, which this script sets for
 each run (plans are cached by layout, so the cache is cleared between geometries). The
 rows it checks (the first and last four of each input) against float64 guard against a
 geometry that computes garbage fast; the GPU tests check every element.
@@ -19,10 +20,12 @@ import triton
 
 from kernels_triton import launch, softmax, softmax_oneshot
 
-FWD = {"fp32": [(8192, 64), (8192, 32), (16384, 64)], "bf16": [(8192, 64), (16384, 64)]}
+FWD = {"fp32": [(8192, 64), (8192, 32), (16384, 64)],
+       "bf16": [(8192, 64), (4096, 32), (8192, 32), (16384, 64)]}
 BWD = {"fp32": [(8192, 32), (8192, 64), (4096, 32), (16384, 64)],
-       "bf16": [(8192, 32), (16384, 32), (16384, 64), (8192, 64)]}
-DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
+       "bf16": [(8192, 64), (4096, 32), (8192, 32), (4096, 64)]}
+FWD["fp16"], BWD["fp16"] = FWD["bf16"], BWD["bf16"]
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 
 
 def _ms(fn) -> float:
@@ -86,7 +89,8 @@ def main() -> None:
                         ok = _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
                         ms = _ms(fn)
                         cells.append(f"{label}={100 * moved / ms / copy_bw:.1f}"
-                                     f"({p.get('n_regs')}r,{p.get('programs_per_sm')}/SM{'' if ok else ',WRONG'})")
+                                     f"({p.get('n_regs')}r,{p.get('programs_per_sm')}/SM"
+                                     f"{',pairs' if p['constexprs'].get('PAIRS') else ''}{'' if ok else ',WRONG'})")
                     except Exception as e:  # a finding to print, not the end of the sweep
                         cells.append(f"{label}=ERR {type(e).__name__}: {str(e)[:60]}")
                 print(pass_, dname, cols, "  ".join(cells), flush=True)
