@@ -160,9 +160,9 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     if variant != "auto":
         kernel = variant
     elif backward:
-        kernel = softmax_policy.auto_backward_kernel(*tensors, sm_count)
+        kernel = softmax_policy.auto_backward_kernel(*tensors, limits, op.removesuffix("_backward"))
     else:
-        kernel = softmax_policy.auto_kernel(x, sm_count)
+        kernel = softmax_policy.auto_kernel(x, limits, op)
     family = _families(op)[kernel]
     out = {"op": op, "variant": variant, "kernel": kernel, "kernel_fn": family.KERNEL.fn.__name__,
            "rows": rows, "cols": cols, "dtype": x.dtype, "unsupported": None}

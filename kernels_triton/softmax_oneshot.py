@@ -189,7 +189,10 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
         wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
                      mask=in_row, other=0)
         s = _row_sum(slots, part, tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=0), K, KP)
-        lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
+        # The output's words apart from the sum's (pairs.apart): zero from a NaN sum, whose
+        # row is NaN whatever the words.
+        nan = s != s
+        lo, hi = pairs.grad_halves(pairs.apart(wy, nan), pairs.apart(wg, nan), s, LOG_SOFTMAX, BF16, INTERPRETER)
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
                  pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
     else:

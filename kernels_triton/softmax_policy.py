@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from . import softmax_fused, softmax_oneshot, softmax_rows, softmax_split
+from . import launch, softmax_fused, softmax_oneshot, softmax_rows, softmax_split
 
 # Measurements quoted below: NVIDIA H200, 1 GiB inputs, % of the copy bandwidth, runs
 # of benchmarks/tuning/h200_tuning_triton_pairs_2026-11-21.txt unless another file is named.
@@ -41,45 +41,68 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
     return softmax_split.few_rows(x.shape[0], x.shape[1], x.element_size(), align, sm_count)
 
 
-# Wide fp32 rows: `split_oneshot` (a program per chunk, by ticket) ahead of `split` (a
-# persistent group per row, every row a barrier over programs on every SM) from these
-# widths, aligned rows (16-byte vectors from x's start) of at least a wave of programs
+# Wide rows: `split_oneshot` (a program per chunk, by ticket) ahead of `split` (a
+# persistent group per row, every row a barrier over programs on every SM) for widths in
+# AUTO_ONESHOT_COLS, aligned rows (16-byte vectors from x's start: 16-bit rows are then
+# held as pairs, softmax_oneshot.paired) of at least a wave of programs
 # (AUTO_ONESHOT_MIN_PROGRAMS_PER_SM on every SM; fewer rows keep `split`, tuned for
 # their latency). 1 GiB, % of copy, 65536 / 131072 / 262144 / 524288 / 1048576, split ->
-# split_oneshot (python -m comparison; benchmarks/h100_2026-11-27d/final_*_3593c13.csv,
-# benchmarks/h200_2026-11-27d/final_*_3593c13.csv):
+# split_oneshot (python -m comparison). fp32 (benchmarks/h100_2026-11-27d/
+# final_*_3593c13.csv, benchmarks/h200_2026-11-27d/final_*_3593c13.csv):
 #   H100 forward  93.1 / 94.0 / 92.6 / 90.5 / 84.0 -> 98.3 / 98.3 / 98.3 / 97.8 / 94.0
 #   H100 backward 97.7 / 98.7 / 99.6 / 95.1 / 87.2 -> 101.4 / 101.3 / 101.6 / 101.7 / 99.8
 #   H200 forward  90.3 / 90.9 / 85.6 / 82.4 / 69.9 -> 95.3 / 93.2 / 91.1 / 87.7 / 79.3
 #   H200 backward 97.8 / 97.1 / 94.1 / 82.7 / 74.8 -> 101.5 / 101.0 / 99.9 / 97.3 / 88.2
-# (log-softmax alike). 16-bit rows keep `split`: the one-shot holds their values as fp32
-# (forward bf16 92.7-83.8 on the H100 against 95.4-87.7, 81.5-68.2 on the H200 against
-# 92.2-75.2; backward 95.2-83.4 against 97.1-89.7, 83.8-66.8 against 90.6-81.6;
-# os_*_ef5eb58.csv in the same folders).
-# Measured to 1048576 columns (128 chunks of ONESHOT_CHUNK); wider rows, whose chunks
-# widen, keep what `auto` chose before (`split`, `online`, `tiled`) until measured.
-AUTO_ONESHOT_MIN_COLS = {"forward": 65536, "backward": 65536}
-AUTO_ONESHOT_MAX_COLS = 1048576
+# (log-softmax alike). 16-bit rows as pairs (benchmarks/h100_2026-11-27e/pairs_*_6198473.csv,
+# benchmarks/h200_2026-11-27e/pairs_*_6198473.csv; bf16, fp16 alike unless named):
+#   H100 forward  95.5 / 95.9 / 94.6 / 91.3 / 88.1 -> 98.8 / 98.9 / 98.0 / 96.8 / 95.5
+#   H100 backward 96.3 / 92.3 / 95.7 / 93.4 / 87.7 -> 101.2 / 101.1 / 101.0 / 100.8 / 100.4
+#                 (fp16 -> 101.0 / 100.8 / 100.4 / 98.9 / 90.2)
+#   H200 forward  92.7 / 91.4 / 84.7 / 79.0 / 74.9 -> 88.0 / 89.3 / 87.1 / 85.5 / 82.5
+#   H200 backward 91.2 / 88.2 / 90.0 / 82.9 / 85.7 -> 102.4 / 100.2 / 97.6 / 95.1 / 89.4
+#                 fp16 91.7 / 88.4 / 90.7 / 82.2 / 86.0 -> 99.9 / 93.9 / 85.5 / 81.3 / 79.1
+#   log-softmax: gains at every width on both (H200 forward bf16 89.0-74.1 -> 89.6-83.2,
+#                backward 94.3-86.1 -> 103.3-99.7; H100 forward 96.2-87.0 -> 99.0-96.1).
+# So on GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
+# (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
+# byte counts the more, the 16-bit softmax forward (two exps a value: the output's again
+# from the words) keeps `split` below 262144 columns, and the fp16 softmax backward (four
+# fp16 -> fp32 conversions a value, where bf16 widens by a shift) above 131072
+# (AUTO_ONESHOT_COLS_FAST_SM). Widths outside these (measured to 1048576 columns, 128
+# chunks of ONESHOT_CHUNK units) keep what `auto` chose before (`fused`, `split`, `online`,
+# `tiled`).
+AUTO_ONESHOT_COLS = (65536, 1048576)
+AUTO_ONESHOT_COLS_FAST_SM = {("forward", "softmax", torch.bfloat16): (262144, 1048576),
+                             ("forward", "softmax", torch.float16): (262144, 1048576),
+                             ("backward", "softmax", torch.float16): (65536, 131072)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
-def oneshot_rows(direction: str, sm_count: int | None, *tensors: torch.Tensor) -> bool:
-    """Whether auto sends the rows of the (rows, cols) `tensors` (x; or y and dy) to
-    `split_oneshot` (False where the SM count is unknown: the interpreter)."""
+def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *tensors: torch.Tensor) -> bool:
+    """Whether auto sends the rows of the (rows, cols) `tensors` (x; or y and dy) of `op`
+    ("softmax" or "log_softmax") to `split_oneshot` (False where the GPU is unknown: the
+    interpreter)."""
     x = tensors[0]
     rows, cols = x.shape
-    if sm_count is None or x.element_size() != 4 or not AUTO_ONESHOT_MIN_COLS[direction] <= cols <= AUTO_ONESHOT_MAX_COLS:
+    if limits is None:
         return False
-    if softmax_rows.row_align(*tensors) * 4 < 16 or any(t.data_ptr() % 16 for t in tensors):
+    low, high = AUTO_ONESHOT_COLS
+    if softmax_split.fast_sm(limits):
+        low, high = AUTO_ONESHOT_COLS_FAST_SM.get((direction, op, x.dtype), AUTO_ONESHOT_COLS)
+    if not low <= cols <= high:
+        return False
+    if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False
     _, k, _ = softmax_oneshot.geometry(softmax_oneshot.units(*tensors), *softmax_oneshot.GEOMETRY[direction](), False)
-    return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, sm_count) and (
-        rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * sm_count)
+    return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, limits.sm_count) and (
+        rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * limits.sm_count)
 
 
-def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
-    """The family `auto` runs on the (rows, cols) tensor `x`; `sm_count` None under the
-    interpreter (where `split` takes any width)."""
+def auto_kernel(x: torch.Tensor, limits: launch.DeviceLimits | None, op: str = "softmax") -> str:
+    """The family `auto` runs for `op` ("softmax" or "log_softmax") on the (rows, cols)
+    tensor `x`; `limits` (the GPU's) None under the interpreter (where `split` takes any
+    width)."""
+    sm_count = limits.sm_count if limits is not None else None
     cols, elem = x.shape[1], x.element_size()
     align = softmax_rows.row_align(x)
     if softmax_fused.loads_values(x):
@@ -95,7 +118,7 @@ def auto_kernel(x: torch.Tensor, sm_count: int | None) -> str:
     split_align = softmax_split.load_align(x)
     if cols <= limit and not few_rows_split(x, split_align, sm_count):
         return "fused"
-    if oneshot_rows("forward", sm_count, x):
+    if oneshot_rows("forward", op, limits, x):
         return "split_oneshot"
     return "split" if softmax_split.fits(cols, elem, split_align, sm_count) else "online"
 
@@ -113,9 +136,12 @@ AUTO_BWD_FUSED_MAX_COLS = {"fp32": softmax_fused.FUSED_BWD_MAX_COLS,
                            "16-bit": softmax_fused.FUSED_BWD_MAX_COLS // 2}
 
 
-def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> str:
-    """The backward family `auto` runs on the (rows, cols) tensors y and dy; `sm_count`
-    None under the interpreter (where `split` takes any width)."""
+def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, limits: launch.DeviceLimits | None,
+                         op: str = "softmax") -> str:
+    """The backward family `auto` runs for the backward of `op` ("softmax" or
+    "log_softmax") on the (rows, cols) tensors y and dy; `limits` (the GPU's) None under
+    the interpreter (where `split` takes any width)."""
+    sm_count = limits.sm_count if limits is not None else None
     cols, elem = y.shape[1], y.element_size()
     align = softmax_rows.row_align(y, dy)
     if softmax_fused.loads_values(y, dy):
@@ -128,7 +154,7 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None
         limit = AUTO_BWD_FUSED_MAX_COLS["16-bit"]
     if cols <= limit:
         return "fused"
-    if oneshot_rows("backward", sm_count, y, dy):
+    if oneshot_rows("backward", op, limits, y, dy):
         return "split_oneshot"
     # Backward `split` holds the widest rows it fits for any row count: its 8192-value chunks
     # (1048576 columns on 132 SMs) were sent to `tiled` for as many rows as SMs until the

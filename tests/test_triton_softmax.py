@@ -36,7 +36,7 @@ from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, run_and_check, special_rows
 from triton_support import (BACKEND, BWD_OPS, BWD_VARIANTS, CPU_ROWS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK,
                             VARIANTS, odd_tensors)
-from triton_support import check_compiled_plan
+from triton_support import check_compiled_plan, gpu_limits
 from triton_support import interpreted as _interpreted
 from triton_support import modules as _modules
 from triton_support import ODD_WIDTHS, ROW_LAYOUTS, in_layout, split_parts
@@ -261,7 +261,7 @@ def test_auto_sends_few_wide_rows_to_split_where_their_programs_fit_the_sms():
             (1, fp32 // 2, torch.float32, 132, "fused"),  # 64 KiB: one chunk
             (1, 2 * fp32, torch.bfloat16, 132, "split"), (33, fp32, torch.bfloat16, 132, "fused")]:
         x = torch.empty(rows, cols, dtype=dtype)
-        assert policy.auto_kernel(x, sm_count) == expected, (rows, cols, dtype, sm_count)
+        assert policy.auto_kernel(x, gpu_limits(sm_count)) == expected, (rows, cols, dtype, sm_count)
         assert policy.few_rows_split(x, 16, sm_count) == (expected == "split")
     assert not policy.few_rows_split(torch.empty(1, fp32 + 1), 1, 132)  # odd rows
 
@@ -303,9 +303,9 @@ def test_auto_follows_the_thresholds():
     # past what a GPU keeps resident at one program per SM: online (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_MAX_CHUNK_VALUES where 16 KiB ones outnumber the SMs)
     widest = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES[4], device=DEVICE)
-    assert policy.auto_kernel(widest, 132) == "split"
+    assert policy.auto_kernel(widest, gpu_limits(132)) == "split"
     too_wide = torch.empty(1, 128 * split.SPLIT_MAX_CHUNK_VALUES[4] + 16, device=DEVICE)
-    assert policy.auto_kernel(too_wide, 132) == "online" and policy.auto_kernel(too_wide, None) == "split"
+    assert policy.auto_kernel(too_wide, gpu_limits(132)) == "online" and policy.auto_kernel(too_wide, None) == "split"
     if DEVICE == "cuda":
         sms = torch.cuda.get_device_properties(0).multi_processor_count
         too_wide = torch.empty(1, 2 * sms * split.SPLIT_MAX_CHUNK_VALUES[4], device=DEVICE)
@@ -324,39 +324,63 @@ def test_row_align_divides_width_and_stride():
         assert rows_mod.row_align(x) == align, (tuple(x.shape), x.stride())
 
 
-def test_auto_takes_split_oneshot_for_wide_aligned_fp32_rows_of_a_wave():
-    # softmax_policy.oneshot_rows restated: fp32, AUTO_ONESHOT_MIN_COLS to _MAX_COLS columns,
-    # rows starting on 16-byte vectors (width, row stride and start), and rows x K programs
-    # at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: cdiv(cols, 8192) to 128 chunks);
-    # the same rule for the backward, with dy's layout too. Else what `auto` took before.
+def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
+    # softmax_policy.oneshot_rows restated: AUTO_ONESHOT_COLS columns (on a GPU of
+    # 30 GB/s or more of DRAM bandwidth per SM, AUTO_ONESHOT_COLS_FAST_SM's for the 16-bit
+    # softmax forward and the fp16 softmax backward), rows starting on 16-byte vectors
+    # (width, row stride and start; 16-bit rows are then held as pairs), and rows x K
+    # programs at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: cdiv(units, 8192) to
+    # 128 chunks, units being words of two values for 16-bit rows); the same rule for the
+    # backward, with dy's layout too. Else what `auto` took before.
     _, _, _, _, _, policy, _ = _modules()
     sms, wave = 132, 132 * policy.AUTO_ONESHOT_MIN_PROGRAMS_PER_SM
-    cols = policy.AUTO_ONESHOT_MIN_COLS["forward"]
-    assert policy.AUTO_ONESHOT_MIN_COLS["backward"] == cols
+    h100, h200 = gpu_limits(sms), gpu_limits(sms, 48 * 10**11)  # 25 and 36 GB/s per SM
+    cols, widest = policy.AUTO_ONESHOT_COLS
+    assert cols == 65536 and widest == 1048576
     k = cols // 8192
     fewest = -(-wave // k)
     for rows, width, dtype, kernel in [(fewest, cols, torch.float32, "split_oneshot"),
                                        (fewest - 1, cols, torch.float32, "split"),
                                        (1000, cols - 16, torch.float32, "split"),
                                        (1000, 4 * cols, torch.float32, "split_oneshot"),
-                                       (100, policy.AUTO_ONESHOT_MAX_COLS, torch.float32, "split_oneshot"),
-                                       (100, 2 * policy.AUTO_ONESHOT_MAX_COLS, torch.float32, None),
-                                       (1000, 4 * cols, torch.bfloat16, "split"),
-                                       (1000, 4 * cols, torch.float16, "split")]:
+                                       (100, widest, torch.float32, "split_oneshot"),
+                                       (100, 2 * widest, torch.float32, None),
+                                       (fewest, 2 * cols, torch.bfloat16, "split_oneshot"),  # K as fp32's
+                                       (fewest - 1, 2 * cols, torch.bfloat16, "split"),
+                                       (1000, 4 * cols, torch.float16, "split_oneshot")]:
         x = torch.empty(rows, width, dtype=dtype)
         if kernel is None:  # past the widths measured: what auto took before (split forward, tiled backward)
-            assert "split_oneshot" not in (policy.auto_kernel(x, sms), policy.auto_backward_kernel(x, x, sms))
+            assert "split_oneshot" not in (policy.auto_kernel(x, h100), policy.auto_backward_kernel(x, x, h100))
             continue
-        assert policy.auto_kernel(x, sms) == kernel, (rows, width, dtype)
-        assert policy.auto_backward_kernel(x, x, sms) == kernel, (rows, width, dtype)
+        for op in OPS:
+            assert policy.auto_kernel(x, h100, op) == kernel, (rows, width, dtype, op)
+            assert policy.auto_backward_kernel(x, x, h100, op) == kernel, (rows, width, dtype, op)
         assert policy.auto_kernel(x, None) != "split_oneshot"  # the interpreter: never
+    # A GPU of more bandwidth per SM: 16-bit softmax forward rows from 262144 columns, the
+    # fp16 softmax backward's to 131072; fp32, log-softmax and the bf16 backward as above.
+    for width, dtype, op, forward, backward in [
+            (131072, torch.bfloat16, "softmax", "split", "split_oneshot"),
+            (262144, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
+            (131072, torch.float16, "softmax", "split", "split_oneshot"),
+            (262144, torch.float16, "softmax", "split_oneshot", "split"),
+            (131072, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
+            (1048576, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
+            (131072, torch.float32, "softmax", "split_oneshot", "split_oneshot")]:
+        x = torch.empty(1000, width, dtype=dtype)
+        assert policy.auto_kernel(x, h200, op) == forward, (width, dtype, op)
+        assert policy.auto_backward_kernel(x, x, h200, op) == backward, (width, dtype, op)
+        assert policy.auto_kernel(x, h100, op) == policy.auto_backward_kernel(x, x, h100, op) == "split_oneshot"
     base = torch.empty(1000 * 4 * cols + 4)
     shifted = base[1:1 + 1000 * 4 * cols].view(1000, 4 * cols)  # 4 bytes past a vector
     aligned = base[4:4 + 1000 * 4 * cols].view(1000, 4 * cols)
-    assert policy.auto_kernel(aligned, sms) == "split_oneshot" and policy.auto_kernel(shifted, sms) == "split"
-    assert policy.auto_backward_kernel(aligned, shifted, sms) == "split"
+    assert policy.auto_kernel(aligned, h100) == "split_oneshot" and policy.auto_kernel(shifted, h100) == "split"
+    assert policy.auto_backward_kernel(aligned, shifted, h100) == "split"
     padded = torch.empty(1000, 4 * cols + 2)[:, :4 * cols]  # row stride 8 bytes past a vector
-    assert policy.auto_kernel(padded, sms) == "split"
+    assert policy.auto_kernel(padded, h100) == "split"
+    # 16-bit rows 8 bytes past a vector: paired, but not on 16-byte vectors
+    base16 = torch.empty(1000 * 4 * cols + 8, dtype=torch.bfloat16)
+    assert policy.auto_kernel(base16[4:4 + 1000 * 4 * cols].view(1000, 4 * cols), h100) == "split"
+    assert policy.auto_kernel(base16[8:8 + 1000 * 4 * cols].view(1000, 4 * cols), h100) == "split_oneshot"
 
 
 def test_split_oneshot_geometry():
@@ -857,8 +881,8 @@ def test_gpu_planning_answers_any_tensor_without_a_gpu(name, monkeypatch):
     if x2d is None or x.dtype not in DTYPES:
         return
     sm_count = H100_LIKE["sm_count"]
-    kernel = policy.auto_kernel(x2d, sm_count)
-    backward_kernel = policy.auto_backward_kernel(x2d, x2d, sm_count)
+    kernel = policy.auto_kernel(x2d, gpu_limits(sm_count))
+    backward_kernel = policy.auto_backward_kernel(x2d, x2d, gpu_limits(sm_count))
     assert kernel in softmax_mod.FAMILIES and backward_kernel in softmax_mod.BACKWARD_FAMILIES
     if x.numel() == 0:  # nothing is launched: plans stop before the launch parameters
         return

@@ -27,7 +27,7 @@ from comparison.api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
 from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, check_double_backward_refused, run_and_check
 from triton_support import BACKEND, BWD_OPS, BWD_VARIANTS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK, odd_tensors
-from triton_support import ODD_WIDTHS, ROW_LAYOUTS, check_compiled_plan, in_layout, split_parts
+from triton_support import ODD_WIDTHS, ROW_LAYOUTS, check_compiled_plan, gpu_limits, in_layout, split_parts
 from triton_support import modules as _modules
 from triton_support import same_bits as _same_bits
 from triton_support import truncated_bf16 as _truncated_bf16
@@ -475,18 +475,18 @@ def test_backward_auto_follows_the_thresholds():
                                  (odd + 1, "contiguous", "fused"),
                                  (policy.AUTO_BWD_FUSED_MAX_COLS["fp32"] + 1, "contiguous", "split")]:
         y = in_layout(torch.empty(2, cols), layout)
-        assert policy.auto_backward_kernel(y, y, 132) == kernel, (cols, layout)
+        assert policy.auto_backward_kernel(y, y, gpu_limits(132)) == kernel, (cols, layout)
     # past what a GPU keeps resident at one program per SM: tiled (sm_count given, as on a GPU)
     # (chunks widened up to SPLIT_BWD_MAX_CHUNK_VALUES where narrower ones outnumber the SMs)
     chunk = split.SPLIT_BWD_MAX_CHUNK_VALUES[4]
-    assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), 132) == "split"
+    assert policy.auto_backward_kernel(*(2 * [torch.empty(1, 128 * chunk)]), gpu_limits(132)) == "split"
     # the widest chunks for any number of rows, fewer or more than the SMs; from a wave of
     # one-shot programs (4 per SM: 5 rows of 128 chunks on 132 SMs), split_oneshot
     for rows, kernel in ((1, "split"), (4, "split"), (5, "split_oneshot"), (132, "split_oneshot"),
                          (1000, "split_oneshot")):
-        assert policy.auto_backward_kernel(*(2 * [torch.empty(rows, 128 * chunk)]), 132) == kernel, rows
+        assert policy.auto_backward_kernel(*(2 * [torch.empty(rows, 128 * chunk)]), gpu_limits(132)) == kernel, rows
     too_wide = torch.empty(1, 128 * chunk + 16)
-    assert policy.auto_backward_kernel(too_wide, too_wide, 132) == "tiled"
+    assert policy.auto_backward_kernel(too_wide, too_wide, gpu_limits(132)) == "tiled"
     assert policy.auto_backward_kernel(too_wide, too_wide, None) == "split"
     if DEVICE == "cuda":
         sms = torch.cuda.get_device_properties(0).multi_processor_count

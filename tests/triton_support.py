@@ -43,6 +43,19 @@ def modules():
 CPU_ROWS = [1, 2, 7]  # 7: every extreme row of make_rows, and a short last fused block
 
 
+def gpu_limits(sm_count: int | None, dram_bytes_per_s: int | None = None):
+    """A GPU's limits as `auto` reads them: an H100's (kernels_triton.offline.H100) with
+    `sm_count` SMs (and `dram_bytes_per_s`, else the H100's: 25 GB/s per SM at 132 SMs);
+    None (the interpreter's: no GPU) for None."""
+    import dataclasses
+
+    from kernels_triton import offline
+    if sm_count is None:
+        return None
+    return dataclasses.replace(offline.H100, sm_count=sm_count,
+                               dram_bytes_per_s=dram_bytes_per_s or offline.H100.dram_bytes_per_s)
+
+
 def interpreted() -> bool:
     from kernels_triton.backend import interpreting
     return interpreting()

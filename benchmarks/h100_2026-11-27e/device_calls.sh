@@ -31,3 +31,27 @@ grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${
 echo "elapsed $(el)"
 
 ## call 2
+# session 48 call 2 (H200): call 1's block, on an H200.
+
+## call 3
+# session 48 call 3 (H100; call 4 runs the same block on an H200). `auto`'s new rule
+# (softmax_policy.oneshot_rows: 16-bit rows to `split_oneshot`, by DRAM bandwidth per SM)
+# as committed: the Triton GPU test files (the exchange-words test included, on the H100
+# for the first time); Triton `auto` forward and backward, softmax and log-softmax, fp32,
+# bf16 and fp16, 65536-1048576 columns, 1 GiB (the standing of the wide rows).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 220 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "not more_than_2_to_the_31 or split_oneshot" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 170 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass $pass \
+    --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/auto_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+done
+python3 benchmarks/tuning/side_by_side.py $out auto fwd_${tag}_$rev bwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 4
+
