@@ -60,7 +60,17 @@ ONESHOT_VALUES_PER_THREAD = 64
 # 99.1 / 96.1 / 93.3 / 89.8, against 90.1 / 84.1 / 76.1 / 71.3 / 64.4 at 32 a thread
 # (8 warps, 2 per SM), 96.5 / 92.1 / 90.7 / 88.7 / 64.3 for 4096-value chunks at 32 (5 per
 # SM, but 2 at 1048576: 128 chunks poll 128 words), 88.3-70.5 for 16384 at 64 (1 per SM).
-# bf16 (82.9-69.4 at best, 8192 at 64) trails `split` (91.1-82.9), which `auto` keeps.
+# 16-bit rows held as pairs (`paired`) take the same geometry in words: 8192-word chunks
+# (16384 values) at 64 words a thread, 4 warps (sm_90, Triton 3.6: 107-120 registers and
+# 4 programs per SM forward, 165-168 and 3 backward). H100 / H200, bf16, 131072 / 524288 /
+# 1048576 (benchmarks/h100_2026-11-27e/, h200_2026-11-27e/ pairs_geometry_*.txt):
+#   forward  98.6 / 96.9 / 95.4, 89.9 / 86.7 / 83.5; 4096 words at 32 (7 per SM) 98.3 /
+#            96.2 / 93.2, 89.7 / 84.4 / 78.2; 16384 at 64 (2 per SM) 98.3 / 95.7 / 94.3,
+#            88.0 / 83.4 / 80.1
+#   backward 100.9 / 100.9 / 100.3, 100.2 / 95.2 / 89.5; 4096 at 64 (6 per SM) 100.9 /
+#            100.4 / 97.2, 98.3 / 92.5 / 77.7; 4096 at 32 100.3 / 99.2 / 95.9, 94.4 / 88.8
+#            / 78.8
+# Held as fp32 values instead (before pairs), bf16 trailed `split` (H200 forward 82.9-69.4).
 ONESHOT_BWD_VALUES_PER_THREAD = 64
 # The most programs a row takes (the words a program polls: `poll_lanes`); rows with
 # more chunks take chunks twice as wide over twice the warps, up to
@@ -189,10 +199,17 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
         wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
                      mask=in_row, other=0)
         s = _row_sum(slots, part, tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=0), K, KP)
-        # The output's words apart from the sum's (pairs.apart): zero from a NaN sum, whose
-        # row is NaN whatever the words.
-        nan = s != s
-        lo, hi = pairs.grad_halves(pairs.apart(wy, nan), pairs.apart(wg, nan), s, LOG_SOFTMAX, BF16, INTERPRETER)
+        if K == 1:
+            # Nothing between the sum and the output: ptxas (Triton 3.9) then keeps fp16's
+            # widened values from one to the other (64-80 bytes spilled), so the output
+            # reads words apart (pairs.apart; zero from a NaN sum, whose row is NaN
+            # whatever the words). Across an exchange it does not, and there the ORs cost
+            # fp16 rows (H100, 1 GiB, softmax backward 524288 / 1048576 columns: 98.9 /
+            # 90.2 -> 87.1 / 85.8; benchmarks/h100_2026-11-27e/, calls 1 and 3).
+            nan = s != s
+            wy = pairs.apart(wy, nan)
+            wg = pairs.apart(wg, nan)
+        lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
                  pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
     else:

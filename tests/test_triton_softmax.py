@@ -267,10 +267,11 @@ def test_auto_sends_few_wide_rows_to_split_where_their_programs_fit_the_sms():
 
 
 def test_auto_follows_the_thresholds():
-    softmax_mod, _, fused, _, split, policy, rows_mod = _modules()
+    softmax_mod, launch, fused, _, split, policy, rows_mod = _modules()
 
     # As many rows as a GPU has SMs or more: fewer wide rows go to split (the next test).
     rows = 4 if DEVICE == "cpu" else torch.cuda.get_device_properties(0).multi_processor_count
+    limits = None if DEVICE == "cpu" else launch.device_limits(0)
 
     def rows_of(cols, dtype, paired=True):
         if paired:
@@ -290,6 +291,8 @@ def test_auto_follows_the_thresholds():
         for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
             x = rows_of(cols, dtype, paired or dtype == torch.float32)
             assert fused.paired(x, rows_mod.row_align(x)) == paired
+            if kernel == "split" and policy.oneshot_rows("forward", op, limits, x):
+                kernel = "split_oneshot"  # a wave of one-shot programs (the rule's own test below)
             assert softmax_mod.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_MAX_COLS_ODD
     assert softmax_mod.plan(torch.empty(rows, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"
