@@ -54,4 +54,4 @@ python3 benchmarks/tuning/side_by_side.py $out auto fwd_${tag}_$rev bwd_${tag}_$
 echo "elapsed $(el)"
 
 ## call 4
-
+# session 48 call 4 (H200): call 3's block, at 052a222.
