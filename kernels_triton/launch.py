@@ -370,6 +370,11 @@ class BoundKernel:
         return launch_tensors
 
 
+def plan_options(p: dict) -> dict:
+    """The launch options of plan `p`: its register cap, where it keeps one."""
+    return {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
+
+
 def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: dict, constexprs: dict) -> None:
     """``kernel[grid](*args, num_warps=num_warps, **options, **constexprs)`` for plan `p`:
     through Triton's JIT the first time `p` launches tensors of a given 16-byte alignment

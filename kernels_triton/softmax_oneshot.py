@@ -79,6 +79,9 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # an SM's 64 Ki; 16384-value chunks, rows to 2097152 columns).
 ONESHOT_MAX_PARTS = 128
 ONESHOT_MAX_WARPS = {"forward": 16, "backward": 8}
+# ptxas register cap by direction (None: none); a cap that spills is dropped (softmax.plan
+# compiles the kernel uncapped then).
+ONESHOT_MAX_REGISTERS = {"forward": None, "backward": None}
 # Programs in a launch: Triton's grid is at most 2^31 - 1 programs along its first axis.
 ONESHOT_MAX_PROGRAMS = 2**31 - 1
 
@@ -308,17 +311,17 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     return _why("backward", y, dy)
 
 
-def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
-    """(constexprs, num_warps, register cap (none), rows) of the forward on the (rows,
-    cols) tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
+def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
+    """(constexprs, num_warps, register cap, rows) of the forward on the (rows, cols)
+    tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
     chunk, k, warps = geometry(units(x), *GEOMETRY["forward"](), sm_count is None)
-    return _constexprs(chunk, k, warps, x), warps, None, x.shape[0]
+    return _constexprs(chunk, k, warps, x), warps, ONESHOT_MAX_REGISTERS["forward"], x.shape[0]
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
     """The backward's `launch_params`, from y and dy."""
     chunk, k, warps = geometry(units(y, dy), *GEOMETRY["backward"](), sm_count is None)
-    return _constexprs(chunk, k, warps, y, dy), warps, None, y.shape[0]
+    return _constexprs(chunk, k, warps, y, dy), warps, ONESHOT_MAX_REGISTERS["backward"], y.shape[0]
 
 
 def _regroup(constexprs: dict, warps: int, resident: int, direction: str) -> tuple[dict, int] | None:
@@ -368,7 +371,8 @@ def _launch(kernel, args_of, device: torch.device, rows: int, p: dict, tensors: 
         words = softmax_split.exchange_words(device, n)
     elif words is None:
         words = launch.stand_in(torch.int64, device)
-    launch.launch(kernel, (p["grid"],), args_of(*tensors, words), p, p["num_warps"], {}, p["constexprs"])
+    launch.launch(kernel, (p["grid"],), args_of(*tensors, words), p, p["num_warps"], launch.plan_options(p),
+                  p["constexprs"])
     if own:
         words[:n].fill_(-1)
 

@@ -858,7 +858,7 @@ def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p:
     if slots is None:
         slots = exchange_words(y.device, exchange_size(y.shape[0], p))
     launch.launch(_softmax_split_backward_kernel, (p["grid"],), softmax_rows.backward_kernel_args(y, dy, dx, slots),
-                  p, p["num_warps"], _options(p), p["constexprs"])
+                  p, p["num_warps"], launch.plan_options(p), p["constexprs"])
 
 
 # -- launch ------------------------------------------------------------------------------------
@@ -983,11 +983,6 @@ def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | N
     return {**constexprs, "SPLIT": split // 2, "CHUNK": 2 * constexprs["CHUNK"]}, 2 * warps
 
 
-def _options(p: dict) -> dict:
-    """The launch options of plan `p`: its register cap, where it keeps one."""
-    return {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
-
-
 def compile_args(x: torch.Tensor) -> tuple:
     """The launch's arguments with stand-ins for the output and the exchange slots, for
     `launch.resources`."""
@@ -1001,7 +996,7 @@ def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict, slots: torch.Tensor |
     if slots is None:
         slots = exchange_words(x.device, exchange_size(x.shape[0], p))
     launch.launch(_softmax_split_kernel, (p["grid"],), softmax_rows.kernel_args(x, y, slots), p, p["num_warps"],
-                  _options(p), p["constexprs"])
+                  launch.plan_options(p), p["constexprs"])
 
 
 def direct_launcher(p: dict, n_tensors: int):

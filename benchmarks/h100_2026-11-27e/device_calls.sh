@@ -55,3 +55,19 @@ echo "elapsed $(el)"
 
 ## call 4
 # session 48 call 4 (H200): call 3's block, at 052a222.
+
+## call 5
+# session 48 call 5 (H200; call 6 runs the same block on an H100). `split_oneshot`'s
+# forward under a register cap of 96 (ONESHOT_MAX_REGISTERS; sm_90, Triton 3.6: 104-115
+# registers uncapped, 4 programs per SM; 96 without spills, 5 per SM): fp32, bf16 and fp16,
+# 131072-1048576 columns, 1 GiB, through the package's plan (tuning/triton_oneshot_geometry.py).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 400 python3 benchmarks/tuning/triton_oneshot_geometry.py --passes fwd --dtypes fp32,bf16,fp16 \
+  --cols 131072,262144,524288,1048576 --geometries 8192x64 --caps none,96 2>&1 | tee $out/cap96_geometry_${tag}_$rev.txt
+echo "elapsed $(el)"
+
+## call 6
+

@@ -51,6 +51,10 @@ def main() -> None:
     ap.add_argument("--passes", default="fwd,bwd")
     ap.add_argument("--dtypes", default="fp32,bf16")
     ap.add_argument("--bytes", type=float, default=2.0**30)
+    ap.add_argument("--caps", default="none",
+                    help="ptxas register caps to try for each geometry (ONESHOT_MAX_REGISTERS), e.g. none,96")
+    ap.add_argument("--geometries", default=None,
+                    help="chunk units x units a thread, e.g. 8192x64 (default: the script's lists)")
     args = ap.parse_args()
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
           f"% of copy, {args.bytes / 2**30:g} GiB inputs", flush=True)
@@ -71,16 +75,21 @@ def main() -> None:
                 copy_bw = 2 * x.numel() * x.element_size() / copy_ms
                 ref = _reference(op, x, dy)
                 cells = []
-                geometries = [("split", None)] + [("split_oneshot", g) for g in (FWD if dy is None else BWD)[dname]]
-                for variant, geometry in geometries:
+                listed = (FWD if dy is None else BWD)[dname]
+                if args.geometries:
+                    listed = [tuple(map(int, g.split("x"))) for g in args.geometries.split(",")]
+                caps = [None if c == "none" else int(c) for c in args.caps.split(",")]
+                geometries = [("split", None, None)] + [("split_oneshot", g, c) for g in listed for c in caps]
+                for variant, geometry, cap in geometries:
                     if geometry is not None:
                         softmax_oneshot.ONESHOT_CHUNK = geometry[0]
                         if dy is None:
                             softmax_oneshot.ONESHOT_VALUES_PER_THREAD = geometry[1]
                         else:
                             softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD = geometry[1]
+                        softmax_oneshot.ONESHOT_MAX_REGISTERS["forward" if dy is None else "backward"] = cap
                         launch.clear_plans()
-                    label = variant if geometry is None else f"{geometry[0]}x{geometry[1]}"
+                    label = variant if geometry is None else f"{geometry[0]}x{geometry[1]}" + (f"/cap{cap}" if cap else "")
                     try:
                         p = softmax.plan(x, op, variant, dy)
                         fn = (lambda: softmax.run(x, op, variant)) if dy is None else (
