@@ -141,10 +141,10 @@ def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, 
     # 32-bit word (pairs.py; CHUNK counts words), the output recomputed from them.
     n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     row, part, slots = _ticket(ws_ptr, K)
+    cols = part * CHUNK + tl.arange(0, CHUNK)  # PAIRS: words
     # The chunk's pair, exponents relative to its own max (a chunk of only -inf: (-inf,
     # 0)); NaN and +inf make d NaN, and so the row.
     if PAIRS:
-        cols = part * CHUNK + tl.arange(0, CHUNK)
         in_row = cols < n_cols // 2
         w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
                     mask=in_row, other=pairs.neg_inf_pair(BF16))
@@ -159,7 +159,6 @@ def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, 
         tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
                  mask=in_row)
     else:
-        cols = part * CHUNK + tl.arange(0, CHUNK)
         in_row = cols < n_cols
         xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf")).to(tl.float32)
         m = tl.max(xf, axis=0)
@@ -194,8 +193,8 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
         n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
     row, part, slots = _ticket(ws_ptr, K)
+    cols = part * CHUNK + tl.arange(0, CHUNK)  # PAIRS: words
     if PAIRS:
-        cols = part * CHUNK + tl.arange(0, CHUNK)
         in_row = cols < n_cols // 2
         wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
                      mask=in_row, other=0)
@@ -216,7 +215,6 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
                  pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
     else:
-        cols = part * CHUNK + tl.arange(0, CHUNK)
         in_row = cols < n_cols
         yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
         gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
