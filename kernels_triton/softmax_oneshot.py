@@ -79,9 +79,18 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # an SM's 64 Ki; 16384-value chunks, rows to 2097152 columns).
 ONESHOT_MAX_PARTS = 128
 ONESHOT_MAX_WARPS = {"forward": 16, "backward": 8}
-# ptxas register cap by direction (None: none); a cap that spills is dropped (softmax.plan
-# compiles the kernel uncapped then).
-ONESHOT_MAX_REGISTERS = {"forward": None, "backward": None}
+# ptxas register cap by direction (None: none), on a GPU; a cap that spills is dropped
+# (softmax.plan compiles the kernel uncapped then). The forward at 96 registers (sm_90,
+# Triton 3.6: 104-120 uncapped; 92-96 capped, no spills) keeps 5 programs per SM where 4
+# were: 160 KiB of chunks resident per SM. 1 GiB, % of copy, 131072 / 262144 / 524288 /
+# 1048576, uncapped -> 96 (benchmarks/h200_2026-11-27e/cap96_geometry_h200_a396346.txt,
+# benchmarks/h100_2026-11-27e/cap96_geometry_h100_a396346.txt):
+#   H200 fp32 93.5 / 91.5 / 88.6 / 80.6 -> 95.5 / 94.0 / 92.3 / 86.6
+#        bf16 90.7 / 88.5 / 86.9 / 83.6 -> 95.9 / 94.2 / 91.8 / 88.8 (fp16 alike)
+#   H100 fp32 99.2 / 98.5 / 97.7 / 94.2 -> 99.1 / 98.8 / 98.5 / 97.1
+#        bf16 98.7 / 97.8 / 96.7 / 95.5 -> 99.1 / 98.8 / 98.4 / 98.0 (fp16 alike)
+# The backward (161-168 registers, 3 programs per SM) spills at 128 (4 per SM).
+ONESHOT_MAX_REGISTERS = {"forward": 96, "backward": None}
 # Programs in a launch: Triton's grid is at most 2^31 - 1 programs along its first axis.
 ONESHOT_MAX_PROGRAMS = 2**31 - 1
 
@@ -313,13 +322,15 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     """(constexprs, num_warps, register cap, rows) of the forward on the (rows, cols)
     tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
     chunk, k, warps = geometry(units(x), *GEOMETRY["forward"](), sm_count is None)
-    return _constexprs(chunk, k, warps, x), warps, ONESHOT_MAX_REGISTERS["forward"], x.shape[0]
+    cap = ONESHOT_MAX_REGISTERS["forward"] if sm_count is not None else None
+    return _constexprs(chunk, k, warps, x), warps, cap, x.shape[0]
 
 
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
     """The backward's `launch_params`, from y and dy."""
     chunk, k, warps = geometry(units(y, dy), *GEOMETRY["backward"](), sm_count is None)
-    return _constexprs(chunk, k, warps, y, dy), warps, ONESHOT_MAX_REGISTERS["backward"], y.shape[0]
+    cap = ONESHOT_MAX_REGISTERS["backward"] if sm_count is not None else None
+    return _constexprs(chunk, k, warps, y, dy), warps, cap, y.shape[0]
 
 
 def _regroup(constexprs: dict, warps: int, resident: int, direction: str) -> tuple[dict, int] | None:

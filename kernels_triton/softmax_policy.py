@@ -63,18 +63,18 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 #                 fp16 91.7 / 88.4 / 90.7 / 82.2 / 86.0 -> 99.9 / 93.9 / 85.5 / 81.3 / 79.1
 #   log-softmax: gains at every width on both (H200 forward bf16 89.0-74.1 -> 89.6-83.2,
 #                backward 94.3-86.1 -> 103.3-99.7; H100 forward 96.2-87.0 -> 99.0-96.1).
-# So on GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
+# The forward since at 5 programs per SM (softmax_oneshot.ONESHOT_MAX_REGISTERS): H200
+# bf16 131072-1048576 95.9 / 94.2 / 91.8 / 88.8 against `split`'s 92.0 / 86.0 / 80.6 /
+# 76.1, fp16 alike; H100 99.1-98.0.
+# On GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
-# byte counts the more, the 16-bit softmax forward (two exps a value: the output's again
-# from the words) keeps `split` below 262144 columns, and the fp16 softmax backward (four
-# fp16 -> fp32 conversions a value, where bf16 widens by a shift) above 131072
+# byte counts the more, the fp16 softmax backward (four fp16 -> fp32 conversions a value,
+# HADD2.F32, where bf16 widens by a shift) keeps `split` above 131072 columns
 # (AUTO_ONESHOT_COLS_FAST_SM). Widths outside these (measured to 1048576 columns, 128
-# chunks of ONESHOT_CHUNK units) keep what `auto` chose before (`fused`, `split`, `online`,
-# `tiled`).
+# chunks of ONESHOT_CHUNK units) keep what `auto` chose before (`fused`, `split`,
+# `online`, `tiled`).
 AUTO_ONESHOT_COLS = (65536, 1048576)
-AUTO_ONESHOT_COLS_FAST_SM = {("forward", "softmax", torch.bfloat16): (262144, 1048576),
-                             ("forward", "softmax", torch.float16): (262144, 1048576),
-                             ("backward", "softmax", torch.float16): (65536, 131072)}
+AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (65536, 131072)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 

@@ -329,8 +329,8 @@ def test_row_align_divides_width_and_stride():
 
 def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
     # softmax_policy.oneshot_rows restated: AUTO_ONESHOT_COLS columns (on a GPU of
-    # 30 GB/s or more of DRAM bandwidth per SM, AUTO_ONESHOT_COLS_FAST_SM's for the 16-bit
-    # softmax forward and the fp16 softmax backward), rows starting on 16-byte vectors
+    # 30 GB/s or more of DRAM bandwidth per SM, AUTO_ONESHOT_COLS_FAST_SM's for the fp16
+    # softmax backward), rows starting on 16-byte vectors
     # (width, row stride and start; 16-bit rows are then held as pairs), and rows x K
     # programs at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: cdiv(units, 8192) to
     # 128 chunks, units being words of two values for 16-bit rows); the same rule for the
@@ -359,12 +359,12 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
             assert policy.auto_kernel(x, h100, op) == kernel, (rows, width, dtype, op)
             assert policy.auto_backward_kernel(x, x, h100, op) == kernel, (rows, width, dtype, op)
         assert policy.auto_kernel(x, None) != "split_oneshot"  # the interpreter: never
-    # A GPU of more bandwidth per SM: 16-bit softmax forward rows from 262144 columns, the
-    # fp16 softmax backward's to 131072; fp32, log-softmax and the bf16 backward as above.
+    # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 131072 columns;
+    # the forward, fp32, log-softmax and the bf16 backward as above.
     for width, dtype, op, forward, backward in [
-            (131072, torch.bfloat16, "softmax", "split", "split_oneshot"),
+            (131072, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
             (262144, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
-            (131072, torch.float16, "softmax", "split", "split_oneshot"),
+            (131072, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
             (262144, torch.float16, "softmax", "split_oneshot", "split"),
             (131072, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
             (1048576, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
@@ -390,10 +390,17 @@ def test_split_oneshot_geometry():
     # 8192-value chunks at 64 values a thread (4 warps) to 128 chunks a row, then twice as
     # wide over twice the warps, to 16 warps forward and 8 backward; the poll's vector at
     # least a lane per thread (a narrower one is replicated over the warps); the whole row
-    # in one chunk under the interpreter and for rows of one chunk.
+    # in one chunk under the interpreter and for rows of one chunk. On a GPU the forward
+    # asks for 96 registers a thread (5 programs per SM), the backward for no cap; 16-bit
+    # rows held as pairs count their chunks in words.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     forward, backward = oneshot.GEOMETRY["forward"](), oneshot.GEOMETRY["backward"]()
+    x = torch.empty(4, 262144)
+    assert oneshot.launch_params(x, 132)[2] == 96 and oneshot.launch_params(x, None)[2] is None
+    assert oneshot.BACKWARD.launch_params(x, x, 132)[2] is None
+    x16 = torch.empty(4, 262144, dtype=torch.bfloat16)
+    assert oneshot.launch_params(x16, 132)[0]["CHUNK"] == 8192 and oneshot.launch_params(x16, 132)[0]["K"] == 16
     for cols, expected in [(65536, (8192, 8, 4)), (1048576, (8192, 128, 4)), (1048577, (16384, 65, 8)),
                            (4194304, (32768, 128, 16)), (5000, (8192, 1, 4)), (3000, (4096, 1, 2))]:
         assert oneshot.geometry(cols, *forward, False) == expected, cols

@@ -70,4 +70,24 @@ timeout 400 python3 benchmarks/tuning/triton_oneshot_geometry.py --passes fwd --
 echo "elapsed $(el)"
 
 ## call 6
+# session 48 call 6 (H100): call 5's block.
+
+## call 7
+# session 48 call 7 (H200; call 8 runs the same block on an H100). The forward's cap of
+# 96 registers as committed, and `auto` taking `split_oneshot` for the 16-bit softmax
+# forward from 65536 on the H200 too: the Triton GPU tests of `split_oneshot` and `auto`;
+# Triton `auto` forward, softmax and log-softmax, fp32 / bf16 / fp16, 65536-1048576, 1 GiB.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 150 python3 -m pytest -q -rfEs --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "oneshot or auto or exchange_words" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_oneshot_auto_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_oneshot_auto_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+timeout 170 python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass fwd \
+  --backends triton --variants auto,split --min-bytes 1GiB --quiet --format csv --output $out/cap_fwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out cap fwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 8
 
