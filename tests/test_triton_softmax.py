@@ -39,7 +39,7 @@ from triton_support import (BACKEND, BWD_OPS, BWD_VARIANTS, CPU_ROWS, DEVICE, DT
 from triton_support import check_compiled_plan, gpu_limits
 from triton_support import interpreted as _interpreted
 from triton_support import modules as _modules
-from triton_support import ODD_WIDTHS, ROW_LAYOUTS, in_layout, split_parts
+from triton_support import ODD_WIDTHS, ROW_LAYOUTS, forced_oneshot, in_layout, split_parts
 from triton_support import same_bits as _same_bits
 from triton_support import truncated_bf16 as _truncated_bf16
 
@@ -199,12 +199,7 @@ def test_split_oneshot_takes_chunks_by_ticket_and_merges_every_part(op):
             paired = dtype != torch.float32 and cols % 2 == 0 and layout != "offset by one"
             assert p["constexprs"]["K"] == 1 and p["grid"] == 7 and p["constexprs"]["PAIRS"] == paired
             for k, chunk in ((2, 256), (3, 128), (5, 64)):
-                if paired:
-                    chunk //= 2
-                forced = dict(p, grid=7 * k, constexprs=dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(),
-                                                             CHUNK=chunk))
-                words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=DEVICE),
-                                   _prepublished_pairs(x, k, chunk * (2 if paired else 1), 0)])
+                forced, words = forced_oneshot(p, 7, k, chunk, paired, _prepublished_pairs(x, k, chunk, 0))
                 out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
                 oneshot.launch_plan(x, out, forced, words=words)
                 agreement = check(op, x, out)

@@ -27,7 +27,8 @@ from comparison.api import BACKWARD_FUNCTIONS, OP_FUNCTIONS
 from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, check_double_backward_refused, run_and_check
 from triton_support import BACKEND, BWD_OPS, BWD_VARIANTS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK, odd_tensors
-from triton_support import ODD_WIDTHS, ROW_LAYOUTS, check_compiled_plan, gpu_limits, in_layout, split_parts
+from triton_support import ODD_WIDTHS, ROW_LAYOUTS, check_compiled_plan, forced_oneshot, gpu_limits, in_layout
+from triton_support import split_parts
 from triton_support import modules as _modules
 from triton_support import same_bits as _same_bits
 from triton_support import truncated_bf16 as _truncated_bf16
@@ -238,17 +239,13 @@ def test_backward_split_oneshot_takes_chunks_by_ticket_and_adds_every_part(op):
     for dtype in DTYPES:
         for cols in (301, 302):
             y, dy = backward_inputs(op, 7, cols, dtype)
-            for y, dy in ((y, in_layout(dy, "padded")), (in_layout(y, "offset by one"), in_layout(dy, "offset by one"))):
+            shifted = (in_layout(y, "offset by one"), in_layout(dy, "offset by one"))
+            for y, dy in ((y, in_layout(dy, "padded")), shifted):
                 p = softmax_mod.plan(y, op, "split_oneshot", dy)
                 paired = dtype != torch.float32 and cols % 2 == 0 and y.data_ptr() % 4 == 0
                 assert p["constexprs"]["K"] == 1 and p["grid"] == 7 and p["constexprs"]["PAIRS"] == paired
                 for k, chunk in ((2, 256), (3, 128), (5, 64)):
-                    if paired:
-                        chunk //= 2
-                    forced = dict(p, grid=7 * k, constexprs=dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(),
-                                                                 CHUNK=chunk))
-                    words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=DEVICE),
-                                       _prepublished_slots(op, y, dy, k, chunk * (2 if paired else 1), 0)])
+                    forced, words = forced_oneshot(p, 7, k, chunk, paired, _prepublished_slots(op, y, dy, k, chunk, 0))
                     out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
                     oneshot.launch_plan(y, dy, out, forced, words=words)
                     agreement = check(op, y, out, dy=dy)

@@ -150,6 +150,15 @@ ODD_WIDTHS = [1, 3, 7, 9, 197, 1025, 3001]
 ROW_LAYOUTS = ("contiguous", "padded", "offset by one")
 
 
+def forced_oneshot(p: dict, rows: int, k: int, chunk: int, paired: bool, published: torch.Tensor) -> tuple:
+    """(plan, workspace) of `split_oneshot` plan `p` over `rows` rows forced to K = `k`
+    chunks of `chunk` values (CHUNK counts words where the rows are held as pairs), its
+    workspace holding the ticket counter at -1 and then `published`, every chunk's word."""
+    constexprs = dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(), CHUNK=chunk // 2 if paired else chunk)
+    words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=published.device), published])
+    return dict(p, grid=rows * k, constexprs=constexprs), words
+
+
 def in_layout(values: torch.Tensor, layout: str) -> torch.Tensor:
     """The (rows, cols) tensor `values` copied into a tensor laid out as `layout` (of
     ROW_LAYOUTS): contiguous; "padded", row stride cols plus one 16-byte vector; "offset
