@@ -326,7 +326,8 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
     return _constexprs(chunk, k, warps, x), warps, cap, x.shape[0]
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
+                           sm_count: int | None) -> tuple[dict, int, int | None, int]:
     """The backward's `launch_params`, from y and dy."""
     chunk, k, warps = geometry(units(y, dy), *GEOMETRY["backward"](), sm_count is None)
     cap = ONESHOT_MAX_REGISTERS["backward"] if sm_count is not None else None
