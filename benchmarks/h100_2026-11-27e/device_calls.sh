@@ -90,4 +90,4 @@ python3 benchmarks/tuning/side_by_side.py $out cap fwd_${tag}_$rev
 echo "elapsed $(el)"
 
 ## call 8
-
+# session 48 call 8 (H100, call 7's block): not run; the device time was spent.
