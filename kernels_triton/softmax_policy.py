@@ -63,9 +63,11 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 #                 fp16 91.7 / 88.4 / 90.7 / 82.2 / 86.0 -> 99.9 / 93.9 / 85.5 / 81.3 / 79.1
 #   log-softmax: gains at every width on both (H200 forward bf16 89.0-74.1 -> 89.6-83.2,
 #                backward 94.3-86.1 -> 103.3-99.7; H100 forward 96.2-87.0 -> 99.0-96.1).
-# The forward since at 5 programs per SM (softmax_oneshot.ONESHOT_MAX_REGISTERS): H200
-# bf16 131072-1048576 95.9 / 94.2 / 91.8 / 88.8 against `split`'s 92.0 / 86.0 / 80.6 /
-# 76.1, fp16 alike; H100 99.1-98.0.
+# The forward since at 5 programs per SM (softmax_oneshot.ONESHOT_MAX_REGISTERS), `auto`
+# against `split`, H200, 65536 / 131072 / 262144 / 524288 / 1048576 (benchmarks/
+# h200_2026-11-27e/cap_fwd_h200_9dc0f9b.csv; bf16 65536 is `fused`'s): fp16 96.3 / 95.3 /
+# 93.6 / 90.6 / 87.5 against 92.5 / 91.6 / 85.4 / 79.9 / 75.0, bf16 - / 94.9 / 93.3 / 90.8
+# / 87.8 against 91.2-75.6; H100 bf16 131072-1048576 99.1-98.0 (cap96_geometry_*.txt).
 # On GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
 # byte counts the more, the fp16 softmax backward (four fp16 -> fp32 conversions a value,
