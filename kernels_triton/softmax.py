@@ -14,8 +14,10 @@ thresholds that tune it:
   exchange (max, sum) through global memory. Reads once, writes once.
 * ``split_oneshot`` (softmax_oneshot.py): the same exchange on a one-shot grid, a
   program per chunk of each row, each taking its (row, chunk) by ticket as it starts, so
-  that no row waits on the slowest SM. Reads once, writes once.
-* ``auto``: softmax_policy.py picks one from the width, dtype and alignment.
+  that no row waits on the slowest SM; 16-bit rows as pairs, as `fused`'s. Reads once,
+  writes once.
+* ``auto``: softmax_policy.py picks one from the width, dtype, alignment and op, and the
+  GPU's SM count and DRAM bandwidth per SM.
 
 The backward ops (softmax_backward: dx = y * (dy - sum(dy * y)); log_softmax_backward:
 dx = dy - exp(y) * sum(dy); `x` is the forward output y, `dy` its gradient) have a
