@@ -9,10 +9,12 @@ for bf16, a cvt for fp16, one instruction per value.
 That only saves registers if the compiler does not merge the passes' widenings into one
 value (common-subexpression elimination) and keep it live across the block reductions
 between them. So each pass can use its own `form` of the same conversion: form 0 is
-plain Triton, forms 1 and 2 are inline PTX that the compiler cannot see through, hence
-cannot merge with each other or with form 0. Under Triton's CPU interpreter, which has
-no inline PTX (and no registers to save), every form is form 0: callers pass their
-INTERPRETER constexpr.
+plain Triton, forms 1 and 2 are inline PTX that LLVM cannot see through. ptxas still
+merges forms that compile to the same instructions (bf16's form 1 is form 0's shift and
+mask; every fp16 form ends in the same conversion), so where a kernel holds its words
+across more than a reduction, its passes also read words `apart`: ORed with a zero the
+compiler cannot prove. Under Triton's CPU interpreter, which has no inline PTX (and no
+registers to save), every form is form 0: callers pass their INTERPRETER constexpr.
 
 A word holds values 2k (low half) and 2k + 1 (high half) of the row: the little-endian
 layout of the 16-bit tensor itself, so loads and stores move the same bytes.
@@ -125,8 +127,10 @@ def max2(a, b, BF16: tl.constexpr):
 
 @triton.jit
 def apart(w, zero):
-    """Words `w` OR-ed with `zero`: 0 at run time, but not provably 0 to the compiler
-    (e.g. a ticket's sign bit), so a pass over these words widens them anew instead of
+    """Words `w` OR-ed with `zero`: 0 at run time wherever the result depends on the
+    words (a ticket's sign bit; a NaN test of the row's max or sum, whose row is NaN
+    whatever the words), but not provably 0 to the compiler, so a pass over these words
+    widens them anew instead of
     reusing another pass's widened values, which would then stay live across whatever
     lies between the passes. Forms alone did not prevent that in `split_oneshot` (sm_90,
     the bf16 forward: 168 registers, 3 programs per SM, against 115 and 4 with its sum's

@@ -48,11 +48,12 @@ from .softmax_rows import LOG2E
 # lanes, before `poll_lanes`). What `auto` gains with this geometry: softmax_policy.py.
 
 # Forward chunks: 8192 values at 64 a thread (4 warps, 100-110 registers, 4 programs per
-# SM: 128 KiB of fp32 chunks resident per SM). H200, fp32 65536 / 131072 / 262144 /
-# 524288 / 1048576: 92.0 / 90.1 / 87.2 / 84.2 / 80.4, against 90.5 / 85.7 / 78.3 / 75.9 /
-# 71.6 at 32 a thread (62 registers, 4 per SM: half the bytes resident) and 89.8 / 89.3 /
-# 85.2 / 78.9 / 73.2 for 16384-value chunks at 64 (2 per SM). The prototype's same
-# geometry, H100 fp32 262144 / 524288 / 1048576: 98.5 / 97.7 / 94.2.
+# SM: 128 KiB of fp32 chunks resident per SM; 5 and 160 KiB under ONESHOT_MAX_REGISTERS).
+# H200, fp32 65536 / 131072 / 262144 / 524288 / 1048576 (uncapped): 92.0 / 90.1 / 87.2 /
+# 84.2 / 80.4, against 90.5 / 85.7 / 78.3 / 75.9 / 71.6 at 32 a thread (62 registers, 4
+# per SM: half the bytes resident) and 89.8 / 89.3 / 85.2 / 78.9 / 73.2 for 16384-value
+# chunks at 64 (2 per SM). The prototype's same geometry, H100 fp32 262144 / 524288 /
+# 1048576: 98.5 / 97.7 / 94.2.
 ONESHOT_CHUNK = 8192
 ONESHOT_VALUES_PER_THREAD = 64
 # The backward holds y's and dy's values: 64 of each a thread over 8192-value chunks (4
@@ -74,9 +75,9 @@ ONESHOT_VALUES_PER_THREAD = 64
 ONESHOT_BWD_VALUES_PER_THREAD = 64
 # The most programs a row takes (the words a program polls: `poll_lanes`); rows with
 # more chunks take chunks twice as wide over twice the warps, up to
-# ONESHOT_MAX_WARPS: 16 forward (32768-value chunks at 105 registers, one program per
-# SM: rows to 4194304 columns), 8 backward (165 registers: 16 warps would need 84 Ki of
-# an SM's 64 Ki; 16384-value chunks, rows to 2097152 columns).
+# ONESHOT_MAX_WARPS: 16 forward (32768-unit chunks at 105 registers, one program per
+# SM: rows to 4194304 units), 8 backward (165 registers: 16 warps would need 84 Ki of
+# an SM's 64 Ki; 16384-unit chunks, rows to 2097152 units). Units: `row_units`.
 ONESHOT_MAX_PARTS = 128
 ONESHOT_MAX_WARPS = {"forward": 16, "backward": 8}
 # ptxas register cap by direction (None: none), on a GPU; a cap that spills is dropped
@@ -101,8 +102,8 @@ def _ticket(ws_ptr, K: tl.constexpr):
     # top of the file); relaxed, since only the add's atomicity matters (nothing is read
     # through it), and Triton executes a scalar atomic once per program, handing every
     # thread its result. K = 1: the program id (nothing waits, nothing to order).
-    # The chunk index in 32 bits: the chunk's column offsets are then 32-bit too (a row
-    # has at most 4194304 columns), 30 fewer registers than 64-bit ones in the fp32
+    # The chunk index in 32 bits: the chunk's offsets are then 32-bit too (a row has at
+    # most 4194304 units: values or words), 30 fewer registers than 64-bit ones in the fp32
     # forward (133 -> 103, sm_90: 3 -> 4 programs per SM).
     if K > 1:
         ticket = tl.atomic_add(ws_ptr, 1, sem="relaxed", scope="gpu") + 1
@@ -237,7 +238,7 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
 # -- launch parameters -------------------------------------------------------------------------
 
 def geometry(cols: int, per_thread: int, max_warps: int, interpreted: bool) -> tuple[int, int, int]:
-    """(CHUNK, K, warps) for rows of `cols` units (`units`: values, or words of two) at
+    """(CHUNK, K, warps) for rows of `cols` units (`row_units`: values, or words of two) at
     `per_thread` units of a chunk a thread: ONESHOT_CHUNK-unit chunks, twice as wide (and
     twice the warps) while a row has more than ONESHOT_MAX_PARTS of them, up to
     `max_warps`; under the interpreter (or for rows of one chunk) the whole row in one.
@@ -252,7 +253,7 @@ def geometry(cols: int, per_thread: int, max_warps: int, interpreted: bool) -> t
     return chunk, triton.cdiv(cols, chunk), warps
 
 
-# The geometry's arguments of each direction: (values of a chunk per thread, most warps).
+# The geometry's arguments of each direction: (units of a chunk per thread, most warps).
 GEOMETRY = {"forward": lambda: (ONESHOT_VALUES_PER_THREAD, ONESHOT_MAX_WARPS["forward"]),
              "backward": lambda: (ONESHOT_BWD_VALUES_PER_THREAD, ONESHOT_MAX_WARPS["backward"])}
 
@@ -275,7 +276,7 @@ def paired(*tensors: torch.Tensor) -> bool:
             and all(t.data_ptr() % 4 == 0 for t in tensors))
 
 
-def units(*tensors: torch.Tensor) -> int:
+def row_units(*tensors: torch.Tensor) -> int:
     """A row's units, what chunks count: its columns, or its words where `paired`."""
     cols = tensors[0].shape[1]
     return cols // 2 if paired(*tensors) else cols
@@ -290,7 +291,7 @@ def _why(direction: str, *tensors: torch.Tensor) -> str | None:
     rows, cols = tensors[0].shape
     interpreted = not launch.on_gpu(tensors[0])
     per_thread, max_warps = GEOMETRY[direction]()
-    _, k, _ = geometry(units(*tensors), per_thread, max_warps, interpreted)
+    _, k, _ = geometry(row_units(*tensors), per_thread, max_warps, interpreted)
     if rows * k > ONESHOT_MAX_PROGRAMS:
         return (f"triton variant 'split_oneshot' launches a program per chunk of each row: {rows} rows of {k} "
                 f"chunks exceed the {ONESHOT_MAX_PROGRAMS} programs a launch can have (use 'auto')")
@@ -321,7 +322,7 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
 def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, rows) of the forward on the (rows, cols)
     tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
-    chunk, k, warps = geometry(units(x), *GEOMETRY["forward"](), sm_count is None)
+    chunk, k, warps = geometry(row_units(x), *GEOMETRY["forward"](), sm_count is None)
     cap = ONESHOT_MAX_REGISTERS["forward"] if sm_count is not None else None
     return _constexprs(chunk, k, warps, x), warps, cap, x.shape[0]
 
@@ -329,7 +330,7 @@ def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
                            sm_count: int | None) -> tuple[dict, int, int | None, int]:
     """The backward's `launch_params`, from y and dy."""
-    chunk, k, warps = geometry(units(y, dy), *GEOMETRY["backward"](), sm_count is None)
+    chunk, k, warps = geometry(row_units(y, dy), *GEOMETRY["backward"](), sm_count is None)
     cap = ONESHOT_MAX_REGISTERS["backward"] if sm_count is not None else None
     return _constexprs(chunk, k, warps, y, dy), warps, cap, y.shape[0]
 

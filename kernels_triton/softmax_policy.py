@@ -1,7 +1,7 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
 beyond while the GPU holds a group's programs (and for few wide rows, all of whose
-programs fit one per SM), `online` past that; wide fp32 rows of many programs take
-`split_oneshot` ahead of `split` (`oneshot_rows`). The backward's `auto`
+programs fit one per SM), `online` past that; wide aligned rows (fp32, and 16-bit ones
+held as pairs) of many programs take `split_oneshot` ahead of `split` (`oneshot_rows`). The backward's `auto`
 (`auto_backward_kernel`) follows the same order with `tiled` last.
 
 The widths where `fused` stops being the better choice are measured (below); the limits
@@ -72,9 +72,9 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
 # byte counts the more, the fp16 softmax backward (four fp16 -> fp32 conversions a value,
 # HADD2.F32, where bf16 widens by a shift) keeps `split` above 131072 columns
-# (AUTO_ONESHOT_COLS_FAST_SM). Widths outside these (measured to 1048576 columns, 128
-# chunks of ONESHOT_CHUNK units) keep what `auto` chose before (`fused`, `split`,
-# `online`, `tiled`).
+# (AUTO_ONESHOT_COLS_FAST_SM). Widths outside these (measured to 1048576 columns: 128
+# chunks of ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep what `auto` chose
+# before (`fused`, `split`, `online`, `tiled`).
 AUTO_ONESHOT_COLS = (65536, 1048576)
 AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (65536, 131072)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
@@ -95,7 +95,8 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False
-    _, k, _ = softmax_oneshot.geometry(softmax_oneshot.units(*tensors), *softmax_oneshot.GEOMETRY[direction](), False)
+    units = softmax_oneshot.row_units(*tensors)
+    _, k, _ = softmax_oneshot.geometry(units, *softmax_oneshot.GEOMETRY[direction](), False)
     return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, limits.sm_count) and (
         rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * limits.sm_count)
 

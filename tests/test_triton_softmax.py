@@ -286,8 +286,10 @@ def test_auto_follows_the_thresholds():
         for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
             x = rows_of(cols, dtype, paired or dtype == torch.float32)
             assert fused.paired(x, rows_mod.row_align(x)) == paired
-            if kernel == "split" and policy.oneshot_rows("forward", op, limits, x):
-                kernel = "split_oneshot"  # a wave of one-shot programs (the rule's own test below)
+            if kernel == "split" and limits is not None and cols >= 65536:
+                # rows as many as SMs, of 5 one-shot chunks (8192 words each): a wave of
+                # programs, 4 per SM (the rule's own test is below)
+                kernel = "split_oneshot"
             assert softmax_mod.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_MAX_COLS_ODD
     assert softmax_mod.plan(torch.empty(rows, odd, device=DEVICE), "log_softmax")["kernel"] == "fused"

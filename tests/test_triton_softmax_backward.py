@@ -240,9 +240,11 @@ def test_backward_split_oneshot_takes_chunks_by_ticket_and_adds_every_part(op):
         for cols in (301, 302):
             y, dy = backward_inputs(op, 7, cols, dtype)
             shifted = (in_layout(y, "offset by one"), in_layout(dy, "offset by one"))
-            for y, dy in ((y, in_layout(dy, "padded")), shifted):
+            # y on 4-byte boundaries, dy one element in: not paired (both must be)
+            mixed = (y, in_layout(dy, "offset by one"))
+            for y, dy in ((y, in_layout(dy, "padded")), shifted, mixed):
                 p = softmax_mod.plan(y, op, "split_oneshot", dy)
-                paired = dtype != torch.float32 and cols % 2 == 0 and y.data_ptr() % 4 == 0
+                paired = dtype != torch.float32 and cols % 2 == 0 and y.data_ptr() % 4 == 0 == dy.data_ptr() % 4
                 assert p["constexprs"]["K"] == 1 and p["grid"] == 7 and p["constexprs"]["PAIRS"] == paired
                 for k, chunk in ((2, 256), (3, 128), (5, 64)):
                     forced, words = forced_oneshot(p, 7, k, chunk, paired, _prepublished_slots(op, y, dy, k, chunk, 0))

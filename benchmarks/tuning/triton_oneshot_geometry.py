@@ -3,7 +3,7 @@ forward and backward, timed through the package's own plan and launch beside `sp
 ~1 GiB inputs, as % of a device-to-device copy timed in the same run.
 
 A geometry is (chunk units, units of it per thread), units being values, or words of two
-values for the 16-bit rows held as pairs (softmax_oneshot.units): the plan reads both from
+values for the 16-bit rows held as pairs (softmax_oneshot.row_units): the plan reads both from
 the module's ONESHOT_CHUNK and ONESHOT_[BWD_]VALUES_PER_THREAD, which this script sets for
 each run (plans are cached by layout, so the cache is cleared between geometries). The
 rows it checks (the first and last four of each input) against float64 guard against a
@@ -19,6 +19,9 @@ import torch
 import triton
 
 from kernels_triton import launch, softmax, softmax_oneshot
+
+# The module's own caps, before the runs below set others.
+COMMITTED_CAPS = dict(softmax_oneshot.ONESHOT_MAX_REGISTERS)
 
 FWD = {"fp32": [(8192, 64), (8192, 32), (16384, 64)],
        "bf16": [(8192, 64), (4096, 32), (8192, 32), (16384, 64)]}
@@ -51,8 +54,9 @@ def main() -> None:
     ap.add_argument("--passes", default="fwd,bwd")
     ap.add_argument("--dtypes", default="fp32,bf16")
     ap.add_argument("--bytes", type=float, default=2.0**30)
-    ap.add_argument("--caps", default="none",
-                    help="ptxas register caps to try for each geometry (ONESHOT_MAX_REGISTERS), e.g. none,96")
+    ap.add_argument("--caps", default="default",
+                    help="ptxas register caps to try for each geometry (ONESHOT_MAX_REGISTERS): default (the "
+                         "module's own), none, or a count; e.g. none,96")
     ap.add_argument("--geometries", default=None,
                     help="chunk units x units a thread, e.g. 8192x64 (default: the script's lists)")
     args = ap.parse_args()
@@ -78,7 +82,9 @@ def main() -> None:
                 listed = (FWD if dy is None else BWD)[dname]
                 if args.geometries:
                     listed = [tuple(map(int, g.split("x"))) for g in args.geometries.split(",")]
-                caps = [None if c == "none" else int(c) for c in args.caps.split(",")]
+                direction = "forward" if dy is None else "backward"
+                caps = [COMMITTED_CAPS[direction] if c == "default" else None if c == "none" else int(c)
+                        for c in args.caps.split(",")]
                 geometries = [("split", None, None)] + [("split_oneshot", g, c) for g in listed for c in caps]
                 for variant, geometry, cap in geometries:
                     if geometry is not None:
@@ -87,9 +93,10 @@ def main() -> None:
                             softmax_oneshot.ONESHOT_VALUES_PER_THREAD = geometry[1]
                         else:
                             softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD = geometry[1]
-                        softmax_oneshot.ONESHOT_MAX_REGISTERS["forward" if dy is None else "backward"] = cap
+                        softmax_oneshot.ONESHOT_MAX_REGISTERS[direction] = cap
                         launch.clear_plans()
-                    label = variant if geometry is None else f"{geometry[0]}x{geometry[1]}" + (f"/cap{cap}" if cap else "")
+                    label = variant if geometry is None else (f"{geometry[0]}x{geometry[1]}"
+                                                              + (f"/cap{cap}" if cap else ""))
                     try:
                         p = softmax.plan(x, op, variant, dy)
                         fn = (lambda: softmax.run(x, op, variant)) if dy is None else (
