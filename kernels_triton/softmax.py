@@ -239,7 +239,7 @@ def _form_warps(form: dict, warps: int) -> tuple[dict, int]:
     return constexprs, constexprs.pop("num_warps")
 
 
-def _best_form(build, family, forms: list[dict], warps: int, maxnreg: int | None) -> tuple:
+def _best_form(build, family, forms: list[dict], warps: int, maxnreg: int | tuple | None) -> tuple:
     """(constexprs, resources, warps, register cap) of the form that holds the most
     programs per SM, or as many and spills least (spilling past what split tolerates
     loses to any residency); the first at a tie."""
@@ -249,13 +249,17 @@ def _best_form(build, family, forms: list[dict], warps: int, maxnreg: int | None
     return (split[best][0], *compiled[best])
 
 
-def _compile_form(build, family, constexprs: dict, warps: int, maxnreg: int | None) -> tuple:
+def _compile_form(build, family, constexprs: dict, warps: int, maxnreg: int | tuple | None) -> tuple:
     """(resources, warps, register cap) of the kernel compiled at `constexprs` by
-    `build`: at `warps` under the cap `maxnreg`, uncapped where the cap spills, over more
-    warps where the family's geometry spills (`respread`)."""
-    res = build(constexprs, warps, maxnreg)
-    if maxnreg and res.n_spills:
-        # The cap is a bet on ptxas fitting the tile in it, which depends on its version
+    `build`: at `warps` under the cap `maxnreg` (a tuple: the first of those caps that
+    does not spill), uncapped where the caps spill, over more warps where the family's
+    geometry spills (`respread`)."""
+    for maxnreg in (maxnreg if isinstance(maxnreg, tuple) else (maxnreg,)):
+        res = build(constexprs, warps, maxnreg)
+        if not (maxnreg and res.n_spills):
+            break
+    else:
+        # A cap is a bet on ptxas fitting the tile in it, which depends on its version
         # (Triton 3.6's spills fp16 32768 at 64): spilling is worse than the residency
         # the cap buys, so such a configuration runs uncapped.
         maxnreg = None

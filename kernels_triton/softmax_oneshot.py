@@ -80,8 +80,8 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # an SM's 64 Ki; 16384-unit chunks, rows to 2097152 units). Units: `row_units`.
 ONESHOT_MAX_PARTS = 128
 ONESHOT_MAX_WARPS = {"forward": 16, "backward": 8}
-# ptxas register cap by direction (None: none), on a GPU; a cap that spills is dropped
-# (softmax.plan compiles the kernel uncapped then). The forward at 96 registers (sm_90,
+# ptxas register caps by direction, tried in order (None: none), on a GPU; caps that spill
+# are dropped (softmax.plan compiles the kernel uncapped then). The forward at 96 registers (sm_90,
 # Triton 3.6: 104-120 uncapped; 92-96 capped, no spills) keeps 5 programs per SM where 4
 # were: 160 KiB of chunks resident per SM. 1 GiB, % of copy, 131072 / 262144 / 524288 /
 # 1048576, uncapped -> 96 (benchmarks/h200_2026-11-27e/cap96_geometry_h200_a396346.txt,
@@ -90,8 +90,10 @@ ONESHOT_MAX_WARPS = {"forward": 16, "backward": 8}
 #        bf16 90.7 / 88.5 / 86.9 / 83.6 -> 95.9 / 94.2 / 91.8 / 88.8 (fp16 alike)
 #   H100 fp32 99.2 / 98.5 / 97.7 / 94.2 -> 99.1 / 98.8 / 98.5 / 97.1
 #        bf16 98.7 / 97.8 / 96.7 / 95.5 -> 99.1 / 98.8 / 98.4 / 98.0 (fp16 alike)
-# The backward (161-168 registers, 3 programs per SM) spills at 128 (4 per SM).
-ONESHOT_MAX_REGISTERS = {"forward": 96, "backward": None}
+# Triton 3.9's ptxas spills the 16-bit forward at 96 (56 bytes; 139 registers uncapped, 3
+# per SM): 128 then keeps 4 per SM, as Triton 3.6 uncapped (not measured under 3.9, which
+# the GPU machine lacks). The backward (161-168 registers, 3 per SM) spills at 128.
+ONESHOT_MAX_REGISTERS = {"forward": (96, 128), "backward": None}
 # Programs in a launch: Triton's grid is at most 2^31 - 1 programs along its first axis.
 ONESHOT_MAX_PROGRAMS = 2**31 - 1
 
@@ -319,16 +321,16 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     return _why("backward", y, dy)
 
 
-def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | None, int]:
-    """(constexprs, num_warps, register cap, rows) of the forward on the (rows, cols)
-    tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
+def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, int | tuple | None, int]:
+    """(constexprs, num_warps, register caps (tried in order), rows) of the forward on the
+    (rows, cols) tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
     chunk, k, warps = geometry(row_units(x), *GEOMETRY["forward"](), sm_count is None)
     cap = ONESHOT_MAX_REGISTERS["forward"] if sm_count is not None else None
     return _constexprs(chunk, k, warps, x), warps, cap, x.shape[0]
 
 
 def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
-                           sm_count: int | None) -> tuple[dict, int, int | None, int]:
+                           sm_count: int | None) -> tuple[dict, int, int | tuple | None, int]:
     """The backward's `launch_params`, from y and dy."""
     chunk, k, warps = geometry(row_units(y, dy), *GEOMETRY["backward"](), sm_count is None)
     cap = ONESHOT_MAX_REGISTERS["backward"] if sm_count is not None else None

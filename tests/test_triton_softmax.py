@@ -388,13 +388,13 @@ def test_split_oneshot_geometry():
     # wide over twice the warps, to 16 warps forward and 8 backward; the poll's vector at
     # least a lane per thread (a narrower one is replicated over the warps); the whole row
     # in one chunk under the interpreter and for rows of one chunk. On a GPU the forward
-    # asks for 96 registers a thread (5 programs per SM), the backward for no cap; 16-bit
-    # rows held as pairs count their chunks in words.
+    # asks for 96 registers a thread (5 programs per SM), else 128, the backward for no
+    # cap; 16-bit rows held as pairs count their chunks in words.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     forward, backward = oneshot.GEOMETRY["forward"](), oneshot.GEOMETRY["backward"]()
     x = torch.empty(4, 262144)
-    assert oneshot.launch_params(x, 132)[2] == 96 and oneshot.launch_params(x, None)[2] is None
+    assert oneshot.launch_params(x, 132)[2] == (96, 128) and oneshot.launch_params(x, None)[2] is None
     assert oneshot.BACKWARD.launch_params(x, x, 132)[2] is None
     x16 = torch.empty(4, 262144, dtype=torch.bfloat16)
     assert oneshot.launch_params(x16, 132)[0]["CHUNK"] == 8192 and oneshot.launch_params(x16, 132)[0]["K"] == 16
@@ -410,6 +410,24 @@ def test_split_oneshot_geometry():
     assert regrouped == ({"CHUNK": 16384, "K": 64, "KP": 256, "ALIGN": 16}, 8)
     assert oneshot.regroup({"CHUNK": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 128) is None
     assert oneshot.BACKWARD.regroup({"CHUNK": 16384, "K": 128, "KP": 256, "ALIGN": 16}, 8, 100) is None
+
+
+def test_plan_takes_the_first_register_cap_that_does_not_spill():
+    # softmax._compile_form: caps tried in order, the first without spills kept; where
+    # every cap spills, the kernel uncapped (a build that spills under any cap below 128,
+    # as Triton 3.9's ptxas does split_oneshot's 16-bit forward at 96).
+    softmax_mod, launch, *_ = _modules()
+
+    def build(constexprs, warps, cap):
+        spills = 56 if cap is not None and cap < limit else 0
+        return launch.CompiledResources(n_regs=cap or 139, n_spills=spills, shared=0, num_warps=warps,
+                                        programs_per_sm=65536 // (128 * (cap or 139)), limited_by="registers")
+
+    family = object()
+    for limit, caps, kept, regs in [(128, (96, 128), 128, 128), (96, (96, 128), 96, 96), (200, (96, 128), None, 139),
+                                    (128, 96, None, 139), (96, 96, 96, 96), (128, None, None, 139)]:
+        res, warps, cap = softmax_mod._compile_form(build, family, {}, 4, caps)
+        assert (cap, res.n_regs, res.n_spills, warps) == (kept, regs, 0, 4), (limit, caps)
 
 
 def test_split_oneshot_declines_rows_whose_widest_chunks_outnumber_the_sms(monkeypatch):
