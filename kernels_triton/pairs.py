@@ -130,9 +130,8 @@ def apart(w, zero):
     """Words `w` OR-ed with `zero`: 0 at run time wherever the result depends on the
     words (a ticket's sign bit; a NaN test of the row's max or sum, whose row is NaN
     whatever the words), but not provably 0 to the compiler, so a pass over these words
-    widens them anew instead of
-    reusing another pass's widened values, which would then stay live across whatever
-    lies between the passes. Forms alone did not prevent that in `split_oneshot` (sm_90,
+    widens them anew instead of reusing another pass's widened values, which would then
+    stay live across whatever lies between the passes. Forms alone did not prevent that in `split_oneshot` (sm_90,
     the bf16 forward: 168 registers, 3 programs per SM, against 115 and 4 with its sum's
     and its output's words apart, Triton 3.6; 221 against 139, Triton 3.9; the fp16
     softmax backward of one chunk a row, Triton 3.9: 255 registers and 64-80 bytes

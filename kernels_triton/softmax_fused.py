@@ -981,9 +981,9 @@ def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
 
 def backward_launch_plan(y: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, p: dict) -> None:
     """Launch the backward as planned (`p` from softmax.plan): dx from y and dy."""
-    options = {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
     launch.launch(_softmax_fused_backward_kernel, launch.grid_2d(p["grid"]),
-                  softmax_rows.backward_kernel_args(y, dy, dx), p, p["num_warps"], options, p["constexprs"])
+                  softmax_rows.backward_kernel_args(y, dy, dx), p, p["num_warps"], launch.plan_options(p),
+                  p["constexprs"])
 
 
 # -- launch ------------------------------------------------------------------------------------
@@ -998,9 +998,8 @@ def compile_args(x: torch.Tensor) -> tuple:
 
 def launch_plan(x: torch.Tensor, y: torch.Tensor, p: dict) -> None:
     """Launch `fused` as planned (`p` from softmax.plan) from `x` into `y`."""
-    options = {"maxnreg": p["maxnreg"]} if p.get("maxnreg") else {}
     launch.launch(_softmax_fused_kernel, launch.grid_2d(p["grid"]), softmax_rows.kernel_args(x, y), p,
-                  p["num_warps"], options, p["constexprs"])
+                  p["num_warps"], launch.plan_options(p), p["constexprs"])
 
 
 BACKWARD = launch.Family(KERNEL=_softmax_fused_backward_kernel, why_unsupported=backward_why_unsupported,

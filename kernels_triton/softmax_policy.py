@@ -1,8 +1,8 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
 beyond while the GPU holds a group's programs (and for few wide rows, all of whose
 programs fit one per SM), `online` past that; wide aligned rows (fp32, and 16-bit ones
-held as pairs) of many programs take `split_oneshot` ahead of `split` (`oneshot_rows`). The backward's `auto`
-(`auto_backward_kernel`) follows the same order with `tiled` last.
+held as pairs) of many programs take `split_oneshot` ahead of `split` (`oneshot_rows`).
+The backward's `auto` (`auto_backward_kernel`) follows the same order with `tiled` last.
 
 The widths where `fused` stops being the better choice are measured (below); the limits
 of what each family can hold at all live with the family (softmax_fused.FUSED_MAX_COLS*,
