@@ -1,0 +1,23 @@
+# Session 49 (2026-11-27): every device call's script, in order. Each ran from the
+# repository root as `sed -n '/^## call N$/,/^## call N+1$/p' <this file> > /tmp/c.sh;
+# OUT=$OUT bash /tmp/c.sh`, with the working tree and .device/ carried; results were
+# copied into benchmarks/h200_2026-11-27f/ or benchmarks/h100_2026-11-27f/ by GPU.
+
+## call 1
+# session 49 call 1 (H200). Where the Triton `split_oneshot` kernels lose time on the
+# H200's widest rows: copies of them changing one thing each (the ticket, the poll, a
+# free exchange, cache hints; benchmarks/tuning/triton_oneshot_exchange.py), forward and
+# backward, fp32 and bf16, 131072-1048576 columns, 1 GiB; and 16-bit rows of 65536
+# columns, `fused` (what `auto` runs for bf16) against `split_oneshot`, forward.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 420 python3 benchmarks/tuning/triton_oneshot_exchange.py 2>&1 | tee $out/exchange_${tag}_$rev.txt
+echo "exchange $(el)"
+timeout $(( 580 - $(el) )) python3 -m comparison --cols 49152,65536 --dtype bf16,fp16 --op softmax,log_softmax \
+  --backends triton --variants auto,fused,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/w65536_fwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out w65536 fwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 2

@@ -1,0 +1,265 @@
+"""Where the Triton `split_oneshot` kernels (kernels_triton/softmax_oneshot.py) lose time on
+wide rows, by timing copies of them that change one thing each: how a program takes its
+chunk, how it waits for its row's words, whether it waits at all, and the cache hints of
+its loads and stores. ~1 GiB inputs, % of a device-to-device copy timed in the same run.
+
+The kernels below are the package's (same plan: chunk, K, poll lanes, warps and register
+cap from `softmax.plan`), with these switches:
+
+  TICKET  1: the chunk by ticket (an atomic on the workspace's first word, as shipped);
+          0: by program id, no atomic before the loads (in-order starts assumed: timing
+          only; the package keeps tickets for deadlock freedom).
+  POLL    0: every program polls its row's K words as one vector, a block-wide min per
+          poll (as shipped: K words of L2 traffic per poll); 1: it first adds 1 to a
+          per-row arrival counter after publishing and polls that one word, then reads
+          the K words (normally once).
+  NAP     nanoseconds a poll sleeps before the next (0: none, as shipped).
+  WAIT    0: no exchange at all, each chunk normalised by its own (max, sum): wrong
+          output, the time of the kernel with a free exchange (an upper bound).
+  HINTS   1: loads evict_first; 2: stores streaming (.cs); 3: both.
+
+Each variant but WAIT=0 is checked against float64 on the input's first and last four
+rows before it is timed.
+
+    PYTHONPATH=. python3 benchmarks/tuning/triton_oneshot_exchange.py [--cols ...] [--dtypes fp32,bf16]
+        [--passes fwd,bwd] [--variants base,nowait,...]
+"""
+from __future__ import annotations
+
+import argparse
+
+import torch
+import triton
+import triton.language as tl
+
+from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softmax_split
+from kernels_triton.softmax_rows import LOG2E
+
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+# name: (TICKET, POLL, NAP, WAIT, HINTS)
+VARIANTS = {
+    "base": (1, 0, 0, 1, 0),
+    "nowait": (1, 0, 0, 0, 0),
+    "pid": (0, 0, 0, 1, 0),
+    "counter": (1, 1, 0, 1, 0),
+    "counter_nap": (1, 1, 200, 1, 0),
+    "nap": (1, 0, 200, 1, 0),
+    "evict_loads": (1, 0, 0, 1, 1),
+    "cs_stores": (1, 0, 0, 1, 2),
+    "pid_counter": (0, 1, 0, 1, 0),
+}
+
+
+@triton.jit
+def _nap(x, NAP: tl.constexpr):
+    # A pause of about NAP ns (nanosleep), returning x so that the pause stays ordered in
+    # the poll loop.
+    if NAP == 100:
+        return tl.inline_asm_elementwise("nanosleep.u32 100;\n mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+                                         is_pure=False, pack=1)
+    elif NAP == 200:
+        return tl.inline_asm_elementwise("nanosleep.u32 200;\n mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+                                         is_pure=False, pack=1)
+    elif NAP == 500:
+        return tl.inline_asm_elementwise("nanosleep.u32 500;\n mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32,
+                                         is_pure=False, pack=1)
+    else:
+        return x
+
+
+@triton.jit
+def _take(ws_ptr, K: tl.constexpr, TICKET: tl.constexpr):
+    if K > 1 and TICKET:
+        ticket = tl.atomic_add(ws_ptr, 1, sem="relaxed", scope="gpu") + 1
+    else:
+        ticket = tl.program_id(0).to(tl.int64)
+    row = ticket // K
+    return row, (ticket - row * K).to(tl.int32), ws_ptr + 1 + row * K
+
+
+@triton.jit
+def _words(slots, cnt_ptr, row, part, word, K: tl.constexpr, KP: tl.constexpr, POLL: tl.constexpr,
+           NAP: tl.constexpr):
+    # Publish `word` in the row's slot, wait for every slot of the row, return them (0 past K).
+    tl.atomic_xchg(slots + part, word, sem="relaxed", scope="gpu")
+    if POLL == 1:
+        # Counters start at -1 (the workspace's fill): K arrivals make K - 1. Relaxed: the
+        # words themselves are checked after (a word still -1 is polled again).
+        tl.atomic_add(cnt_ptr + row, 1, sem="relaxed", scope="gpu")
+        c = tl.load(cnt_ptr + row, volatile=True)
+        while c < K - 1:
+            c = _nap(c.to(tl.int32), NAP).to(tl.int64)
+            c = tl.load(cnt_ptr + row, volatile=True)
+    ks = tl.arange(0, KP)
+    words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
+    while tl.min(words, axis=0) < 0:
+        if POLL == 0:
+            words = _nap(words.to(tl.int32), NAP).to(tl.int64) * 0 + words
+        words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
+    return words
+
+
+@triton.jit
+def _fwd_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
+                LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr, KP: tl.constexpr,
+                ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr,
+                TICKET: tl.constexpr, POLL: tl.constexpr, NAP: tl.constexpr, WAIT: tl.constexpr,
+                HINTS: tl.constexpr):
+    n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
+    row, part, slots = _take(ws_ptr, K, TICKET)
+    cnt_ptr = ws_ptr + 1 + n_rows * K
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    LOAD_POLICY: tl.constexpr = "evict_first" if HINTS % 2 == 1 else ""
+    STORE_MODIFIER: tl.constexpr = ".cs" if HINTS >= 2 else ""
+    if PAIRS:
+        in_row = cols < n_cols // 2
+        w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
+                    mask=in_row, other=pairs.neg_inf_pair(BF16), eviction_policy=LOAD_POLICY)
+        m = tl.max(pairs.maxima(w, BF16, INTERPRETER), axis=0)
+        d = tl.sum(pairs.exps(pairs.apart(w, part >> 31), tl.where(m == -float("inf"), 0.0, m), BF16, INTERPRETER),
+                   axis=0)
+    else:
+        in_row = cols < n_cols
+        xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf"),
+                     eviction_policy=LOAD_POLICY).to(tl.float32)
+        m = tl.max(xf, axis=0)
+        e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
+        d = tl.sum(e, axis=0)
+    if WAIT and K > 1:
+        words = _words(slots, cnt_ptr, row, part, softmax_split._pair_word(m, d), K, KP, POLL, NAP)
+        live = tl.arange(0, KP) < K
+        part_max, part_sum = softmax_split._word_pairs(words)
+        row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
+                                                      tl.where(live, part_sum, 0.0))
+    else:
+        row_max, row_sum = m, d
+    if PAIRS:
+        y = pairs.output(pairs.apart(w, row_max != row_max), row_max, row_sum, LOG_SOFTMAX, BF16, INTERPRETER)
+        tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
+                 mask=in_row, cache_modifier=STORE_MODIFIER)
+    else:
+        y = softmax_split._split_output(xf, e, m, row_max, row_sum, LOG_SOFTMAX, False)
+        tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+                 mask=in_row, cache_modifier=STORE_MODIFIER)
+
+
+@triton.jit
+def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_row_stride, dx_row_stride,
+                LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr, KP: tl.constexpr,
+                ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr,
+                TICKET: tl.constexpr, POLL: tl.constexpr, NAP: tl.constexpr, WAIT: tl.constexpr,
+                HINTS: tl.constexpr):
+    n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
+        n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
+    row, part, slots = _take(ws_ptr, K, TICKET)
+    cnt_ptr = ws_ptr + 1 + n_rows * K
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    LOAD_POLICY: tl.constexpr = "evict_first" if HINTS % 2 == 1 else ""
+    STORE_MODIFIER: tl.constexpr = ".cs" if HINTS >= 2 else ""
+    if PAIRS:
+        in_row = cols < n_cols // 2
+        wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
+                     mask=in_row, other=0, eviction_policy=LOAD_POLICY)
+        wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
+                     mask=in_row, other=0, eviction_policy=LOAD_POLICY)
+        s = tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=0)
+    else:
+        in_row = cols < n_cols
+        yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0,
+                     eviction_policy=LOAD_POLICY).to(tl.float32)
+        gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0,
+                     eviction_policy=LOAD_POLICY).to(tl.float32)
+        s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
+    if WAIT and K > 1:
+        s = tl.sum(softmax_split._word_sums(_words(slots, cnt_ptr, row, part, softmax_split._sum_word(s), K, KP,
+                                                   POLL, NAP)), axis=0)
+    if PAIRS:
+        lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
+        tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
+                 pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row, cache_modifier=STORE_MODIFIER)
+    else:
+        dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
+        tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
+                 mask=in_row, cache_modifier=STORE_MODIFIER)
+
+
+def _ms(fn) -> float:
+    return triton.testing.do_bench(fn, warmup=25, rep=150, return_mode="median")
+
+
+def _close(out: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype) -> bool:
+    atol, rtol = (2e-6, 1e-4) if dtype == torch.float32 else (2e-3, 1.6e-2)
+    return bool(torch.allclose(out.double(), ref, atol=atol, rtol=rtol))
+
+
+def _reference(x: torch.Tensor, dy: torch.Tensor | None) -> torch.Tensor:
+    rows = torch.cat([x[:4], x[-4:]]).double()
+    if dy is None:
+        return torch.softmax(rows, -1)
+    g = torch.cat([dy[:4], dy[-4:]]).double()
+    return rows * (g - (g * rows).sum(-1, keepdim=True))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cols", default="131072,262144,524288,1048576")
+    ap.add_argument("--passes", default="fwd,bwd")
+    ap.add_argument("--dtypes", default="fp32,bf16")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--bytes", type=float, default=2.0**30)
+    args = ap.parse_args()
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
+          f"% of copy, {args.bytes / 2**30:g} GiB inputs; variants (TICKET, POLL, NAP, WAIT, HINTS): "
+          + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")), flush=True)
+    for pass_ in args.passes.split(","):
+        op = "softmax" if pass_ == "fwd" else "softmax_backward"
+        for dname in args.dtypes.split(","):
+            dtype = DTYPES[dname]
+            for cols in map(int, args.cols.split(",")):
+                rows = max(1, int(args.bytes) // (cols * dtype.itemsize))
+                x = torch.randn(rows, cols, device="cuda").to(dtype)
+                dy = None
+                if pass_ == "bwd":
+                    x = torch.softmax(x.float(), -1).to(dtype)
+                    dy = torch.randn_like(x)
+                out = torch.empty_like(x)
+                copy_ms = _ms(lambda: out.copy_(x))
+                moved = (3 if dy is not None else 2) * x.numel() * x.element_size()
+                copy_bw = 2 * x.numel() * x.element_size() / copy_ms
+                ref = _reference(x, dy)
+                p = softmax.plan(x, op, "split_oneshot", dy)
+                c = dict(p["constexprs"])
+                k = c["K"]
+                ws = torch.full((2 + rows * k + rows,), -1, dtype=torch.int64, device="cuda")
+                tensors = (x, out) if dy is None else (x, dy, out)
+                kernel = _fwd_kernel if dy is None else _bwd_kernel
+                args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
+                         else softmax_rows.backward_kernel_args(x, dy, out, ws))
+                fn = (lambda: softmax.run(x, op, "split_oneshot")) if dy is None else (
+                    lambda: softmax.run(x, op, "split_oneshot", dy=dy))
+                cells = [f"package={100 * moved / _ms(fn) / copy_bw:.1f}({p.get('n_regs')}r,"
+                         f"{p.get('programs_per_sm')}/SM,K={k})"]
+                for name in args.variants.split(","):
+                    ticket, poll, nap, wait, hints = VARIANTS[name]
+
+                    def call():
+                        ws.fill_(-1)
+                        return kernel[(p["grid"],)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
+                                                    **c, TICKET=ticket, POLL=poll, NAP=nap, WAIT=wait, HINTS=hints)
+                    try:
+                        out.fill_(float("nan"))
+                        compiled = call()
+                        torch.cuda.synchronize()
+                        ok = (not wait) or _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
+                        ms = _ms(call)
+                        cells.append(f"{name}={100 * moved / ms / copy_bw:.1f}({compiled.n_regs}r"
+                                     f"{',spills' + str(compiled.n_spills) if compiled.n_spills else ''}"
+                                     f"{'' if ok else ',WRONG'})")
+                    except Exception as e:  # a finding to print, not the end of the sweep
+                        cells.append(f"{name}=ERR {type(e).__name__}: {str(e)[:80]}")
+                print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
+                del x, dy, out, ws
+
+
+if __name__ == "__main__":
+    main()
