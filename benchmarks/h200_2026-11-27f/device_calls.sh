@@ -13,7 +13,9 @@ source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-timeout 420 python3 benchmarks/tuning/triton_oneshot_exchange.py 2>&1 | tee $out/exchange_${tag}_$rev.txt
+timeout 300 python3 benchmarks/tuning/triton_oneshot_exchange.py --passes fwd --cols 262144,524288,1048576 2>&1 | tee $out/exchange_${tag}_$rev.txt
+timeout 180 python3 benchmarks/tuning/triton_oneshot_exchange.py --passes bwd --cols 524288,1048576 \
+  --variants base,nowait,pid,counter,nap,evict_loads 2>&1 | tee -a $out/exchange_${tag}_$rev.txt
 echo "exchange $(el)"
 timeout $(( 580 - $(el) )) python3 -m comparison --cols 49152,65536 --dtype bf16,fp16 --op softmax,log_softmax \
   --backends triton --variants auto,fused,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/w65536_fwd_${tag}_$rev.csv 2>&1 | tail -1
