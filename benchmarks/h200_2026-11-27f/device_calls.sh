@@ -23,3 +23,20 @@ python3 benchmarks/tuning/side_by_side.py $out w65536 fwd_${tag}_$rev
 echo "elapsed $(el)"
 
 ## call 2
+# session 49 call 2 (H200). Call 1 found the exchange's wait to be the whole gap (no
+# exchange: 96.8-97.0 forward, 101.6-102.3 backward at every width), an arrival counter
+# and the cache hints worse, a nap between polls even. Here: the word published by a
+# relaxed store instead of an atomic exchange (no round trip, no barrier), each thread
+# spinning on its own lane's word (no block-wide min per poll), the merge in one
+# reduction, and a nap inside the spin.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 300 python3 benchmarks/tuning/triton_oneshot_exchange.py --passes fwd --cols 262144,524288,1048576 \
+  --variants base,nowait,nap,store_publish,spin,spin_store,spin_store_merge,spin_store_nap,store_merge 2>&1 | tee $out/exchange2_${tag}_$rev.txt
+timeout 200 python3 benchmarks/tuning/triton_oneshot_exchange.py --passes bwd --cols 524288,1048576 \
+  --variants base,nowait,nap,store_publish,spin,spin_store,spin_store_nap 2>&1 | tee -a $out/exchange2_${tag}_$rev.txt
+echo "elapsed $(el)"
+
+## call 3

@@ -17,6 +17,16 @@ cap from `softmax.plan`), with these switches:
   WAIT    0: no exchange at all, each chunk normalised by its own (max, sum): wrong
           output, the time of the kernel with a free exchange (an upper bound).
   HINTS   1: loads evict_first; 2: stores streaming (.cs); 3: both.
+  PUBLISH 0: the chunk's word published by an atomic exchange (as shipped: Triton runs a
+          scalar atomic in one thread and hands its result to the others through shared
+          memory, a round trip to L2 and a barrier); 1: by a relaxed store of every
+          thread (st.relaxed.gpu, inline PTX: no round trip, no barrier).
+  POLL    2: each thread spins on its own lane's word in inline PTX (ld.relaxed.gpu
+          until published; NAP ns of nanosleep between tries), no block-wide min per
+          poll: the program notices the last word within one L2 round trip of its
+          arrival.
+  MERGE   1: the row's (max, sum) merged in one reduction over (max, sum) pairs instead
+          of a max and then a sum of rescaled parts (one barrier fewer).
 
 Each variant but WAIT=0 is checked against float64 on the input's first and last four
 rows before it is timed.
@@ -36,17 +46,25 @@ from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softm
 from kernels_triton.softmax_rows import LOG2E
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
-# name: (TICKET, POLL, NAP, WAIT, HINTS)
+# name: switches that differ from the shipped kernel's (TICKET=1, POLL=0, NAP=0, WAIT=1,
+# HINTS=0, PUBLISH=0, MERGE=0).
+SHIPPED = dict(TICKET=1, POLL=0, NAP=0, WAIT=1, HINTS=0, PUBLISH=0, MERGE=0)
 VARIANTS = {
-    "base": (1, 0, 0, 1, 0),
-    "nowait": (1, 0, 0, 0, 0),
-    "pid": (0, 0, 0, 1, 0),
-    "counter": (1, 1, 0, 1, 0),
-    "counter_nap": (1, 1, 200, 1, 0),
-    "nap": (1, 0, 200, 1, 0),
-    "evict_loads": (1, 0, 0, 1, 1),
-    "cs_stores": (1, 0, 0, 1, 2),
-    "pid_counter": (0, 1, 0, 1, 0),
+    "base": {},
+    "nowait": dict(WAIT=0),
+    "pid": dict(TICKET=0),
+    "counter": dict(POLL=1),
+    "counter_nap": dict(POLL=1, NAP=200),
+    "nap": dict(NAP=200),
+    "evict_loads": dict(HINTS=1),
+    "cs_stores": dict(HINTS=2),
+    "pid_counter": dict(TICKET=0, POLL=1),
+    "store_publish": dict(PUBLISH=1),
+    "spin": dict(POLL=2),
+    "spin_store": dict(POLL=2, PUBLISH=1),
+    "spin_store_merge": dict(POLL=2, PUBLISH=1, MERGE=1),
+    "spin_store_nap": dict(POLL=2, PUBLISH=1, NAP=100),
+    "store_merge": dict(PUBLISH=1, MERGE=1),
 }
 
 
@@ -68,6 +86,38 @@ def _nap(x, NAP: tl.constexpr):
 
 
 @triton.jit
+def _spin(ptrs, live, NAP: tl.constexpr):
+    # Each lane's word once it is published (>= 0), each thread spinning on its own lanes
+    # (0 in dead lanes, which load nothing). ${:uid}: labels unique to each asm instance.
+    if NAP == 100:
+        return tl.inline_asm_elementwise(
+            "{ .reg .pred p; mov.b64 $0, 0; setp.eq.s32 p, $2, 0; @p bra DONE${:uid};\n"
+            "SPIN${:uid}: ld.relaxed.gpu.global.b64 $0, [$1]; setp.lt.s64 p, $0, 0;\n"
+            "@!p bra DONE${:uid}; nanosleep.u32 100; bra SPIN${:uid};\nDONE${:uid}: }",
+            "=l,l,r", [ptrs, live], dtype=tl.int64, is_pure=False, pack=1)
+    else:
+        return tl.inline_asm_elementwise(
+            "{ .reg .pred p; mov.b64 $0, 0; setp.eq.s32 p, $2, 0; @p bra DONE${:uid};\n"
+            "SPIN${:uid}: ld.relaxed.gpu.global.b64 $0, [$1]; setp.lt.s64 p, $0, 0;\n"
+            "@p bra SPIN${:uid};\nDONE${:uid}: }",
+            "=l,l,r", [ptrs, live], dtype=tl.int64, is_pure=False, pack=1)
+
+
+@triton.jit
+def _store_word(ptr, word):
+    # A relaxed store of `word` by every thread (the same address and value).
+    return tl.inline_asm_elementwise("st.relaxed.gpu.global.b64 [$1], $2; mov.b32 $0, 0;", "=r,l,l",
+                                     [ptr, word], dtype=tl.int32, is_pure=False, pack=1)
+
+
+@triton.jit
+def _pair_combine(m1, s1, m2, s2):
+    m = tl.maximum(m1, m2)
+    m_safe = tl.where(m == -float("inf"), 0.0, m)
+    return m, s1 * tl.exp2((m1 - m_safe) * LOG2E) + s2 * tl.exp2((m2 - m_safe) * LOG2E)
+
+
+@triton.jit
 def _take(ws_ptr, K: tl.constexpr, TICKET: tl.constexpr):
     if K > 1 and TICKET:
         ticket = tl.atomic_add(ws_ptr, 1, sem="relaxed", scope="gpu") + 1
@@ -79,9 +129,15 @@ def _take(ws_ptr, K: tl.constexpr, TICKET: tl.constexpr):
 
 @triton.jit
 def _words(slots, cnt_ptr, row, part, word, K: tl.constexpr, KP: tl.constexpr, POLL: tl.constexpr,
-           NAP: tl.constexpr):
+           NAP: tl.constexpr, PUBLISH: tl.constexpr):
     # Publish `word` in the row's slot, wait for every slot of the row, return them (0 past K).
-    tl.atomic_xchg(slots + part, word, sem="relaxed", scope="gpu")
+    if PUBLISH:
+        _store_word(slots + part, word)
+    else:
+        tl.atomic_xchg(slots + part, word, sem="relaxed", scope="gpu")
+    ks = tl.arange(0, KP)
+    if POLL == 2:
+        return _spin(slots + ks, (ks < K).to(tl.int32), NAP)
     if POLL == 1:
         # Counters start at -1 (the workspace's fill): K arrivals make K - 1. Relaxed: the
         # words themselves are checked after (a word still -1 is polled again).
@@ -90,7 +146,6 @@ def _words(slots, cnt_ptr, row, part, word, K: tl.constexpr, KP: tl.constexpr, P
         while c < K - 1:
             c = _nap(c.to(tl.int32), NAP).to(tl.int64)
             c = tl.load(cnt_ptr + row, volatile=True)
-    ks = tl.arange(0, KP)
     words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
     while tl.min(words, axis=0) < 0:
         if POLL == 0:
@@ -104,7 +159,7 @@ def _fwd_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride
                 LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr, KP: tl.constexpr,
                 ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr,
                 TICKET: tl.constexpr, POLL: tl.constexpr, NAP: tl.constexpr, WAIT: tl.constexpr,
-                HINTS: tl.constexpr):
+                HINTS: tl.constexpr, PUBLISH: tl.constexpr, MERGE: tl.constexpr):
     n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     row, part, slots = _take(ws_ptr, K, TICKET)
     cnt_ptr = ws_ptr + 1 + n_rows * K
@@ -126,11 +181,15 @@ def _fwd_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride
         e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
         d = tl.sum(e, axis=0)
     if WAIT and K > 1:
-        words = _words(slots, cnt_ptr, row, part, softmax_split._pair_word(m, d), K, KP, POLL, NAP)
+        words = _words(slots, cnt_ptr, row, part, softmax_split._pair_word(m, d), K, KP, POLL, NAP, PUBLISH)
         live = tl.arange(0, KP) < K
         part_max, part_sum = softmax_split._word_pairs(words)
-        row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
-                                                      tl.where(live, part_sum, 0.0))
+        if MERGE:
+            row_max, row_sum = tl.reduce((tl.where(live, part_max, -float("inf")), tl.where(live, part_sum, 0.0)),
+                                         0, _pair_combine)
+        else:
+            row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
+                                                          tl.where(live, part_sum, 0.0))
     else:
         row_max, row_sum = m, d
     if PAIRS:
@@ -148,7 +207,7 @@ def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_
                 LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr, KP: tl.constexpr,
                 ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr,
                 TICKET: tl.constexpr, POLL: tl.constexpr, NAP: tl.constexpr, WAIT: tl.constexpr,
-                HINTS: tl.constexpr):
+                HINTS: tl.constexpr, PUBLISH: tl.constexpr, MERGE: tl.constexpr):
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
         n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
     row, part, slots = _take(ws_ptr, K, TICKET)
@@ -172,7 +231,7 @@ def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_
         s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
     if WAIT and K > 1:
         s = tl.sum(softmax_split._word_sums(_words(slots, cnt_ptr, row, part, softmax_split._sum_word(s), K, KP,
-                                                   POLL, NAP)), axis=0)
+                                                   POLL, NAP, PUBLISH)), axis=0)
     if PAIRS:
         lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
@@ -209,7 +268,7 @@ def main() -> None:
     ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
-          f"% of copy, {args.bytes / 2**30:g} GiB inputs; variants (TICKET, POLL, NAP, WAIT, HINTS): "
+          f"% of copy, {args.bytes / 2**30:g} GiB inputs; shipped: {SHIPPED}; variants: "
           + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")), flush=True)
     for pass_ in args.passes.split(","):
         op = "softmax" if pass_ == "fwd" else "softmax_backward"
@@ -240,12 +299,13 @@ def main() -> None:
                 cells = [f"package={100 * moved / _ms(fn) / copy_bw:.1f}({p.get('n_regs')}r,"
                          f"{p.get('programs_per_sm')}/SM,K={k})"]
                 for name in args.variants.split(","):
-                    ticket, poll, nap, wait, hints = VARIANTS[name]
+                    switches = dict(SHIPPED, **VARIANTS[name])
+                    wait = switches["WAIT"]
 
                     def call():
                         ws.fill_(-1)
                         return kernel[(p["grid"],)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
-                                                    **c, TICKET=ticket, POLL=poll, NAP=nap, WAIT=wait, HINTS=hints)
+                                                    **c, **switches)
                     try:
                         out.fill_(float("nan"))
                         compiled = call()
