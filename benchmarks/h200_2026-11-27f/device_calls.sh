@@ -40,3 +40,24 @@ timeout 200 python3 benchmarks/tuning/triton_oneshot_exchange.py --passes bwd --
 echo "elapsed $(el)"
 
 ## call 3
+# session 49 call 3 (H200; call 4 runs the same block on an H100). Call 1 found bf16 rows
+# of 49152 columns at 70.9 in `fused` (what `auto` runs) against 97.0 in `split_oneshot`.
+# Rows between `fused`'s reach and `split_oneshot`'s range (65536 up): Triton `auto`,
+# `fused`, `split` and `split_oneshot`, forward and backward, fp32/bf16/fp16, at widths
+# of real vocabularies (32000, 50304) and between, 1 GiB.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for pass in fwd bwd; do
+  timeout 270 python3 -m comparison --cols 24576,32000,40960,49152,50304,57344,65536 --dtype fp32,bf16,fp16 --op softmax --pass $pass \
+    --backends triton --variants auto,fused,split,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/between_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+  echo "$pass $(el)"
+done
+python3 benchmarks/tuning/side_by_side.py $out between fwd_${tag}_$rev bwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 4
+# session 49 call 4 (H100): call 3's block, on an H100.
+
+## call 5
