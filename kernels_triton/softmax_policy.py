@@ -1,7 +1,8 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
 beyond while the GPU holds a group's programs (and for few wide rows, all of whose
-programs fit one per SM), `online` past that; wide aligned rows (fp32, and 16-bit ones
-held as pairs) of many programs take `split_oneshot` ahead of `split` (`oneshot_rows`).
+programs fit one per SM), `online` past that; aligned rows (fp32, and 16-bit ones held as
+pairs) past 16-32K columns, of many programs, take `split_oneshot` ahead of both
+(`oneshot_rows`).
 The backward's `auto` (`auto_backward_kernel`) follows the same order with `tiled` last.
 
 The widths where `fused` stops being the better choice are measured (below); the limits
@@ -41,19 +42,20 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
     return softmax_split.few_rows(x.shape[0], x.shape[1], x.element_size(), align, sm_count)
 
 
-# Wide rows: `split_oneshot` (a program per chunk, by ticket) ahead of `split` (a
-# persistent group per row, every row a barrier over programs on every SM) for widths in
-# AUTO_ONESHOT_COLS, aligned rows (16-byte vectors from x's start: 16-bit rows are then
-# held as pairs, softmax_oneshot.paired) of at least a wave of programs
-# (AUTO_ONESHOT_MIN_PROGRAMS_PER_SM on every SM; fewer rows keep `split`, tuned for
-# their latency). 1 GiB, % of copy, 65536 / 131072 / 262144 / 524288 / 1048576, split ->
-# split_oneshot (python -m comparison). fp32 (benchmarks/h100_2026-11-27d/
-# final_*_3593c13.csv, benchmarks/h200_2026-11-27d/final_*_3593c13.csv):
+# Wide rows: `split_oneshot` (a program per chunk, by ticket) ahead of `fused` and `split`
+# (a persistent group per row, every row a barrier over programs on every SM) for rows
+# past AUTO_ONESHOT_ABOVE columns (by direction and dtype) to AUTO_ONESHOT_MAX_COLS, aligned
+# rows (16-byte vectors from x's start: 16-bit rows are then held as pairs,
+# softmax_oneshot.paired) of at least a wave of programs (AUTO_ONESHOT_MIN_PROGRAMS_PER_SM
+# on every SM; fewer rows keep `fused` or `split`, tuned for their latency). 1 GiB, % of
+# copy, softmax (log-softmax alike where measured), `split` -> `split_oneshot`
+# (python -m comparison). fp32 (benchmarks/h100_2026-11-27d/final_*_3593c13.csv,
+# benchmarks/h200_2026-11-27d/final_*_3593c13.csv), 65536 / 131072 / 262144 / 524288 / 1048576:
 #   H100 forward  93.1 / 94.0 / 92.6 / 90.5 / 84.0 -> 98.3 / 98.3 / 98.3 / 97.8 / 94.0
 #   H100 backward 97.7 / 98.7 / 99.6 / 95.1 / 87.2 -> 101.4 / 101.3 / 101.6 / 101.7 / 99.8
 #   H200 forward  90.3 / 90.9 / 85.6 / 82.4 / 69.9 -> 95.3 / 93.2 / 91.1 / 87.7 / 79.3
 #   H200 backward 97.8 / 97.1 / 94.1 / 82.7 / 74.8 -> 101.5 / 101.0 / 99.9 / 97.3 / 88.2
-# (log-softmax alike). 16-bit rows as pairs (benchmarks/h100_2026-11-27e/pairs_*_6198473.csv,
+# 16-bit rows as pairs (benchmarks/h100_2026-11-27e/pairs_*_6198473.csv,
 # benchmarks/h200_2026-11-27e/pairs_*_6198473.csv; bf16, fp16 alike unless named):
 #   H100 forward  95.5 / 95.9 / 94.6 / 91.3 / 88.1 -> 98.8 / 98.9 / 98.0 / 96.8 / 95.5
 #   H100 backward 96.3 / 92.3 / 95.7 / 93.4 / 87.7 -> 101.2 / 101.1 / 101.0 / 100.8 / 100.4
@@ -65,18 +67,39 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 #                backward 94.3-86.1 -> 103.3-99.7; H100 forward 96.2-87.0 -> 99.0-96.1).
 # The forward since at 5 programs per SM (softmax_oneshot.ONESHOT_MAX_REGISTERS), `auto`
 # against `split`, H200, 65536 / 131072 / 262144 / 524288 / 1048576 (benchmarks/
-# h200_2026-11-27e/cap_fwd_h200_9dc0f9b.csv; bf16 65536 is `fused`'s): fp16 96.3 / 95.3 /
-# 93.6 / 90.6 / 87.5 against 92.5 / 91.6 / 85.4 / 79.9 / 75.0, bf16 - / 94.9 / 93.3 / 90.8
-# / 87.8 against 91.2-75.6; H100 bf16 131072-1048576 99.1-98.0 (cap96_geometry_*.txt).
+# h200_2026-11-27e/cap_fwd_h200_9dc0f9b.csv): fp16 96.3 / 95.3 / 93.6 / 90.6 / 87.5 against
+# 92.5 / 91.6 / 85.4 / 79.9 / 75.0, bf16 - / 94.9 / 93.3 / 90.8 / 87.8 against 91.2-75.6;
+# H100 bf16 131072-1048576 99.1-98.0 (cap96_geometry_*.txt).
+# Below 65536 (benchmarks/h100_2026-11-27f/between_*_9b8ba3d.csv, h200_2026-11-27f/ alike):
+# `auto` before (`fused` to its reach, `split` past it) -> `split_oneshot`, at 40960 /
+# 49152 / 50304 (GPT-2's padded vocabulary) / 57344 columns, H100 | H200:
+#   forward  fp32 91.0 / 93.6 / 93.7 / 94.0 -> 98.8-99.3 | 82.1 / 86.8 / 87.7 / 89.5 -> 96.0-97.0
+#            bf16 81.4 / 91.2 / 92.2 / 98.6 -> 99.0-99.2 | 61.9 / 71.4 / 72.5 / 77.2 -> 92.7 / 97.3 / 90.0 / 94.3
+#            fp16 94.6 / 95.8 / 95.9 / 94.9 -> 98.9-99.2 | 77.7 / 88.5 / 89.5 / 92.8 -> 94.1 / 97.4 / 91.9 / 95.3
+#   backward fp32 97.1-97.9 -> 101.2-101.5 | 96.3-98.3 -> 101.1-101.8
+#            bf16 82.5 / 89.3 / 89.8 / 94.3 -> 100.8-101.5 | 77.4 / 84.9 / 85.4 / 89.2 -> 98.6-102.2
+#            fp16 86.1 / 93.9 / 94.8 / 97.9 -> 101.0-101.3 | 78.2 / 85.6 / 86.0 / 89.4 -> 95.4-100.0
+# and bf16 65536 forward on the H200 93.7 -> 96.9 (`fused` there; H100 99.1 both). Where
+# `fused` holds rows in registers it keeps them: fp32 forward to 32768 (24576 / 32000:
+# H100 99.8 / 99.4 against 99.3 / 99.2, H200 96.0 / 98.0 against 96.4 / 96.9), bf16 to
+# 32768 both ways (forward H200 95.5 / 97.9 against 89.8 / 97.0; backward 103.2 / 103.0
+# against 97.2 / 102.1), fp32 backward to 16384; fp16 goes from 16384 (its `fused` forward
+# widens with HADD2.F32: 24576 / 32000 H100 79.8 / 92.1 -> 99.5 / 99.1, H200 61.6 / 72.7 ->
+# 92.0 / 97.7; the backward's `split` H100 96.0 / 100.0 -> 101.6 / 101.1, H200 85.5 / 94.6
+# -> 96.5 / 101.4; 8192-16384 not measured, `split` kept), the fp32 backward from 16384
+# (24576 / 32000: H100 96.8 / 97.4 -> 101.4 / 101.5, H200 95.7 / 97.2 -> 101.5 / 101.7).
 # On GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
 # byte counts the more, the fp16 softmax backward (four fp16 -> fp32 conversions a value,
 # HADD2.F32, where bf16 widens by a shift) keeps `split` above 131072 columns
-# (AUTO_ONESHOT_COLS_FAST_SM). Widths outside these (measured to 1048576 columns: 128
-# chunks of ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep what `auto` chose
-# before (`fused`, `split`, `online`, `tiled`).
-AUTO_ONESHOT_COLS = (65536, 1048576)
-AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (65536, 131072)}
+# (AUTO_ONESHOT_MAX_COLS_FAST_SM). Rows wider than these (measured to 1048576 columns:
+# 128 chunks of ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep `split`, `online`
+# or `tiled`.
+AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloat16): 32768,
+                      ("forward", torch.float16): 16384, ("backward", torch.float32): 16384,
+                      ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 16384}
+AUTO_ONESHOT_MAX_COLS = 1048576
+AUTO_ONESHOT_MAX_COLS_FAST_SM = {("backward", "softmax", torch.float16): 131072}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
@@ -88,10 +111,11 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
     rows, cols = x.shape
     if limits is None:
         return False
-    low, high = AUTO_ONESHOT_COLS
+    low = AUTO_ONESHOT_ABOVE.get((direction, x.dtype))
+    high = AUTO_ONESHOT_MAX_COLS
     if softmax_split.fast_sm(limits):
-        low, high = AUTO_ONESHOT_COLS_FAST_SM.get((direction, op, x.dtype), AUTO_ONESHOT_COLS)
-    if not low <= cols <= high:
+        high = AUTO_ONESHOT_MAX_COLS_FAST_SM.get((direction, op, x.dtype), high)
+    if low is None or not low < cols <= high:
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False
@@ -119,10 +143,10 @@ def auto_kernel(x: torch.Tensor, limits: launch.DeviceLimits | None, op: str = "
     # `split` cuts the rows as its loads see them: rows read as head, whole vectors and
     # tail as aligned ones (softmax_split.load_align).
     split_align = softmax_split.load_align(x)
-    if cols <= limit and not few_rows_split(x, split_align, sm_count):
-        return "fused"
     if oneshot_rows("forward", op, limits, x):
         return "split_oneshot"
+    if cols <= limit and not few_rows_split(x, split_align, sm_count):
+        return "fused"
     return "split" if softmax_split.fits(cols, elem, split_align, sm_count) else "online"
 
 
@@ -155,10 +179,10 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, limits: launch.Devic
         limit = AUTO_BWD_FUSED_MAX_COLS["pairs"]
     else:
         limit = AUTO_BWD_FUSED_MAX_COLS["16-bit"]
-    if cols <= limit:
-        return "fused"
     if oneshot_rows("backward", op, limits, y, dy):
         return "split_oneshot"
+    if cols <= limit:
+        return "fused"
     # Backward `split` holds the widest rows it fits for any row count: its 8192-value chunks
     # (1048576 columns on 132 SMs) were sent to `tiled` for as many rows as SMs until the
     # next row's loads moved after the row's part is published (softmax_split, 7b1914e).

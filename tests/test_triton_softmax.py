@@ -286,9 +286,10 @@ def test_auto_follows_the_thresholds():
         for cols, kernel in [(widest, "fused"), (widest + 16, "split")]:
             x = rows_of(cols, dtype, paired or dtype == torch.float32)
             assert fused.paired(x, rows_mod.row_align(x)) == paired
-            if kernel == "split" and limits is not None and cols >= 65536:
-                # rows as many as SMs, of 5 one-shot chunks (8192 words each): a wave of
-                # programs, 4 per SM (the rule's own test is below)
+            if limits is not None and policy.oneshot_rows("forward", op, limits, x):
+                # as many rows as SMs, of 4-5 one-shot chunks (8192 units each): a wave of
+                # programs, 4 per SM, of aligned rows past 16-32K columns (the rule's own
+                # test is below)
                 kernel = "split_oneshot"
             assert softmax_mod.plan(x, op)["kernel"] == kernel, (key, cols)
     odd = fused.FUSED_MAX_COLS_ODD
@@ -325,42 +326,45 @@ def test_row_align_divides_width_and_stride():
 
 
 def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
-    # softmax_policy.oneshot_rows restated: AUTO_ONESHOT_COLS columns (on a GPU of
-    # 30 GB/s or more of DRAM bandwidth per SM, AUTO_ONESHOT_COLS_FAST_SM's for the fp16
-    # softmax backward), rows starting on 16-byte vectors
-    # (width, row stride and start; 16-bit rows are then held as pairs), and rows x K
-    # programs at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: cdiv(units, 8192) to
-    # 128 chunks, units being words of two values for 16-bit rows); the same rule for the
-    # backward, with dy's layout too. Else what `auto` took before.
-    _, _, _, _, _, policy, _ = _modules()
+    # softmax_policy.oneshot_rows: rows past AUTO_ONESHOT_ABOVE columns (by direction and
+    # dtype) to AUTO_ONESHOT_MAX_COLS (on a GPU of 30 GB/s or more of DRAM bandwidth per
+    # SM, the fp16 softmax backward to AUTO_ONESHOT_MAX_COLS_FAST_SM's), rows starting on
+    # 16-byte vectors (width, row stride and start; 16-bit rows are then held as pairs),
+    # and rows x K programs at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: chunks of
+    # 8192 units, units being words of two values for 16-bit rows); with dy's layout too
+    # for the backward. Else what `auto` took before: `fused` to its reach, then `split`.
+    softmax_mod, _, _, _, _, policy, _ = _modules()
+    oneshot = softmax_mod.FAMILIES["split_oneshot"]
     sms, wave = 132, 132 * policy.AUTO_ONESHOT_MIN_PROGRAMS_PER_SM
     h100, h200 = gpu_limits(sms), gpu_limits(sms, 48 * 10**11)  # 25 and 36 GB/s per SM
-    cols, widest = policy.AUTO_ONESHOT_COLS
-    assert cols == 65536 and widest == 1048576
-    k = cols // 8192
-    fewest = -(-wave // k)
-    for rows, width, dtype, kernel in [(fewest, cols, torch.float32, "split_oneshot"),
-                                       (fewest - 1, cols, torch.float32, "split"),
-                                       (1000, cols - 16, torch.float32, "split"),
-                                       (1000, 4 * cols, torch.float32, "split_oneshot"),
-                                       (100, widest, torch.float32, "split_oneshot"),
-                                       (100, 2 * widest, torch.float32, None),
-                                       (fewest, 2 * cols, torch.bfloat16, "split_oneshot"),  # K as fp32's
-                                       (fewest - 1, 2 * cols, torch.bfloat16, "split"),
-                                       (1000, 4 * cols, torch.float16, "split_oneshot")]:
-        x = torch.empty(rows, width, dtype=dtype)
-        if kernel is None:  # past the widths measured: what auto took before (split forward, tiled backward)
-            assert "split_oneshot" not in (policy.auto_kernel(x, h100), policy.auto_backward_kernel(x, x, h100))
-            continue
-        for op in OPS:
-            assert policy.auto_kernel(x, h100, op) == kernel, (rows, width, dtype, op)
-            assert policy.auto_backward_kernel(x, x, h100, op) == kernel, (rows, width, dtype, op)
-        assert policy.auto_kernel(x, None) != "split_oneshot"  # the interpreter: never
+    auto = {"forward": lambda x, limits, op: policy.auto_kernel(x, limits, op),
+            "backward": lambda x, limits, op: policy.auto_backward_kernel(x, x, limits, op)}
+    # (direction, dtype): what auto takes at the bound, and past it with too few rows
+    before = {("forward", torch.float32): ("fused", "split"), ("forward", torch.bfloat16): ("fused", "fused"),
+              ("forward", torch.float16): ("fused", "fused"), ("backward", torch.float32): ("fused", "split"),
+              ("backward", torch.bfloat16): ("fused", "split"), ("backward", torch.float16): ("split", "split")}
+    assert set(before) == set(policy.AUTO_ONESHOT_ABOVE)
+    for (direction, dtype), (at_bound, few) in before.items():
+        bound = policy.AUTO_ONESHOT_ABOVE[(direction, dtype)]
+        assert bound in (16384, 32768)
+        past = bound + 16
+        k = oneshot.geometry(past // (2 if dtype != torch.float32 else 1), *oneshot.GEOMETRY[direction](), False)[1]
+        assert k in (2, 3, 5)
+        fewest = -(-wave // k)
+        for rows, cols, kernel in [(1000, bound, at_bound), (fewest, past, "split_oneshot"), (fewest - 1, past, few),
+                                   (100, policy.AUTO_ONESHOT_MAX_COLS, "split_oneshot")]:
+            x = torch.empty(rows, cols, dtype=dtype)
+            for op in OPS:
+                assert auto[direction](x, h100, op) == kernel, (direction, dtype, rows, cols, op)
+            assert auto[direction](x, None, "softmax") != "split_oneshot"  # the interpreter: never
+        x = torch.empty(100, 2 * policy.AUTO_ONESHOT_MAX_COLS, dtype=dtype)  # past the widths measured
+        assert auto[direction](x, h100, "softmax") != "split_oneshot"
     # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 131072 columns;
     # the forward, fp32, log-softmax and the bf16 backward as above.
     for width, dtype, op, forward, backward in [
             (131072, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
             (262144, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
+            (32800, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
             (131072, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
             (262144, torch.float16, "softmax", "split_oneshot", "split"),
             (131072, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
@@ -370,6 +374,7 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
         assert policy.auto_kernel(x, h200, op) == forward, (width, dtype, op)
         assert policy.auto_backward_kernel(x, x, h200, op) == backward, (width, dtype, op)
         assert policy.auto_kernel(x, h100, op) == policy.auto_backward_kernel(x, x, h100, op) == "split_oneshot"
+    cols = 65536
     base = torch.empty(1000 * 4 * cols + 4)
     shifted = base[1:1 + 1000 * 4 * cols].view(1000, 4 * cols)  # 4 bytes past a vector
     aligned = base[4:4 + 1000 * 4 * cols].view(1000, 4 * cols)
@@ -381,6 +386,8 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
     base16 = torch.empty(1000 * 4 * cols + 8, dtype=torch.bfloat16)
     assert policy.auto_kernel(base16[4:4 + 1000 * 4 * cols].view(1000, 4 * cols), h100) == "split"
     assert policy.auto_kernel(base16[8:8 + 1000 * 4 * cols].view(1000, 4 * cols), h100) == "split_oneshot"
+    # bf16 rows that `fused` holds (to 65536 columns) but not on 16-byte vectors stay there
+    assert policy.auto_kernel(base16[4:4 + 1000 * cols].view(1000, cols), h100) == "fused"
 
 
 def test_split_oneshot_geometry():

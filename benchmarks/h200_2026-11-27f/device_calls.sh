@@ -61,3 +61,30 @@ echo "elapsed $(el)"
 # session 49 call 4 (H100): call 3's block, on an H100.
 
 ## call 5
+# session 49 call 5 (H200; call 6 runs the same block on an H100). `auto` with the new
+# rule (softmax_policy.AUTO_ONESHOT_ABOVE: aligned rows past 16384-32768 columns to
+# `split_oneshot`) as committed: the Triton GPU test files; `auto` at the widths of calls
+# 3-4 (whose `auto` was the rule before), forward and backward, softmax and log-softmax,
+# fp32/bf16/fp16; fp16 rows of 20480 (unmeasured before) against `fused` and `split`.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 240 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "not more_than_2_to_the_31 or split_oneshot" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 24576,32000,40960,49152,50304,57344,65536 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass $pass \
+    --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/after_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+  timeout 60 python3 -m comparison --cols 20480 --dtype fp16 --op softmax --pass $pass \
+    --backends triton --variants auto,fused,split,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/fp16_20480_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+  echo "$pass $(el)"
+done
+python3 benchmarks/tuning/side_by_side.py $out after fwd_${tag}_$rev bwd_${tag}_$rev
+python3 benchmarks/tuning/side_by_side.py $out fp16_20480 fwd_${tag}_$rev bwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 6
+# session 49 call 6 (H100): call 5's block, on an H100.
+
+## call 7
