@@ -88,3 +88,25 @@ echo "elapsed $(el)"
 # session 49 call 6 (H100): call 5's block, on an H100.
 
 ## call 7
+# session 49 call 7 (H200; call 8 runs the same block on an H100). Call 5 found the bf16
+# log-softmax backward at 24576 columns (`fused`, as before) at 87.0 on the H200 (102.7
+# for softmax's): the backward, both ops, fp32/bf16/fp16, 16384-32768 columns, `auto`,
+# `fused` and `split_oneshot`; then compute-sanitizer memcheck over Triton's
+# `split_oneshot` and `auto` (the forward's register cap, not memchecked before).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 240 python3 -m comparison --cols 16384,20480,24576,28672,32000,32768 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass bwd \
+  --backends triton --variants auto,fused,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/narrow_bwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out narrow bwd_${tag}_$rev
+echo "narrow $(el)"
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_oneshot_${tag}_$rev.log --backends triton --variants split_oneshot,auto \
+  > $out/sanitize_oneshot_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_oneshot_${tag}_$rev.summary
+grep -E "cases under|errors|ERROR|RAISED|rc |plain run" $out/sanitize_oneshot_${tag}_$rev.summary | tail -8
+echo "elapsed $(el)"
+
+## call 8
+# session 49 call 8 (H100): call 7's block, on an H100.
+
+## call 9
