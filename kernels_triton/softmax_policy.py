@@ -83,23 +83,32 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # `fused` holds rows in registers it keeps them: fp32 forward to 32768 (24576 / 32000:
 # H100 99.8 / 99.4 against 99.3 / 99.2, H200 96.0 / 98.0 against 96.4 / 96.9), bf16 to
 # 32768 both ways (forward H200 95.5 / 97.9 against 89.8 / 97.0; backward 103.2 / 103.0
-# against 97.2 / 102.1), fp32 backward to 16384; fp16 goes from 16384 (its `fused` forward
-# widens with HADD2.F32: 24576 / 32000 H100 79.8 / 92.1 -> 99.5 / 99.1, H200 61.6 / 72.7 ->
-# 92.0 / 97.7; the backward's `split` H100 96.0 / 100.0 -> 101.6 / 101.1, H200 85.5 / 94.6
-# -> 96.5 / 101.4; 8192-16384 not measured, `split` kept), the fp32 backward from 16384
-# (24576 / 32000: H100 96.8 / 97.4 -> 101.4 / 101.5, H200 95.7 / 97.2 -> 101.5 / 101.7).
+# against 97.2 / 102.1), fp32 backward to 16384; the fp16 forward goes from 16384 (its
+# `fused` widens with HADD2.F32: 20480 / 24576 / 32000 H100 68.4 / 79.8 / 92.1 -> 98.2 /
+# 99.5 / 99.1, H200 52.4 / 61.6 / 72.7 -> 82.1 / 92.0 / 97.7; fp16_20480_*.csv there too),
+# the fp16 backward past `split` (24576 / 32000: H100 96.0 / 100.0 -> 101.6 / 101.1, H200
+# 85.5 / 94.6 -> 96.5 / 101.4), the fp32 backward from 16384 (24576 / 32000: H100 96.8 /
+# 97.4 -> 101.4 / 101.5, H200 95.7 / 97.2 -> 101.5 / 101.7).
 # On GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
-# byte counts the more, the fp16 softmax backward (four fp16 -> fp32 conversions a value,
-# HADD2.F32, where bf16 widens by a shift) keeps `split` above 131072 columns
-# (AUTO_ONESHOT_MAX_COLS_FAST_SM). Rows wider than these (measured to 1048576 columns:
-# 128 chunks of ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep `split`, `online`
-# or `tiled`.
+# byte counts the more, two ranges differ (AUTO_ONESHOT_COLS_FAST_SM): the fp16 softmax
+# backward (four fp16 -> fp32 conversions a value, HADD2.F32, where bf16 widens by a
+# shift) keeps `split` above 131072 columns; the bf16 log-softmax backward (an exp a
+# value) leaves `fused` past 16384, whose tile pads rows to a power of two (H200, 20480 /
+# 24576 / 28672 / 32000: `fused` 77.4 / 87.5 / 94.8 / 100.2 against 98.1 / 102.3 / 101.3 /
+# 101.5; H100 97.2 / 102.4 / 102.2 / 102.1 against 101.2 / 101.2 / 100.5 / 100.9:
+# benchmarks/h200_2026-11-27f/narrow_bwd_h200_771b9d7.csv, h100_2026-11-27f/ alike; the
+# softmax backward keeps `fused` on both: H200 24576 102.7 against 97.2). The fp16
+# backward leaves `split` from 8192, where `fused`'s 16-bit rows stop (16384: softmax H100
+# / H200 96.6 / 96.9 -> 100.8 / 101.6, log-softmax 98.2 / 94.8 -> 100.9 / 101.6). Rows
+# wider than these (measured to 1048576 columns: 128 chunks of ONESHOT_CHUNK units for
+# fp32, 64 for 16-bit rows) keep `split`, `online` or `tiled`.
 AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloat16): 32768,
                       ("forward", torch.float16): 16384, ("backward", torch.float32): 16384,
-                      ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 16384}
+                      ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 8192}
 AUTO_ONESHOT_MAX_COLS = 1048576
-AUTO_ONESHOT_MAX_COLS_FAST_SM = {("backward", "softmax", torch.float16): 131072}
+AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 131072),
+                             ("backward", "log_softmax", torch.bfloat16): (16384, AUTO_ONESHOT_MAX_COLS)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
@@ -111,11 +120,13 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
     rows, cols = x.shape
     if limits is None:
         return False
-    low = AUTO_ONESHOT_ABOVE.get((direction, x.dtype))
+    above = AUTO_ONESHOT_ABOVE.get((direction, x.dtype))
+    if above is None:
+        return False
     high = AUTO_ONESHOT_MAX_COLS
     if softmax_split.fast_sm(limits):
-        high = AUTO_ONESHOT_MAX_COLS_FAST_SM.get((direction, op, x.dtype), high)
-    if low is None or not low < cols <= high:
+        above, high = AUTO_ONESHOT_COLS_FAST_SM.get((direction, op, x.dtype), (above, high))
+    if not above < cols <= high:
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False

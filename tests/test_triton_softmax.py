@@ -342,14 +342,14 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
     # (direction, dtype): what auto takes at the bound, and past it with too few rows
     before = {("forward", torch.float32): ("fused", "split"), ("forward", torch.bfloat16): ("fused", "fused"),
               ("forward", torch.float16): ("fused", "fused"), ("backward", torch.float32): ("fused", "split"),
-              ("backward", torch.bfloat16): ("fused", "split"), ("backward", torch.float16): ("split", "split")}
+              ("backward", torch.bfloat16): ("fused", "split"), ("backward", torch.float16): ("fused", "split")}
     assert set(before) == set(policy.AUTO_ONESHOT_ABOVE)
     for (direction, dtype), (at_bound, few) in before.items():
         bound = policy.AUTO_ONESHOT_ABOVE[(direction, dtype)]
-        assert bound in (16384, 32768)
+        assert bound in (8192, 16384, 32768)
         past = bound + 16
         k = oneshot.geometry(past // (2 if dtype != torch.float32 else 1), *oneshot.GEOMETRY[direction](), False)[1]
-        assert k in (2, 3, 5)
+        assert k in (1, 2, 3, 5)
         fewest = -(-wave // k)
         for rows, cols, kernel in [(1000, bound, at_bound), (fewest, past, "split_oneshot"), (fewest - 1, past, few),
                                    (100, policy.AUTO_ONESHOT_MAX_COLS, "split_oneshot")]:
@@ -359,8 +359,16 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
             assert auto[direction](x, None, "softmax") != "split_oneshot"  # the interpreter: never
         x = torch.empty(100, 2 * policy.AUTO_ONESHOT_MAX_COLS, dtype=dtype)  # past the widths measured
         assert auto[direction](x, h100, "softmax") != "split_oneshot"
-    # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 131072 columns;
-    # the forward, fp32, log-softmax and the bf16 backward as above.
+    # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 131072 columns,
+    # the bf16 log-softmax backward's from 16384 (`fused` below 32768 elsewhere); the
+    # forward, fp32 and the other backwards as above.
+    for width, op, h200_kernel, h100_kernel in [(16400, "log_softmax", "split_oneshot", "fused"),
+                                                (16400, "softmax", "fused", "fused"),
+                                                (16384, "log_softmax", "fused", "fused")]:
+        x = torch.empty(1000, width, dtype=torch.bfloat16)
+        assert policy.auto_backward_kernel(x, x, h200, op) == h200_kernel, (width, op)
+        assert policy.auto_backward_kernel(x, x, h100, op) == h100_kernel, (width, op)
+        assert policy.auto_kernel(x, h200, op) == "fused"
     for width, dtype, op, forward, backward in [
             (131072, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
             (262144, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),

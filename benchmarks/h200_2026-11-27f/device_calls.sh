@@ -110,3 +110,27 @@ echo "elapsed $(el)"
 # session 49 call 8 (H100): call 7's block, on an H100.
 
 ## call 9
+# session 49 call 9 (H200; call 10 runs the same block on an H100). Calls 7-8: the bf16
+# log-softmax backward past 16384 columns to `split_oneshot` on the H200 only, the fp16
+# backward from 8192 (both as committed here): the policy's GPU tests; `auto` against
+# `fused`, `split` and `split_oneshot` for the fp16 backward at 10240-16384 (below call
+# 7's widths), and `auto` for the bf16 backward at 20480 / 24576, softmax and log-softmax.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 200 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "auto or oneshot or threshold" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_policy_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_policy_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+timeout 150 python3 -m comparison --cols 10240,12288,14336,16384 --dtype fp16 --op softmax,log_softmax --pass bwd \
+  --backends triton --variants auto,fused,split,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/fp16_bwd_${tag}_$rev.csv 2>&1 | tail -1
+timeout 100 python3 -m comparison --cols 20480,24576 --dtype bf16 --op softmax,log_softmax --pass bwd \
+  --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/bf16_bwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out fp16_bwd ${tag}_$rev
+python3 benchmarks/tuning/side_by_side.py $out bf16_bwd ${tag}_$rev
+echo "elapsed $(el)"
+
+## call 10
+# session 49 call 10 (H100): call 9's block, on an H100.
+
+## call 11
