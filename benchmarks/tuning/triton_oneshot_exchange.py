@@ -44,8 +44,9 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-
-DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+# The geometry script's timing, check and reference (this folder is sys.path[0] when a
+# script of it runs).
+from triton_oneshot_geometry import DTYPES, _close, _ms, _reference
 # name: switches that differ from the shipped kernel's (TICKET=1, POLL=0, NAP=0, WAIT=1,
 # HINTS=0, PUBLISH=0, MERGE=0).
 SHIPPED = dict(TICKET=1, POLL=0, NAP=0, WAIT=1, HINTS=0, PUBLISH=0, MERGE=0)
@@ -242,23 +243,6 @@ def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_
                  mask=in_row, cache_modifier=STORE_MODIFIER)
 
 
-def _ms(fn) -> float:
-    return triton.testing.do_bench(fn, warmup=25, rep=150, return_mode="median")
-
-
-def _close(out: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype) -> bool:
-    atol, rtol = (2e-6, 1e-4) if dtype == torch.float32 else (2e-3, 1.6e-2)
-    return bool(torch.allclose(out.double(), ref, atol=atol, rtol=rtol))
-
-
-def _reference(x: torch.Tensor, dy: torch.Tensor | None) -> torch.Tensor:
-    rows = torch.cat([x[:4], x[-4:]]).double()
-    if dy is None:
-        return torch.softmax(rows, -1)
-    g = torch.cat([dy[:4], dy[-4:]]).double()
-    return rows * (g - (g * rows).sum(-1, keepdim=True))
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cols", default="131072,262144,524288,1048576")
@@ -285,7 +269,7 @@ def main() -> None:
                 copy_ms = _ms(lambda: out.copy_(x))
                 moved = (3 if dy is not None else 2) * x.numel() * x.element_size()
                 copy_bw = 2 * x.numel() * x.element_size() / copy_ms
-                ref = _reference(x, dy)
+                ref = _reference(op, x, dy)
                 p = softmax.plan(x, op, "split_oneshot", dy)
                 c = dict(p["constexprs"])
                 k = c["K"]
