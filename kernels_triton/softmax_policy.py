@@ -99,8 +99,12 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # 101.5; H100 97.2 / 102.4 / 102.2 / 102.1 against 101.2 / 101.2 / 100.5 / 100.9:
 # benchmarks/h200_2026-11-27f/narrow_bwd_h200_771b9d7.csv, h100_2026-11-27f/ alike; the
 # softmax backward keeps `fused` on both: H200 24576 102.7 against 97.2). The fp16
-# backward leaves `split` from 8192, where `fused`'s 16-bit rows stop (16384: softmax H100
-# / H200 96.6 / 96.9 -> 100.8 / 101.6, log-softmax 98.2 / 94.8 -> 100.9 / 101.6). Rows
+# backward leaves `split` from 8192, where `auto`'s `fused` stops for 16-bit rows that are
+# not paired (10240 / 12288 / 14336 / 16384, `split` -> `split_oneshot`: softmax H100 98.0 /
+# 96.5 / 95.8 / 96.4 -> 101.4 / 101.3 / 100.6 / 100.8, H200 94.7 / 99.4 / 98.5 / 97.6 ->
+# 102.8 / 102.7 / 102.0 / 102.4; log-softmax H100 97.2-98.3 -> 100.8-101.3, H200 88.6-96.3
+# -> 102.2-103.3; fp16_bwd_*_086c151.csv; `fused` itself 103.0-103.1 on the H100's softmax
+# at 14336-16384, below either elsewhere). Rows
 # wider than these (measured to 1048576 columns: 128 chunks of ONESHOT_CHUNK units for
 # fp32, 64 for 16-bit rows) keep `split`, `online` or `tiled`.
 AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloat16): 32768,
