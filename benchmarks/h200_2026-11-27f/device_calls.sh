@@ -134,3 +134,24 @@ echo "elapsed $(el)"
 # session 49 call 10 (H100): call 9's block, on an H100.
 
 ## call 11
+# session 49 call 11 (H200; call 12 runs the same block on an H100). Where both backends'
+# `auto` stand at 20480-65536 columns after this session's Triton rules (calls 3-10 timed
+# Triton alone): cuda and triton `auto`, softmax, forward and backward, fp32/bf16/fp16.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "build $(el)"
+for pass in fwd bwd; do
+  timeout 200 python3 -m comparison --cols 20480,24576,32000,40960,49152,50304,57344,65536 --dtype fp32,bf16,fp16 --op softmax --pass $pass \
+    --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/both_${pass}_${tag}_$rev.csv 2>&1 | tail -1
+  echo "$pass $(el)"
+done
+python3 benchmarks/tuning/side_by_side.py $out both fwd_${tag}_$rev bwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 12
+# session 49 call 12 (H100): call 11's block, on an H100.
+
+## call 13
