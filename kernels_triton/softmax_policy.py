@@ -86,8 +86,8 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # against 97.2 / 102.1), fp32 backward to 16384; the fp16 forward goes from 16384 (its
 # `fused` widens with HADD2.F32: 20480 / 24576 / 32000 H100 68.4 / 79.8 / 92.1 -> 98.2 /
 # 99.5 / 99.1, H200 52.4 / 61.6 / 72.7 -> 82.1 / 92.0 / 97.7; fp16_20480_*.csv there too),
-# the fp16 backward past `split` (24576 / 32000: H100 96.0 / 100.0 -> 101.6 / 101.1, H200
-# 85.5 / 94.6 -> 96.5 / 101.4), the fp32 backward from 16384 (24576 / 32000: H100 96.8 /
+# the fp16 backward from `split` (24576 / 32000: H100 96.0 / 100.0 -> 101.6 / 101.1, H200
+# 85.5 / 94.6 -> 96.5 / 101.4; from 8192, below), the fp32 backward from 16384 (24576 / 32000: H100 96.8 /
 # 97.4 -> 101.4 / 101.5, H200 95.7 / 97.2 -> 101.5 / 101.7).
 # On GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
@@ -104,9 +104,9 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # 96.5 / 95.8 / 96.4 -> 101.4 / 101.3 / 100.6 / 100.8, H200 94.7 / 99.4 / 98.5 / 97.6 ->
 # 102.8 / 102.7 / 102.0 / 102.4; log-softmax H100 97.2-98.3 -> 100.8-101.3, H200 88.6-96.3
 # -> 102.2-103.3; fp16_bwd_*_086c151.csv; `fused` itself 103.0-103.1 on the H100's softmax
-# at 14336-16384, below either elsewhere). Rows
-# wider than these (measured to 1048576 columns: 128 chunks of ONESHOT_CHUNK units for
-# fp32, 64 for 16-bit rows) keep `split`, `online` or `tiled`.
+# at 14336-16384, below either elsewhere). Rows wider than these (measured to 1048576
+# columns: 128 chunks of ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep `split`,
+# `online` or `tiled`.
 AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloat16): 32768,
                       ("forward", torch.float16): 16384, ("backward", torch.float32): 16384,
                       ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 8192}
