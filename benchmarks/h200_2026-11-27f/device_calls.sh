@@ -155,3 +155,20 @@ echo "elapsed $(el)"
 # session 49 call 12 (H100): call 11's block, on an H100.
 
 ## call 13
+# session 49 call 13 (H200; call 14 runs the same block on an H100). Call 11 found
+# Triton's `fused` forward at 20480 columns on the H200 at 88.3 (fp32) / 84.6 (bf16), its
+# tile padding rows to 32768: the fp32 and bf16 forward at 17408-28672, softmax and
+# log-softmax, `auto` (`fused`) against `split_oneshot`.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 200 python3 -m comparison --cols 17408,20480,24576,28672 --dtype fp32,bf16 --op softmax,log_softmax --pass fwd \
+  --backends triton --variants auto,fused,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/pow2_fwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out pow2 fwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 14
+# session 49 call 14 (H100): call 13's block, on an H100.
+
+## call 15
