@@ -113,6 +113,15 @@ AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloa
 AUTO_ONESHOT_MAX_COLS = 1048576
 AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 131072),
                              ("backward", "log_softmax", torch.bfloat16): (16384, AUTO_ONESHOT_MAX_COLS)}
+# On `fast_sm` GPUs `fused`'s fp32 forward slows with the lanes its tile (the width's
+# next power of two) leaves empty: rows past 16384 columns that fill at most 3/4 of it
+# take `split_oneshot` there too (H200, 1 GiB, softmax / log-softmax, 17408 / 20480 /
+# 24576 / 28672 columns, tiles 53 / 62 / 75 / 88 % full: `fused` 81.6 / 88.9 / 96.0 /
+# 98.2 and 79.9 / 86.7 / 94.5 / 97.5 against 96.9 / 96.3 / 96.5 / 96.7 and 96.3 / 96.3 /
+# 96.6 / 96.8; H100 `fused` 99.4-100.0 against 97.7-98.7, benchmarks/h200_2026-11-27f/
+# pow2_fwd_h200_7d965ad.csv, h100_2026-11-27f/ alike). bf16 loses both ways there
+# (`fused` 74.6-97.1 against 71.5-94.7 on the H200) and keeps `fused`.
+AUTO_ONESHOT_PADDED_FAST_SM = {("forward", torch.float32): (16384, 0.75)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
@@ -130,6 +139,9 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
     high = AUTO_ONESHOT_MAX_COLS
     if softmax_split.fast_sm(limits):
         above, high = AUTO_ONESHOT_COLS_FAST_SM.get((direction, op, x.dtype), (above, high))
+        least, fill = AUTO_ONESHOT_PADDED_FAST_SM.get((direction, x.dtype), (above, 0.0))
+        if cols <= fill * (1 << (cols - 1).bit_length()):
+            above = min(above, least)
     if not above < cols <= high:
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):

@@ -369,6 +369,15 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
         assert policy.auto_backward_kernel(x, x, h200, op) == h200_kernel, (width, op)
         assert policy.auto_backward_kernel(x, x, h100, op) == h100_kernel, (width, op)
         assert policy.auto_kernel(x, h200, op) == "fused"
+    # ...and the fp32 forward's rows past 16384 that fill at most 3/4 of `fused`'s tile (the
+    # width's next power of two): 16400-24576 columns, not 24592-32768
+    for width, h200_kernel in [(16384, "fused"), (16400, "split_oneshot"), (20480, "split_oneshot"),
+                               (24576, "split_oneshot"), (24592, "fused"), (32768, "fused"),
+                               (32784, "split_oneshot")]:
+        x = torch.empty(1000, width)
+        for op in OPS:
+            assert policy.auto_kernel(x, h200, op) == h200_kernel, (width, op)
+            assert policy.auto_kernel(x, h100, op) == ("fused" if width <= 32768 else "split_oneshot")
     for width, dtype, op, forward, backward in [
             (131072, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),
             (262144, torch.bfloat16, "softmax", "split_oneshot", "split_oneshot"),

@@ -172,3 +172,22 @@ echo "elapsed $(el)"
 # session 49 call 14 (H100): call 13's block, on an H100.
 
 ## call 15
+# session 49 call 15 (H200; call 16 runs the same block on an H100). The fp32 forward's
+# rows past 16384 that fill at most 3/4 of `fused`'s tile to `split_oneshot` on GPUs of
+# 30 GB/s or more of DRAM bandwidth per SM (softmax_policy.AUTO_ONESHOT_PADDED_FAST_SM), as
+# committed: the policy's GPU tests; `auto` at calls 13-14's widths, fp32 forward.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 150 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "auto or oneshot or threshold" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_policy_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_policy_${tag}_$rev.log | tail -12
+timeout 100 python3 -m comparison --cols 17408,20480,24576,28672 --dtype fp32 --op softmax,log_softmax --pass fwd \
+  --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/padded_fwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out padded fwd_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 16
+# session 49 call 16 (H100): call 15's block, on an H100.
+
+## call 17
