@@ -328,7 +328,8 @@ def test_row_align_divides_width_and_stride():
 def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
     # softmax_policy.oneshot_rows: rows past AUTO_ONESHOT_ABOVE columns (by direction and
     # dtype) to AUTO_ONESHOT_MAX_COLS (on a GPU of 30 GB/s or more of DRAM bandwidth per
-    # SM, the fp16 softmax backward to AUTO_ONESHOT_MAX_COLS_FAST_SM's), rows starting on
+    # SM, AUTO_ONESHOT_COLS_FAST_SM's ranges and AUTO_ONESHOT_PADDED_FAST_SM's padded fp32
+    # forward rows too), rows starting on
     # 16-byte vectors (width, row stride and start; 16-bit rows are then held as pairs),
     # and rows x K programs at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: chunks of
     # 8192 units, units being words of two values for 16-bit rows); with dy's layout too
