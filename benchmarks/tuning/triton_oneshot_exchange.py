@@ -44,9 +44,9 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-# The geometry script's timing, check and reference (this folder is sys.path[0] when a
-# script of it runs).
-from triton_oneshot_geometry import DTYPES, _close, _ms, _reference
+# The geometry script's inputs, timing and check (this folder is sys.path[0] when a script
+# of it runs).
+from triton_oneshot_geometry import DTYPES, _close, _ms, inputs
 # name: switches that differ from the shipped kernel's (TICKET=1, POLL=0, NAP=0, WAIT=1,
 # HINTS=0, PUBLISH=0, MERGE=0).
 SHIPPED = dict(TICKET=1, POLL=0, NAP=0, WAIT=1, HINTS=0, PUBLISH=0, MERGE=0)
@@ -259,17 +259,8 @@ def main() -> None:
         for dname in args.dtypes.split(","):
             dtype = DTYPES[dname]
             for cols in map(int, args.cols.split(",")):
-                rows = max(1, int(args.bytes) // (cols * dtype.itemsize))
-                x = torch.randn(rows, cols, device="cuda").to(dtype)
-                dy = None
-                if pass_ == "bwd":
-                    x = torch.softmax(x.float(), -1).to(dtype)
-                    dy = torch.randn_like(x)
-                out = torch.empty_like(x)
-                copy_ms = _ms(lambda: out.copy_(x))
-                moved = (3 if dy is not None else 2) * x.numel() * x.element_size()
-                copy_bw = 2 * x.numel() * x.element_size() / copy_ms
-                ref = _reference(op, x, dy)
+                x, dy, out, copy_bw, moved, ref = inputs(pass_, dtype, cols, args.bytes)
+                rows = x.shape[0]
                 p = softmax.plan(x, op, "split_oneshot", dy)
                 c = dict(p["constexprs"])
                 k = c["K"]

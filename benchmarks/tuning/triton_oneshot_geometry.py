@@ -48,6 +48,24 @@ def _reference(op: str, x: torch.Tensor, dy: torch.Tensor | None) -> torch.Tenso
     return rows * (g - (g * rows).sum(-1, keepdim=True))
 
 
+def inputs(pass_: str, dtype: torch.dtype, cols: int, nbytes: float) -> tuple:
+    """(x, dy, out, copy bandwidth, bytes a pass moves, float64 reference of x's first and
+    last four rows) for `pass_` ("fwd": x random, dy None; "bwd": x a softmax output, dy
+    random) over about `nbytes` of rows of `cols`; out, an empty tensor like x, is the
+    copy's destination."""
+    rows = max(1, int(nbytes) // (cols * dtype.itemsize))
+    x = torch.randn(rows, cols, device="cuda").to(dtype)
+    dy = None
+    if pass_ == "bwd":
+        x = torch.softmax(x.float(), -1).to(dtype)
+        dy = torch.randn_like(x)
+    out = torch.empty_like(x)
+    copy_ms = _ms(lambda: out.copy_(x))
+    moved = (3 if dy is not None else 2) * x.numel() * x.element_size()
+    copy_bw = 2 * x.numel() * x.element_size() / copy_ms
+    return x, dy, out, copy_bw, moved, _reference("softmax" if dy is None else "softmax_backward", x, dy)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cols", default="65536,131072,262144,524288,1048576")
@@ -67,17 +85,7 @@ def main() -> None:
         for dname in args.dtypes.split(","):
             dtype = DTYPES[dname]
             for cols in map(int, args.cols.split(",")):
-                rows = max(1, int(args.bytes) // (cols * dtype.itemsize))
-                x = torch.randn(rows, cols, device="cuda").to(dtype)
-                dy = None
-                if pass_ == "bwd":
-                    x = torch.softmax(x.float(), -1).to(dtype)
-                    dy = torch.randn_like(x)
-                copy_out = torch.empty_like(x)
-                copy_ms = _ms(lambda: copy_out.copy_(x))
-                moved = (3 if dy is not None else 2) * x.numel() * x.element_size()
-                copy_bw = 2 * x.numel() * x.element_size() / copy_ms
-                ref = _reference(op, x, dy)
+                x, dy, copy_out, copy_bw, moved, ref = inputs(pass_, dtype, cols, args.bytes)
                 cells = []
                 listed = (FWD if dy is None else BWD)[dname]
                 if args.geometries:
