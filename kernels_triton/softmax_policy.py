@@ -1,7 +1,7 @@
 """Which softmax family `auto` runs: `fused` while a row fits in registers, `split`
 beyond while the GPU holds a group's programs (and for few wide rows, all of whose
 programs fit one per SM), `online` past that; aligned rows (fp32, and 16-bit ones held as
-pairs) past 16-32K columns, of many programs, take `split_oneshot` ahead of both
+pairs) past 8-32K columns, of many programs, take `split_oneshot` ahead of both
 (`oneshot_rows`).
 The backward's `auto` (`auto_backward_kernel`) follows the same order with `tiled` last.
 
@@ -12,6 +12,7 @@ softmax_split.fits).
 from __future__ import annotations
 
 import torch
+import triton
 
 from . import launch, softmax_fused, softmax_oneshot, softmax_rows, softmax_split
 
@@ -139,9 +140,9 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
     high = AUTO_ONESHOT_MAX_COLS
     if softmax_split.fast_sm(limits):
         above, high = AUTO_ONESHOT_COLS_FAST_SM.get((direction, op, x.dtype), (above, high))
-        least, fill = AUTO_ONESHOT_PADDED_FAST_SM.get((direction, x.dtype), (above, 0.0))
-        if cols <= fill * (1 << (cols - 1).bit_length()):
-            above = min(above, least)
+        padded = AUTO_ONESHOT_PADDED_FAST_SM.get((direction, x.dtype))
+        if padded is not None and cols <= padded[1] * triton.next_power_of_2(cols):  # `fused`'s BLOCK
+            above = min(above, padded[0])
     if not above < cols <= high:
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
