@@ -19,3 +19,20 @@ timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_lagged.py --
 echo "elapsed $(el)"
 
 ## call 2
+# session 50 call 2 (H200). Call 1: the lagged output is far slower (68-82 forward, 62-76
+# backward, against 86-96 and 89-101): the chunks read again miss L2 (LAG of the
+# resident programs: 68 = two reads and a write from DRAM). Not taken. Here: rows of
+# 17408-50304 columns, whose last `split_oneshot` chunk is mostly padding at 8192 units,
+# in narrower chunks at the same 64 units a thread (4096: 2 warps, 2048: 1 warp, so more
+# programs per SM and the same bytes held), beside Triton `auto` and `fused`.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+G="--geometries 8192x64,4096x64,2048x64 --baselines auto,fused --cols 17408,20480,24576,40960,50304 --dtypes fp32,bf16,fp16"
+timeout 290 python3 benchmarks/tuning/triton_oneshot_geometry.py --passes fwd $G 2>&1 | tee $out/narrow_chunks_${tag}_$rev.txt
+echo "fwd $(el)"
+timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_geometry.py --passes bwd $G 2>&1 | tee -a $out/narrow_chunks_${tag}_$rev.txt
+echo "elapsed $(el)"
+
+## call 3

@@ -20,8 +20,10 @@ import triton
 
 from kernels_triton import launch, softmax, softmax_oneshot
 
-# The module's own caps, before the runs below set others.
+# The module's own geometry and caps, before the runs below set others.
 COMMITTED_CAPS = dict(softmax_oneshot.ONESHOT_MAX_REGISTERS)
+SHIPPED = (softmax_oneshot.ONESHOT_CHUNK, softmax_oneshot.ONESHOT_VALUES_PER_THREAD,
+           softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD)
 
 FWD = {"fp32": [(8192, 64), (8192, 32), (16384, 64)],
        "bf16": [(8192, 64), (4096, 32), (8192, 32), (16384, 64)]}
@@ -66,6 +68,15 @@ def inputs(pass_: str, dtype: torch.dtype, cols: int, nbytes: float) -> tuple:
     return x, dy, out, copy_bw, moved, _reference("softmax" if dy is None else "softmax_backward", x, dy)
 
 
+def restore_shipped(direction: str) -> None:
+    """The module's geometry and caps as committed (for the baselines, whose plans `auto`
+    may route through `split_oneshot`)."""
+    (softmax_oneshot.ONESHOT_CHUNK, softmax_oneshot.ONESHOT_VALUES_PER_THREAD,
+     softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD) = SHIPPED
+    softmax_oneshot.ONESHOT_MAX_REGISTERS[direction] = COMMITTED_CAPS[direction]
+    launch.clear_plans()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cols", default="65536,131072,262144,524288,1048576")
@@ -77,6 +88,8 @@ def main() -> None:
                          "module's own), none, or a count; e.g. none,96")
     ap.add_argument("--geometries", default=None,
                     help="chunk units x units a thread, e.g. 8192x64 (default: the script's lists)")
+    ap.add_argument("--baselines", default="split",
+                    help="the package's variants timed beside the geometries (as shipped), e.g. split,fused,auto")
     args = ap.parse_args()
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
           f"% of copy, {args.bytes / 2**30:g} GiB inputs", flush=True)
@@ -93,9 +106,12 @@ def main() -> None:
                 direction = "forward" if dy is None else "backward"
                 caps = [COMMITTED_CAPS[direction] if c == "default" else None if c == "none" else int(c)
                         for c in args.caps.split(",")]
-                geometries = [("split", None, None)] + [("split_oneshot", g, c) for g in listed for c in caps]
+                geometries = ([(b, None, None) for b in args.baselines.split(",")]
+                              + [("split_oneshot", g, c) for g in listed for c in caps])
                 for variant, geometry, cap in geometries:
-                    if geometry is not None:
+                    if geometry is None:
+                        restore_shipped(direction)
+                    else:
                         softmax_oneshot.ONESHOT_CHUNK = geometry[0]
                         if dy is None:
                             softmax_oneshot.ONESHOT_VALUES_PER_THREAD = geometry[1]
@@ -107,6 +123,8 @@ def main() -> None:
                                                               + (f"/cap{cap}" if cap else ""))
                     try:
                         p = softmax.plan(x, op, variant, dy)
+                        if variant == "auto":
+                            label = f"auto:{p['kernel']}"
                         fn = (lambda: softmax.run(x, op, variant)) if dy is None else (
                             lambda: softmax.run(x, op, variant, dy=dy))
                         out = fn()
@@ -114,7 +132,7 @@ def main() -> None:
                         ms = _ms(fn)
                         cells.append(f"{label}={100 * moved / ms / copy_bw:.1f}"
                                      f"({p.get('n_regs')}r,{p.get('programs_per_sm')}/SM"
-                                     f"{',pairs' if p['constexprs'].get('PAIRS') else ''}{'' if ok else ',WRONG'})")
+                                     f"{',pairs' if p.get('constexprs', {}).get('PAIRS') else ''}{'' if ok else ',WRONG'})")
                     except Exception as e:  # a finding to print, not the end of the sweep
                         cells.append(f"{label}=ERR {type(e).__name__}: {str(e)[:60]}")
                 print(pass_, dname, cols, "  ".join(cells), flush=True)
