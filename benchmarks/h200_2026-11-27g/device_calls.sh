@@ -36,3 +36,19 @@ timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_geometry.py 
 echo "elapsed $(el)"
 
 ## call 3
+# session 50 call 3 (H200). Call 2: 16-bit rows held as pairs gain much in 4096-word
+# chunks of 2 warps (fp32 rows do not): forward bf16 17408 / 20480 / 24576 / 40960 /
+# 50304 72.0 / 81.0 / 90.0 / 93.6 / 90.5 -> 88.0 / 94.1 / 96.7 / 96.4 / 94.6, backward
+# 85.4 / 92.7 / 97.4 / 99.8 / 99.1 -> 97.4 / 100.9 / 102.8 / 102.2 / 101.6, fp16 alike.
+# Where does that stop: 16-bit rows of 65536-1048576 columns, 8192 against 4096 words.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+G="--geometries 8192x64,4096x64 --baselines auto --cols 32768,65536,98304,131072,262144,524288,1048576 --dtypes bf16,fp16"
+timeout 290 python3 benchmarks/tuning/triton_oneshot_geometry.py --passes fwd $G 2>&1 | tee $out/pair_chunks_${tag}_$rev.txt
+echo "fwd $(el)"
+timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_geometry.py --passes bwd $G 2>&1 | tee -a $out/pair_chunks_${tag}_$rev.txt
+echo "elapsed $(el)"
+
+## call 4
