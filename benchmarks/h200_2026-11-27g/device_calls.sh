@@ -52,3 +52,20 @@ timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_geometry.py 
 echo "elapsed $(el)"
 
 ## call 4
+# session 50 call 4 (H100). Call 3: at the widths where both fill their chunks (32768
+# and powers of two past it) 8192 words stay ahead of 4096 or even, but for the fp16
+# backward, ahead in 4096 from 65536 to 524288 (99.2 / 97.2 / 96.8 / 93.6 / 88.5 against
+# 98.3 / 95.1 / 89.1 / 84.6 / 80.8, `auto`'s `split` 89.5 / 82.2 at 262144 / 524288).
+# The H100's figures of calls 2 and 3.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+G="--geometries 8192x64,4096x64,2048x64 --baselines auto,fused --cols 17408,20480,24576,40960,50304 --dtypes fp32,bf16,fp16"
+timeout 200 python3 benchmarks/tuning/triton_oneshot_geometry.py --passes fwd,bwd $G 2>&1 | tee $out/narrow_chunks_${tag}_$rev.txt
+echo "narrow $(el)"
+G="--geometries 8192x64,4096x64 --baselines auto --cols 32768,65536,98304,131072,262144,524288,1048576 --dtypes bf16,fp16"
+timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_geometry.py --passes fwd,bwd $G 2>&1 | tee $out/pair_chunks_${tag}_$rev.txt
+echo "elapsed $(el)"
+
+## call 5
