@@ -417,7 +417,7 @@ class Family:
     (softmax_fused, softmax_online, softmax_split) has at its top level, so that
     `softmax.plan` treats a module and a `Family` alike. The backward families take the
     forward output y and its gradient dy where a forward takes x: why_unsupported(y, dy),
-    launch_params(y, dy, sm_count), compile_args(y, dy), launch_plan(y, dy, dx, p); grid
+    launch_params(y, dy, limits), compile_args(y, dy), launch_plan(y, dy, dx, p); grid
     is the forward's signature."""
 
     KERNEL: object

@@ -199,9 +199,10 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     return None
 
 
-def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `online` on the (rows, cols)
-    tensor `x`: TILE, NUM_STAGES and ALIGN; `sm_count` None under the interpreter."""
+    tensor `x`: TILE, NUM_STAGES and ALIGN; `limits` (the GPU's) None under the interpreter."""
+    sm_count = limits.sm_count if limits is not None else None
     rows, cols = x.shape
     align = softmax_rows.row_align(x)
     if sm_count is None:
@@ -232,9 +233,11 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     return None
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
+                           limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `tiled` on the (rows, cols)
-    tensors y and dy: TILE, NUM_STAGES and ALIGN; `sm_count` None under the interpreter."""
+    tensors y and dy: TILE, NUM_STAGES and ALIGN; `limits` (the GPU's) None under the interpreter."""
+    sm_count = limits.sm_count if limits is not None else None
     rows, cols = y.shape
     align = softmax_rows.row_align(y, dy)
     if sm_count is None:

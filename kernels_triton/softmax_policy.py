@@ -94,10 +94,10 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
 # byte counts the more, two ranges differ (AUTO_ONESHOT_COLS_FAST_SM): the fp16 softmax
 # backward (four fp16 -> fp32 conversions a value, HADD2.F32, where bf16 widens by a
-# shift) keeps `split` above 131072 columns; the bf16 log-softmax backward (an exp a
-# value) leaves `fused` past 16384, whose tile pads rows to a power of two (H200, 20480 /
-# 24576 / 28672 / 32000: `fused` 77.4 / 87.5 / 94.8 / 100.2 against 98.1 / 102.3 / 101.3 /
-# 101.5; H100 97.2 / 102.4 / 102.2 / 102.1 against 101.2 / 101.2 / 100.5 / 100.9:
+# shift) keeps `split` above 524288 columns (131072 before its 4096-word chunks); the
+# bf16 log-softmax backward (an exp a value) leaves `fused` past 16384, whose tile pads
+# rows to a power of two (H200, 20480 / 24576 / 28672 / 32000: `fused` 77.4 / 87.5 / 94.8
+# / 100.2 against 98.1 / 102.3 / 101.3 / 101.5; H100 97.2 / 102.4 / 102.2 / 102.1 against 101.2 / 101.2 / 100.5 / 100.9:
 # benchmarks/h200_2026-11-27f/narrow_bwd_h200_771b9d7.csv, h100_2026-11-27f/ alike; the
 # softmax backward keeps `fused` on both: H200 24576 102.7 against 97.2). The fp16
 # backward leaves `split` from 8192, where `auto`'s `fused` stops for 16-bit rows that are
@@ -112,7 +112,11 @@ AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloa
                       ("forward", torch.float16): 16384, ("backward", torch.float32): 16384,
                       ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 8192}
 AUTO_ONESHOT_MAX_COLS = 1048576
-AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 131072),
+# Since the fp16 backward's chunks are of 4096 words (softmax_oneshot.chunk_units), its
+# softmax rows keep `split_oneshot` to 524288 on these GPUs (H200, 131072 / 262144 /
+# 524288 / 1048576: 96.8 / 93.6 / 88.5 / 80.4 against `split`'s - / 89.5 / 82.2 / 85.8,
+# benchmarks/h200_2026-11-27g/pair_chunks_h200_9105f0d.txt).
+AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 524288),
                              ("backward", "log_softmax", torch.bfloat16): (16384, AUTO_ONESHOT_MAX_COLS)}
 # On `fast_sm` GPUs `fused`'s fp32 forward slows with the lanes its tile (the width's
 # next power of two) leaves empty: rows past 16384 columns that fill at most 3/4 of it
@@ -120,9 +124,13 @@ AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 1310
 # 24576 / 28672 columns, tiles 53 / 62 / 75 / 88 % full: `fused` 81.6 / 88.9 / 96.0 /
 # 98.2 and 79.9 / 86.7 / 94.5 / 97.5 against 96.9 / 96.3 / 96.5 / 96.7 and 96.3 / 96.3 /
 # 96.6 / 96.8; H100 `fused` 99.4-100.0 against 97.7-98.7, benchmarks/h200_2026-11-27f/
-# pow2_fwd_h200_7d965ad.csv, h100_2026-11-27f/ alike). bf16 loses both ways there
-# (`fused` 74.6-97.1 against 71.5-94.7 on the H200) and keeps `fused`.
-AUTO_ONESHOT_PADDED_FAST_SM = {("forward", torch.float32): (16384, 0.75)}
+# pow2_fwd_h200_7d965ad.csv, h100_2026-11-27f/ alike). bf16 rows join them since their
+# chunks there are of 4096 words (softmax_oneshot.chunk_units): H200, 17408 / 20480 /
+# 24576, forward `fused` 75.2 / 86.2 / 96.4 against 88.0 / 94.1 / 96.7, backward (rows
+# filling at most 5/8 of the tile) 90.4 / 97.2 against 97.4 / 100.9, `fused` ahead at
+# 24576 (104.0 against 102.8; benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt).
+AUTO_ONESHOT_PADDED_FAST_SM = {("forward", torch.float32): (16384, 0.75), ("forward", torch.bfloat16): (16384, 0.75),
+                               ("backward", torch.bfloat16): (16384, 0.625)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
@@ -147,8 +155,7 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False
-    units = softmax_oneshot.row_units(*tensors)
-    _, k, _ = softmax_oneshot.geometry(units, *softmax_oneshot.GEOMETRY[direction](), False)
+    _, k, _ = softmax_oneshot.plan_geometry(direction, limits, *tensors)
     return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, limits.sm_count) and (
         rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * limits.sm_count)
 

@@ -728,9 +728,10 @@ def why_unsupported(x: torch.Tensor) -> str | None:
             f"{groups * chunk} columns; this row has {cols} (use 'online' or 'auto')")
 
 
-def launch_params(x: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `split` on the (rows, cols)
-    tensor `x`: SPLIT, CHUNK, ALIGN and EDGES; `sm_count` None under the interpreter."""
+    tensor `x`: SPLIT, CHUNK, ALIGN and EDGES; `limits` (the GPU's) None under the interpreter."""
+    sm_count = limits.sm_count if limits is not None else None
     rows, cols = x.shape
     align = load_align(x)
     elem = x.element_size()
@@ -796,10 +797,12 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
             f"(use 'tiled' or 'auto')")
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, sm_count: int | None) -> tuple[dict, int, None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
+                           limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of the backward on the (rows,
-    cols) tensors y and dy: SPLIT, CHUNK, ALIGN and EDGES; `sm_count` None under the
+    cols) tensors y and dy: SPLIT, CHUNK, ALIGN and EDGES; `limits` (the GPU's) None under the
     interpreter."""
+    sm_count = limits.sm_count if limits is not None else None
     rows, cols = y.shape
     align = load_align(y, dy)
     elem = y.element_size()

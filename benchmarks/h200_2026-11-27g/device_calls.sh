@@ -69,3 +69,28 @@ timeout $(( 580 - $(el) )) python3 benchmarks/tuning/triton_oneshot_geometry.py 
 echo "elapsed $(el)"
 
 ## call 5
+# session 50 call 5 (H200; call 6 runs the same block on an H100). Calls 2-4 as committed
+# (softmax_oneshot.chunk_units: 4096-word chunks for pairs that pad less in them, on the
+# H200 at any fill and on the H100 where 8192-word chunks are at most 60 % full, and for
+# the fp16 backward; softmax_policy: the bf16 rows past 16384 that pad `fused`'s tile and
+# the fp16 softmax backward to 524288 on the H200). The Triton GPU test files; Triton
+# `auto` before (68a5dc1's kernels_triton, carried in .device/before) and after, 16-bit,
+# softmax and log-softmax, both passes, at 17408-50304, and the fp16 backward at
+# 65536-1048576.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 250 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "not more_than_2_to_the_31 or split_oneshot" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees narrow fwd,bwd 1 "--cols 17408,20480,24576,40960,50304 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+echo "narrow $(el)"
+compare_trees fp16wide bwd 1 "--cols 65536,131072,262144,524288,1048576 --dtype fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+echo "elapsed $(el)"
+
+## call 6
+# session 50 call 6 (H100): call 5's block, on an H100.
+
+## call 7
