@@ -417,8 +417,10 @@ class Family:
     (softmax_fused, softmax_online, softmax_split) has at its top level, so that
     `softmax.plan` treats a module and a `Family` alike. The backward families take the
     forward output y and its gradient dy where a forward takes x: why_unsupported(y, dy),
-    launch_params(y, dy, limits), compile_args(y, dy), launch_plan(y, dy, dx, p); grid
-    is the forward's signature."""
+    launch_params(y, dy, limits, op), compile_args(y, dy), launch_plan(y, dy, dx, p); grid
+    is the forward's signature. launch_params' `limits` are the GPU's (None: the
+    interpreter) and `op` the forward op ("softmax" or "log_softmax"), on which some
+    geometries depend (softmax_oneshot.chunk_units)."""
 
     KERNEL: object
     why_unsupported: Callable

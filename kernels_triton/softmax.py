@@ -171,7 +171,7 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     if x.numel() == 0:
         out["grid"] = 0
         return out
-    constexprs, warps, maxnreg, units = family.launch_params(*tensors, limits)
+    constexprs, warps, maxnreg, units = family.launch_params(*tensors, limits, op.removesuffix("_backward"))
     # INTERPRETER: plain Triton instead of inline PTX (pairs.py), bf16 rounded in the
     # fp32 bits (downcast.py).
     constexprs.update(LOG_SOFTMAX=op in ("log_softmax", "log_softmax_backward"), INTERPRETER=not on_gpu)

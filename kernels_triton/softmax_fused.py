@@ -791,7 +791,8 @@ def _edge_tile_row(x: torch.Tensor, edges_: int, bounds: tuple[int, int]) -> boo
     return edges_ > 0 and _span_bytes(x, edges_) > bounds[0] and x.shape[1] * x.element_size() < bounds[1]
 
 
-def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[dict, int, int | None, int]:
+def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
+                  op: str) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, row blocks) of `fused` on the (rows, cols)
     tensor `x`: ROWS, BLOCK (units), PAIRS, ALIGN, BF16 and SEGMENTS; `limits` (the GPU's) None
     under the interpreter."""
@@ -938,8 +939,8 @@ def backward_window(y: torch.Tensor, dy: torch.Tensor, edges_: int, block: int) 
     return 1 if row_edges.ends_on_vector(y) and row_edges.ends_on_vector(dy) else 2
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.DeviceLimits | None
-                           ) -> tuple[dict, int, int | None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.DeviceLimits | None,
+                           op: str) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, row blocks) of the backward on the (rows,
     cols) tensors y and dy: ROWS, BLOCK (units), PAIRS, ALIGN and BF16, as the forward's
     `launch_params` with half of a tile's units for each tensor."""

@@ -75,29 +75,34 @@ ONESHOT_VALUES_PER_THREAD = 64
 ONESHOT_BWD_VALUES_PER_THREAD = 64
 # Rows held as pairs take chunks of half the words (`chunk_units`: 4096 words, 2 warps at
 # 64 a thread, twice the programs per SM: the same bytes resident) where that pads fewer
-# words, for rows of at most ONESHOT_NARROW_MAX_UNITS words, on GPUs of
+# words, for rows of at most ONESHOT_NARROW_MAX_UNITS words: on GPUs of
 # softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM (`fast_sm`: the
-# H200) at any fill, on others where 8192-word chunks would be at most
-# ONESHOT_NARROW_FILL full. The padded words cost the pairs' passes (widening, an exp per
-# value) what fp32 rows do not lose: at the same fill, and for fp32 rows, 8192 stays as
-# fast or faster. 1 GiB, % of copy, 8192 -> 4096 words
-# (benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt, pair_chunks_h200_9105f0d.txt;
-# benchmarks/h100_2026-11-27g/ *_h100_eafb17d.txt), 17408 / 20480 / 24576 / 40960 / 50304
-# columns (8192-word chunks 53 / 62 / 75 / 83 / 77 % full):
+# H200) at any fill, elsewhere (and for the log-softmax backward everywhere) where
+# 8192-word chunks would be at most ONESHOT_NARROW_FILL full. The padded words cost the
+# pairs' passes (widening, an exp per value) what fp32 rows do not lose: at the same
+# fill, and for fp32 rows, 8192 stays as fast or faster. 1 GiB, % of copy, 8192 -> 4096
+# words (benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt,
+# pair_chunks_h200_9105f0d.txt; benchmarks/h100_2026-11-27g/ *_h100_eafb17d.txt), 17408 /
+# 20480 / 24576 / 40960 / 50304 columns (8192-word chunks 53 / 62 / 75 / 83 / 77 % full):
 #   H200 forward  bf16 72.0 / 81.0 / 90.0 / 93.6 / 90.5 -> 88.0 / 94.1 / 96.7 / 96.4 / 94.6
 #                 fp16 74.6 / 83.3 / 91.8 / 94.6 / 92.3 -> 89.9 / 94.9 / 96.7 / 96.7 / 95.3
 #        backward bf16 85.4 / 92.7 / 97.4 / 99.8 / 99.1 -> 97.4 / 100.9 / 102.8 / 102.2 / 101.6
 #   H100 forward  bf16 90.7 / 96.8 / 99.2 / 99.1 / 99.4 -> 98.0 / 98.2 / 98.0 / 98.2 / 98.6
-#                 fp16 92.4 -> 97.9 at 17408, 0.9-1.2 lower from 24576
+#                 fp16 92.4 / 98.0 -> 97.9 / 98.3, 0.9-1.2 lower from 24576
 #        backward bf16 98.6 -> 100.9 at 17408, 0.2-0.5 lower from 20480
 # (fp32 rows at these widths: 0.3-1.0 lower in 4096 on both GPUs). At full chunks
 # (32768 and powers of two past it) 8192 words lead by 0.2-2.5 on the H200, and more as
-# rows widen (1048576: forward 88.9 against 82.3). The fp16 backward (widened by
+# rows widen (1048576: forward 88.9 against 82.3). The fp16 softmax backward (widened by
 # HADD2.F32, four conversions a value) takes 4096 words at every width: H200 65536 /
 # 131072 / 262144 / 524288 98.3 / 89.1 / 84.6 / 80.8 -> 99.2 / 96.8 / 93.6 / 88.5; H100
-# 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0.
+# 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0. The
+# log-softmax backward (a sum of dy alone) gains only where chunks are mostly padding
+# (`auto` on the H200, 17408 / 20480 / 24576 / 40960 / 50304: bf16 93.2 / 98.8 / 102.9 /
+# 102.3 / 102.8 -> 102.1 / 101.9 / 102.3 / 101.7 / 102.5 in 4096 words at any fill; fp16
+# at 65536-1048576 0.4-5.7 lower at every width; benchmarks/h200_2026-11-27g/
+# narrow_bwd_*_r1.csv, fp16wide_bwd_*_r1.csv).
 ONESHOT_NARROW_MAX_UNITS = 32768
-ONESHOT_NARROW_FILL = 0.6
+ONESHOT_NARROW_FILL = 0.625
 # The most programs a row takes (the words a program polls: `poll_lanes`); rows with
 # more chunks take chunks twice as wide over twice the warps, up to
 # ONESHOT_MAX_WARPS: 16 forward (32768-unit chunks at 105 registers, one program per
@@ -286,28 +291,30 @@ GEOMETRY = {"forward": lambda: (ONESHOT_VALUES_PER_THREAD, ONESHOT_MAX_WARPS["fo
              "backward": lambda: (ONESHOT_BWD_VALUES_PER_THREAD, ONESHOT_MAX_WARPS["backward"])}
 
 
-def chunk_units(direction: str, limits: launch.DeviceLimits | None, *tensors: torch.Tensor) -> int:
-    """The chunk `geometry` starts from for the rows of `tensors` (x; or y and dy) on the
-    GPU of `limits`: ONESHOT_CHUNK, or half of it for rows held as pairs where the rule
-    at ONESHOT_NARROW_MAX_UNITS says so."""
+def chunk_units(direction: str, limits: launch.DeviceLimits | None, op: str, *tensors: torch.Tensor) -> int:
+    """The chunk `geometry` starts from for the rows of `tensors` (x; or y and dy) of `op`
+    ("softmax" or "log_softmax") in `direction` on the GPU of `limits`: ONESHOT_CHUNK, or
+    half of it for rows held as pairs where the rule at ONESHOT_NARROW_MAX_UNITS says so."""
     narrow = ONESHOT_CHUNK // 2
     if limits is None or not paired(*tensors):
         return ONESHOT_CHUNK
-    if direction == "backward" and tensors[0].dtype == torch.float16:
+    log_backward = direction == "backward" and op == "log_softmax"
+    if direction == "backward" and tensors[0].dtype == torch.float16 and not log_backward:
         return narrow
     units = row_units(*tensors)
     wide = triton.cdiv(units, ONESHOT_CHUNK) * ONESHOT_CHUNK
     if units > ONESHOT_NARROW_MAX_UNITS or triton.cdiv(units, narrow) * narrow >= wide:
         return ONESHOT_CHUNK
-    return narrow if softmax_split.fast_sm(limits) or units <= ONESHOT_NARROW_FILL * wide else ONESHOT_CHUNK
+    fast = softmax_split.fast_sm(limits) and not log_backward
+    return narrow if fast or units <= ONESHOT_NARROW_FILL * wide else ONESHOT_CHUNK
 
 
-def plan_geometry(direction: str, limits: launch.DeviceLimits | None,
+def plan_geometry(direction: str, limits: launch.DeviceLimits | None, op: str,
                   *tensors: torch.Tensor) -> tuple[int, int, int]:
-    """`geometry` of the rows of `tensors` in `direction` on the GPU of `limits` (None:
-    the interpreter)."""
+    """`geometry` of the rows of `tensors` of `op` in `direction` on the GPU of `limits`
+    (None: the interpreter)."""
     return geometry(row_units(*tensors), *GEOMETRY[direction](), limits is None,
-                    chunk_units(direction, limits, *tensors))
+                    chunk_units(direction, limits, op, *tensors))
 
 
 def poll_lanes(k: int, warps: int) -> int:
@@ -344,7 +351,9 @@ def _why(direction: str, *tensors: torch.Tensor) -> str | None:
     interpreted = not launch.on_gpu(tensors[0])
     limits = None if interpreted else launch.device_limits(tensors[0].device.index)
     per_thread, max_warps = GEOMETRY[direction]()
-    _, k, _ = plan_geometry(direction, limits, *tensors)
+    # K as the softmax's (the log-softmax backward's chunks are as wide or wider): its
+    # programs bound the rows a launch takes.
+    _, k, _ = plan_geometry(direction, limits, "softmax", *tensors)
     if rows * k > ONESHOT_MAX_PROGRAMS:
         return (f"triton variant 'split_oneshot' launches a program per chunk of each row: {rows} rows of {k} "
                 f"chunks exceed the {ONESHOT_MAX_PROGRAMS} programs a launch can have (use 'auto')")
@@ -372,19 +381,19 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     return _why("backward", y, dy)
 
 
-def launch_params(x: torch.Tensor,
-                  limits: launch.DeviceLimits | None) -> tuple[dict, int, int | tuple | None, int]:
+def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
+                  op: str) -> tuple[dict, int, int | tuple | None, int]:
     """(constexprs, num_warps, register caps (tried in order), rows) of the forward on the
     (rows, cols) tensor `x`: CHUNK, K, KP (the poll's lanes), ALIGN, PAIRS and BF16."""
-    chunk, k, warps = plan_geometry("forward", limits, x)
+    chunk, k, warps = plan_geometry("forward", limits, op, x)
     cap = ONESHOT_MAX_REGISTERS["forward"] if limits is not None else None
     return _constexprs(chunk, k, warps, x), warps, cap, x.shape[0]
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
-                           limits: launch.DeviceLimits | None) -> tuple[dict, int, int | tuple | None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.DeviceLimits | None,
+                           op: str) -> tuple[dict, int, int | tuple | None, int]:
     """The backward's `launch_params`, from y and dy."""
-    chunk, k, warps = plan_geometry("backward", limits, y, dy)
+    chunk, k, warps = plan_geometry("backward", limits, op, y, dy)
     cap = ONESHOT_MAX_REGISTERS["backward"] if limits is not None else None
     return _constexprs(chunk, k, warps, y, dy), warps, cap, y.shape[0]
 

@@ -199,7 +199,8 @@ def why_unsupported(x: torch.Tensor) -> str | None:
     return None
 
 
-def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
+def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
+                  op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `online` on the (rows, cols)
     tensor `x`: TILE, NUM_STAGES and ALIGN; `limits` (the GPU's) None under the interpreter."""
     sm_count = limits.sm_count if limits is not None else None
@@ -233,8 +234,8 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
     return None
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
-                           limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.DeviceLimits | None,
+                           op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `tiled` on the (rows, cols)
     tensors y and dy: TILE, NUM_STAGES and ALIGN; `limits` (the GPU's) None under the interpreter."""
     sm_count = limits.sm_count if limits is not None else None

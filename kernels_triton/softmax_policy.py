@@ -155,7 +155,7 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):
         return False
-    _, k, _ = softmax_oneshot.plan_geometry(direction, limits, *tensors)
+    _, k, _ = softmax_oneshot.plan_geometry(direction, limits, op, *tensors)
     return k <= min(softmax_oneshot.ONESHOT_MAX_PARTS, limits.sm_count) and (
         rows * k >= AUTO_ONESHOT_MIN_PROGRAMS_PER_SM * limits.sm_count)
 

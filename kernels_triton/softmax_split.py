@@ -728,7 +728,8 @@ def why_unsupported(x: torch.Tensor) -> str | None:
             f"{groups * chunk} columns; this row has {cols} (use 'online' or 'auto')")
 
 
-def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
+def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
+                  op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `split` on the (rows, cols)
     tensor `x`: SPLIT, CHUNK, ALIGN and EDGES; `limits` (the GPU's) None under the interpreter."""
     sm_count = limits.sm_count if limits is not None else None
@@ -797,8 +798,8 @@ def backward_why_unsupported(y: torch.Tensor, dy: torch.Tensor) -> str | None:
             f"(use 'tiled' or 'auto')")
 
 
-def backward_launch_params(y: torch.Tensor, dy: torch.Tensor,
-                           limits: launch.DeviceLimits | None) -> tuple[dict, int, None, int]:
+def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.DeviceLimits | None,
+                           op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of the backward on the (rows,
     cols) tensors y and dy: SPLIT, CHUNK, ALIGN and EDGES; `limits` (the GPU's) None under the
     interpreter."""

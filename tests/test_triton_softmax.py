@@ -350,16 +350,16 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
         bound = policy.AUTO_ONESHOT_ABOVE[(direction, dtype)]
         assert bound in (8192, 16384, 32768)
         past = bound + 16
-        probe = torch.empty(1, past, dtype=dtype)
-        k = oneshot.plan_geometry(direction, h100, *[probe] * (2 if direction == "backward" else 1))[1]
-        assert k in (1, 2, 3, 5)
-        fewest = -(-wave // k)
-        for rows, cols, kernel in [(1000, bound, at_bound), (fewest, past, "split_oneshot"), (fewest - 1, past, few),
-                                   (100, policy.AUTO_ONESHOT_MAX_COLS, "split_oneshot")]:
-            x = torch.empty(rows, cols, dtype=dtype)
-            for op in OPS:
+        probe = [torch.empty(1, past, dtype=dtype)] * (2 if direction == "backward" else 1)
+        for op in OPS:
+            k = oneshot.plan_geometry(direction, h100, op, *probe)[1]
+            assert k in (1, 2, 3, 5)
+            fewest = -(-wave // k)
+            for rows, cols, kernel in [(1000, bound, at_bound), (fewest, past, "split_oneshot"),
+                                       (fewest - 1, past, few), (100, policy.AUTO_ONESHOT_MAX_COLS, "split_oneshot")]:
+                x = torch.empty(rows, cols, dtype=dtype)
                 assert auto[direction](x, h100, op) == kernel, (direction, dtype, rows, cols, op)
-            assert auto[direction](x, None, "softmax") != "split_oneshot"  # the interpreter: never
+                assert auto[direction](x, None, op) != "split_oneshot"  # the interpreter: never
         x = torch.empty(100, 2 * policy.AUTO_ONESHOT_MAX_COLS, dtype=dtype)  # past the widths measured
         assert auto[direction](x, h100, "softmax") != "split_oneshot"
     # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 524288 columns,
@@ -429,10 +429,13 @@ def test_split_oneshot_geometry():
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     forward, backward = oneshot.GEOMETRY["forward"](), oneshot.GEOMETRY["backward"]()
     x = torch.empty(4, 262144)
-    assert oneshot.launch_params(x, gpu_limits(132))[2] == (96, 128) and oneshot.launch_params(x, None)[2] is None
-    assert oneshot.BACKWARD.launch_params(x, x, gpu_limits(132))[2] is None
+    h100 = gpu_limits(132)
+    assert oneshot.launch_params(x, h100, "softmax")[2] == (96, 128)
+    assert oneshot.launch_params(x, None, "softmax")[2] is None
+    assert oneshot.BACKWARD.launch_params(x, x, h100, "softmax")[2] is None
     x16 = torch.empty(4, 262144, dtype=torch.bfloat16)
-    assert oneshot.launch_params(x16, gpu_limits(132))[0]["CHUNK"] == 8192 and oneshot.launch_params(x16, gpu_limits(132))[0]["K"] == 16
+    constexprs = oneshot.launch_params(x16, h100, "softmax")[0]
+    assert constexprs["CHUNK"] == 8192 and constexprs["K"] == 16
     for cols, expected in [(65536, (8192, 8, 4)), (1048576, (8192, 128, 4)), (1048577, (16384, 65, 8)),
                            (4194304, (32768, 128, 16)), (5000, (8192, 1, 4)), (3000, (4096, 1, 2))]:
         assert oneshot.geometry(cols, *forward, False) == expected, cols
@@ -450,40 +453,49 @@ def test_split_oneshot_geometry():
 def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward():
     # softmax_oneshot.chunk_units: rows held as pairs of at most ONESHOT_NARROW_MAX_UNITS
     # words take 4096-word chunks where they pad fewer words than 8192-word ones: on a GPU
-    # of 30 GB/s or more of DRAM bandwidth per SM at any fill, elsewhere where 8192-word
-    # chunks would be at most ONESHOT_NARROW_FILL full; the fp16 backward at every width;
-    # fp32 rows, rows not held as pairs and the interpreter keep ONESHOT_CHUNK.
+    # of 30 GB/s or more of DRAM bandwidth per SM at any fill, elsewhere (and for the
+    # log-softmax backward everywhere) where 8192-word chunks would be at most
+    # ONESHOT_NARROW_FILL full; the fp16 softmax backward at every width; fp32 rows, rows
+    # not held as pairs and the interpreter keep ONESHOT_CHUNK.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     h100, h200 = gpu_limits(132), gpu_limits(132, 48 * 10**11)
     wide, narrow = oneshot.ONESHOT_CHUNK, oneshot.ONESHOT_CHUNK // 2
-    assert oneshot.ONESHOT_NARROW_MAX_UNITS == 32768 and oneshot.ONESHOT_NARROW_FILL == 0.6
+    assert oneshot.ONESHOT_NARROW_MAX_UNITS == 32768 and oneshot.ONESHOT_NARROW_FILL == 0.625
     for cols, dtype, h100_chunk, h200_chunk in [
             (17408, torch.bfloat16, narrow, narrow),   # 8704 words: 53 % of two 8192-word chunks
-            (19660, torch.bfloat16, narrow, narrow),   # 9830: 60 %
-            (19664, torch.bfloat16, wide, narrow),
+            (20480, torch.bfloat16, narrow, narrow),   # 10240: 62.5 %
+            (20496, torch.bfloat16, wide, narrow),
             (24576, torch.float16, wide, narrow),      # 12288 words: three 4096-word chunks
             (50304, torch.bfloat16, wide, narrow),     # 25152: 7 x 4096 < 4 x 8192
             (32768, torch.bfloat16, wide, wide),       # both full
             (65536 + 16, torch.bfloat16, wide, wide),  # past ONESHOT_NARROW_MAX_UNITS
             (20480, torch.float32, wide, wide)]:
         x = torch.empty(1000, cols, dtype=dtype)
-        assert oneshot.chunk_units("forward", h100, x) == h100_chunk, (cols, dtype)
-        assert oneshot.chunk_units("forward", h200, x) == h200_chunk, (cols, dtype)
-        assert oneshot.chunk_units("forward", None, x) == wide
-        expected = narrow if dtype == torch.float16 else h100_chunk
-        assert oneshot.chunk_units("backward", h100, x, x) == expected, (cols, dtype)
+        for op in OPS:
+            assert oneshot.chunk_units("forward", h100, op, x) == h100_chunk, (cols, dtype)
+            assert oneshot.chunk_units("forward", h200, op, x) == h200_chunk, (cols, dtype)
+            assert oneshot.chunk_units("forward", None, op, x) == wide
+        softmax_backward = narrow if dtype == torch.float16 else h100_chunk
+        for limits, chunk in ((h100, softmax_backward), (h200, narrow if dtype == torch.float16 else h200_chunk)):
+            assert oneshot.chunk_units("backward", limits, "softmax", x, x) == chunk, (cols, dtype)
+            # the log-softmax backward: the other GPUs' rule on every GPU, fp16 too
+            assert oneshot.chunk_units("backward", limits, "log_softmax", x, x) == h100_chunk, (cols, dtype)
     x16 = torch.empty(4, 1048576, dtype=torch.float16)
-    assert oneshot.chunk_units("backward", h100, x16, x16) == narrow
-    assert oneshot.BACKWARD.launch_params(x16, x16, h100)[0]["CHUNK"] == narrow
-    assert oneshot.BACKWARD.launch_params(x16, x16, h100)[0]["K"] == 128
-    assert (oneshot.BACKWARD.launch_params(x16, x16, h100)[1], oneshot.launch_params(x16, h100)[1]) == (2, 4)
+    assert oneshot.chunk_units("backward", h100, "softmax", x16, x16) == narrow
+    assert oneshot.chunk_units("backward", h100, "log_softmax", x16, x16) == wide
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["CHUNK"] == narrow
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["K"] == 128
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "log_softmax")[0]["K"] == 64
+    assert (oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[1],
+            oneshot.launch_params(x16, h100, "softmax")[1]) == (2, 4)
     odd = torch.empty(1000, 17409, dtype=torch.bfloat16)  # not held as pairs
-    assert oneshot.chunk_units("forward", h200, odd) == oneshot.chunk_units("backward", h200, odd, odd) == wide
+    assert oneshot.chunk_units("forward", h200, "softmax", odd) == wide
+    assert oneshot.chunk_units("backward", h200, "softmax", odd, odd) == wide
     # the plan's K follows the rule (what `auto`'s wave of programs counts)
     x = torch.empty(1000, 17408, dtype=torch.bfloat16)
-    assert oneshot.plan_geometry("forward", h100, x) == (narrow, 3, 2)
-    assert oneshot.plan_geometry("forward", None, x) == (16384, 1, 8)
+    assert oneshot.plan_geometry("forward", h100, "softmax", x) == (narrow, 3, 2)
+    assert oneshot.plan_geometry("forward", None, "softmax", x) == (16384, 1, 8)
 
 
 def test_plan_takes_the_first_register_cap_that_does_not_spill():
@@ -532,7 +544,7 @@ def test_split_geometry_by_element_size():
     narrow = split.SPLIT_NARROW_MAX_SPLIT
     for dtype, n_split, warps in ((torch.float32, 8, 4), (torch.bfloat16, 16, 1), (torch.float16, 16, 1)):
         x = torch.empty(1000, 8 * split.SPLIT_CHUNK_BYTES[dtype.itemsize] // dtype.itemsize, dtype=dtype)
-        constexprs, got, maxnreg, rows = split.launch_params(x, gpu_limits(132))
+        constexprs, got, maxnreg, rows = split.launch_params(x, gpu_limits(132), "softmax")
         assert (constexprs["SPLIT"], got, maxnreg, rows) == (n_split, warps, None, 1000)
         assert constexprs["CHUNK"] == got * 32 * split.SPLIT_VALUES_PER_THREAD[dtype.itemsize]
     for rows, cols, expected in ((1000, narrow * 4096, (narrow, 4096)), (1000, narrow * 4096 + 8, (32, 8192)),
@@ -541,18 +553,18 @@ def test_split_geometry_by_element_size():
     assert split.chunks(narrow * 4096, 2, 8, False, 132) == (16, 8192)  # rows unknown (`fits`): 16 KiB
     cols = 8 * split.SPLIT_CHUNK_ODD - 1
     odd = in_layout(torch.empty(1000, cols, dtype=torch.bfloat16), "offset by one")
-    constexprs, warps, _, _ = split.launch_params(odd, gpu_limits(132))
+    constexprs, warps, _, _ = split.launch_params(odd, gpu_limits(132), "softmax")
     assert constexprs["CHUNK"] == split.SPLIT_CHUNK_ODD == warps * 32 * split.SPLIT_VALUES_PER_THREAD_ODD
     assert constexprs["EDGES"] == 0 and constexprs["ALIGN"] == 1
     realigned = torch.empty(1000, cols, dtype=torch.bfloat16)
-    constexprs, warps, _, _ = split.launch_params(realigned, gpu_limits(132))
+    constexprs, warps, _, _ = split.launch_params(realigned, gpu_limits(132), "softmax")
     assert (constexprs["SPLIT"], constexprs["CHUNK"]) == split.chunks(cols, 2, 8, False, 132, 1000)
     assert constexprs["CHUNK"] == warps * 32 * split.SPLIT_VALUES_PER_THREAD[2]
     assert constexprs["EDGES"] == 8 and constexprs["ALIGN"] == 1
     # the backward: 32 values of each tensor a thread, chunks of 4096 values, 4 warps
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         y = torch.empty(1000, 65536, dtype=dtype)
-        constexprs, warps, _, _ = split.backward_launch_params(y, y, gpu_limits(132))
+        constexprs, warps, _, _ = split.backward_launch_params(y, y, gpu_limits(132), "softmax")
         assert (constexprs["SPLIT"], constexprs["CHUNK"], warps) == (16, 4096, 4)
     # a compiled chunk that spills more than tolerated is spread over twice the warps
     # (softmax.plan compiles it again), up to SPLIT_MAX_WARPS and one value a thread
@@ -987,10 +999,10 @@ def test_gpu_planning_answers_any_tensor_without_a_gpu(name, monkeypatch):
         return
     for family in softmax_mod.FAMILIES.values():
         if family.why_unsupported(x2d) is None:
-            family.launch_params(x2d, gpu_limits(sm_count))
+            family.launch_params(x2d, gpu_limits(sm_count), "softmax")
     for family in softmax_mod.BACKWARD_FAMILIES.values():
         if family.why_unsupported(x2d, x2d) is None:
-            family.launch_params(x2d, x2d, gpu_limits(sm_count))
+            family.launch_params(x2d, x2d, gpu_limits(sm_count), "softmax")
 
 
 def test_unknown_ops_and_variants_get_a_reason():

@@ -526,11 +526,11 @@ def test_backward_launch_arithmetic():
     assert split.backward_chunks(10**6, 4, 16, True) == (1, 2**20)
     # fused: 16 units of each tensor per thread; tiles of half the forward's bytes
     y = torch.empty(4096, 128)
-    constexprs, warps, maxnreg, blocks = fused.backward_launch_params(y, y, gpu_limits(132))
+    constexprs, warps, maxnreg, blocks = fused.backward_launch_params(y, y, gpu_limits(132), "softmax")
     assert constexprs["ROWS"] * 128 * 4 == fused.FUSED_BWD_TILE_BYTES and blocks == 4096 // constexprs["ROWS"]
     assert warps * 32 * fused.FUSED_BWD_UNITS_PER_THREAD == constexprs["ROWS"] * 128 and maxnreg is None
     wide = torch.empty(4, fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16], dtype=torch.bfloat16)
-    constexprs, warps, maxnreg, _ = fused.backward_launch_params(wide, wide, gpu_limits(132))
+    constexprs, warps, maxnreg, _ = fused.backward_launch_params(wide, wide, gpu_limits(132), "softmax")
     assert constexprs["PAIRS"] and warps == fused.FUSED_MAX_WARPS and maxnreg == fused.FUSED_PAIRS_MAX_REGISTERS
 
 
@@ -741,7 +741,7 @@ def test_gpu_split_keeps_the_more_resident_form(op, dtype):
         y = torch.empty(1000, cols, dtype=dtype, device="cuda")
         tensors = (y, y) if backward else (y,)
         p = softmax_mod.plan(y, op, "split", y if backward else None)
-        constexprs, warps, maxnreg, _ = family.launch_params(*tensors, limits)
+        constexprs, warps, maxnreg, _ = family.launch_params(*tensors, limits, op.removesuffix("_backward"))
         constexprs.update(LOG_SOFTMAX=op.startswith("log"), INTERPRETER=False)
         found = family.forms(constexprs, dtype.itemsize, limits)
         if len(found) == 1:  # REREAD rows: one form, nothing to choose
