@@ -91,10 +91,10 @@ compare_trees fp16wide bwd 1 "--cols 65536,131072,262144,524288,1048576 --dtype 
 echo "elapsed $(el)"
 
 ## call 6
-# session 50 call 6 (H100): call 5's block, on an H100, at 64edc51. Call 5 (H200, 6f4fd6e):
+# session 50 call 6 (H100): call 5's block, on an H100, at the commit that adds this note. Call 5 (H200, 6f4fd6e):
 # 417 passed; `auto` forward 0.1-15.5 higher at every width, dtype and op; backward up to
 # 9.6 higher, but for the log-softmax backward at 24576-50304 (0.3-0.8 lower) and its
-# fp16 rows of 65536-1048576 (0.4-5.7 lower): since 64edc51 the log-softmax backward
+# fp16 rows of 65536-1048576 (0.4-5.7 lower): since then the log-softmax backward
 # takes 4096-word chunks only where 8192-word ones would be at most 5/8 full, on every
 # GPU (softmax_oneshot.chunk_units, which `launch_params` now asks with the op).
 
