@@ -77,8 +77,9 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # 64 a thread, twice the programs per SM: the same bytes resident) where that pads fewer
 # words, for rows of at most ONESHOT_NARROW_MAX_UNITS words: on GPUs of
 # softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM (`fast_sm`: the
-# H200) at any fill, elsewhere (and for the log-softmax backward everywhere) where
-# 8192-word chunks would be at most ONESHOT_NARROW_FILL full. The padded words cost the
+# H200) at any fill, elsewhere where 8192-word chunks would be at most
+# ONESHOT_NARROW_FILL full (the log-softmax backward: on `fast_sm` GPUs alone, at most
+# ONESHOT_NARROW_FILL_LOG_BACKWARD full). The padded words cost the
 # pairs' passes (widening, an exp per value) what fp32 rows do not lose: at the same
 # fill, and for fp32 rows, 8192 stays as fast or faster. 1 GiB, % of copy, 8192 -> 4096
 # words (benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt,
@@ -88,7 +89,8 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 #                 fp16 74.6 / 83.3 / 91.8 / 94.6 / 92.3 -> 89.9 / 94.9 / 96.7 / 96.7 / 95.3
 #        backward bf16 85.4 / 92.7 / 97.4 / 99.8 / 99.1 -> 97.4 / 100.9 / 102.8 / 102.2 / 101.6
 #   H100 forward  bf16 90.7 / 96.8 / 99.2 / 99.1 / 99.4 -> 98.0 / 98.2 / 98.0 / 98.2 / 98.6
-#                 fp16 92.4 / 98.0 -> 97.9 / 98.3, 0.9-1.2 lower from 24576
+#                 fp16 92.4 / 98.0 -> 97.9 / 98.3, 0.9-1.2 lower from 24576 (`auto`,
+#                 log-softmax 20480: 99.3 -> 98.3)
 #        backward bf16 98.6 -> 100.9 at 17408, 0.2-0.5 lower from 20480
 # (fp32 rows at these widths: 0.3-1.0 lower in 4096 on both GPUs). At full chunks
 # (32768 and powers of two past it) 8192 words lead by 0.2-2.5 on the H200, and more as
@@ -96,13 +98,15 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # HADD2.F32, four conversions a value) takes 4096 words at every width: H200 65536 /
 # 131072 / 262144 / 524288 98.3 / 89.1 / 84.6 / 80.8 -> 99.2 / 96.8 / 93.6 / 88.5; H100
 # 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0. The
-# log-softmax backward (a sum of dy alone) gains only where chunks are mostly padding
-# (`auto` on the H200, 17408 / 20480 / 24576 / 40960 / 50304: bf16 93.2 / 98.8 / 102.9 /
-# 102.3 / 102.8 -> 102.1 / 101.9 / 102.3 / 101.7 / 102.5 in 4096 words at any fill; fp16
-# at 65536-1048576 0.4-5.7 lower at every width; benchmarks/h200_2026-11-27g/
-# narrow_bwd_*_r1.csv, fp16wide_bwd_*_r1.csv).
+# log-softmax backward (a sum of dy alone) gains only on the H200 and where chunks are
+# mostly padding (`auto`, 17408 / 20480 / 24576 / 40960 / 50304, 4096 words at any fill:
+# H200 bf16 93.2 / 98.8 / 102.9 / 102.3 / 102.8 -> 102.1 / 101.9 / 102.3 / 101.7 / 102.5,
+# fp16 alike, fp16 at 65536-1048576 0.4-5.7 lower at every width,
+# benchmarks/h200_2026-11-27g/narrow_bwd_*_r1.csv, fp16wide_bwd_*_r1.csv; H100 fp16 17408 /
+# 20480 102.4 / 101.3 -> 101.4 / 100.8, benchmarks/h100_2026-11-27g/narrow_bwd_*_r1.csv).
 ONESHOT_NARROW_MAX_UNITS = 32768
-ONESHOT_NARROW_FILL = 0.625
+ONESHOT_NARROW_FILL = 0.6
+ONESHOT_NARROW_FILL_LOG_BACKWARD = 0.625
 # The most programs a row takes (the words a program polls: `poll_lanes`); rows with
 # more chunks take chunks twice as wide over twice the warps, up to
 # ONESHOT_MAX_WARPS: 16 forward (32768-unit chunks at 105 registers, one program per
@@ -305,7 +309,9 @@ def chunk_units(direction: str, limits: launch.DeviceLimits | None, op: str, *te
     wide = triton.cdiv(units, ONESHOT_CHUNK) * ONESHOT_CHUNK
     if units > ONESHOT_NARROW_MAX_UNITS or triton.cdiv(units, narrow) * narrow >= wide:
         return ONESHOT_CHUNK
-    fast = softmax_split.fast_sm(limits) and not log_backward
+    fast = softmax_split.fast_sm(limits)
+    if log_backward:
+        return narrow if fast and units <= ONESHOT_NARROW_FILL_LOG_BACKWARD * wide else ONESHOT_CHUNK
     return narrow if fast or units <= ONESHOT_NARROW_FILL * wide else ONESHOT_CHUNK
 
 

@@ -453,34 +453,39 @@ def test_split_oneshot_geometry():
 def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward():
     # softmax_oneshot.chunk_units: rows held as pairs of at most ONESHOT_NARROW_MAX_UNITS
     # words take 4096-word chunks where they pad fewer words than 8192-word ones: on a GPU
-    # of 30 GB/s or more of DRAM bandwidth per SM at any fill, elsewhere (and for the
-    # log-softmax backward everywhere) where 8192-word chunks would be at most
-    # ONESHOT_NARROW_FILL full; the fp16 softmax backward at every width; fp32 rows, rows
-    # not held as pairs and the interpreter keep ONESHOT_CHUNK.
+    # of 30 GB/s or more of DRAM bandwidth per SM at any fill, elsewhere where 8192-word
+    # chunks would be at most ONESHOT_NARROW_FILL full (the log-softmax backward: on the
+    # former alone, at most ONESHOT_NARROW_FILL_LOG_BACKWARD full); the fp16 softmax
+    # backward at every width; fp32 rows, rows not held as pairs and the interpreter keep
+    # ONESHOT_CHUNK.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     h100, h200 = gpu_limits(132), gpu_limits(132, 48 * 10**11)
     wide, narrow = oneshot.ONESHOT_CHUNK, oneshot.ONESHOT_CHUNK // 2
-    assert oneshot.ONESHOT_NARROW_MAX_UNITS == 32768 and oneshot.ONESHOT_NARROW_FILL == 0.625
-    for cols, dtype, h100_chunk, h200_chunk in [
-            (17408, torch.bfloat16, narrow, narrow),   # 8704 words: 53 % of two 8192-word chunks
-            (20480, torch.bfloat16, narrow, narrow),   # 10240: 62.5 %
-            (20496, torch.bfloat16, wide, narrow),
-            (24576, torch.float16, wide, narrow),      # 12288 words: three 4096-word chunks
-            (50304, torch.bfloat16, wide, narrow),     # 25152: 7 x 4096 < 4 x 8192
-            (32768, torch.bfloat16, wide, wide),       # both full
-            (65536 + 16, torch.bfloat16, wide, wide),  # past ONESHOT_NARROW_MAX_UNITS
-            (20480, torch.float32, wide, wide)]:
+    assert oneshot.ONESHOT_NARROW_MAX_UNITS == 32768
+    assert (oneshot.ONESHOT_NARROW_FILL, oneshot.ONESHOT_NARROW_FILL_LOG_BACKWARD) == (0.6, 0.625)
+    # (cols, dtype, chunk on an H100, on an H200, the log-softmax backward's on an H200)
+    for cols, dtype, h100_chunk, h200_chunk, h200_log_backward in [
+            (17408, torch.bfloat16, narrow, narrow, narrow),  # 8704 words: 53 % of two 8192-word chunks
+            (19660, torch.bfloat16, narrow, narrow, narrow),  # 9830: 60 %
+            (19664, torch.bfloat16, wide, narrow, narrow),
+            (20480, torch.float16, wide, narrow, narrow),     # 10240: 62.5 %
+            (20496, torch.bfloat16, wide, narrow, wide),
+            (24576, torch.float16, wide, narrow, wide),       # 12288 words: three 4096-word chunks
+            (50304, torch.bfloat16, wide, narrow, wide),      # 25152: 7 x 4096 < 4 x 8192
+            (32768, torch.bfloat16, wide, wide, wide),        # both full
+            (65536 + 16, torch.bfloat16, wide, wide, wide),   # past ONESHOT_NARROW_MAX_UNITS
+            (20480, torch.float32, wide, wide, wide)]:
         x = torch.empty(1000, cols, dtype=dtype)
         for op in OPS:
             assert oneshot.chunk_units("forward", h100, op, x) == h100_chunk, (cols, dtype)
             assert oneshot.chunk_units("forward", h200, op, x) == h200_chunk, (cols, dtype)
             assert oneshot.chunk_units("forward", None, op, x) == wide
-        softmax_backward = narrow if dtype == torch.float16 else h100_chunk
-        for limits, chunk in ((h100, softmax_backward), (h200, narrow if dtype == torch.float16 else h200_chunk)):
-            assert oneshot.chunk_units("backward", limits, "softmax", x, x) == chunk, (cols, dtype)
-            # the log-softmax backward: the other GPUs' rule on every GPU, fp16 too
-            assert oneshot.chunk_units("backward", limits, "log_softmax", x, x) == h100_chunk, (cols, dtype)
+        fp16 = dtype == torch.float16
+        assert oneshot.chunk_units("backward", h100, "softmax", x, x) == (narrow if fp16 else h100_chunk), cols
+        assert oneshot.chunk_units("backward", h200, "softmax", x, x) == (narrow if fp16 else h200_chunk), cols
+        assert oneshot.chunk_units("backward", h100, "log_softmax", x, x) == wide, (cols, dtype)
+        assert oneshot.chunk_units("backward", h200, "log_softmax", x, x) == h200_log_backward, (cols, dtype)
     x16 = torch.empty(4, 1048576, dtype=torch.float16)
     assert oneshot.chunk_units("backward", h100, "softmax", x16, x16) == narrow
     assert oneshot.chunk_units("backward", h100, "log_softmax", x16, x16) == wide

@@ -99,3 +99,32 @@ echo "elapsed $(el)"
 # GPU (softmax_oneshot.chunk_units, which `launch_params` now asks with the op).
 
 ## call 7
+# session 50 call 7 (H200; call 8 runs the same block on an H100), at the final rule:
+# call 6 (H100, 5f6e529): 417 passed; `auto` fp16 17408 forward 93.4 -> 98.8, backward
+# 98.5 -> 101.5, the fp16 softmax backward at 1048576 90.3 -> 97.4; the log-softmax in
+# 4096 words 0.5-1.0 lower at 17408-20480 (forward fp16 20480, backward fp16), so the
+# H100 keeps 8192 words there (ONESHOT_NARROW_FILL 0.6, and the log-softmax backward
+# narrows on `fast_sm` GPUs alone). The Triton GPU test files; compute-sanitizer
+# memcheck over Triton `split_oneshot` and `auto` at the widths that take 4096-word
+# chunks; `auto` at calls 5-6's widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 230 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "not more_than_2_to_the_31 or split_oneshot" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+timeout 200 python3 benchmarks/sanitize.py --out $out/sanitize_narrow_${tag}_$rev.log --backends triton --variants split_oneshot,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 8x17408,6x20480,4x50304,3x262144,2x1048576 \
+  > $out/sanitize_narrow_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_narrow_${tag}_$rev.summary; tail -4 $out/sanitize_narrow_${tag}_$rev.summary
+timeout $(( 540 - $(el) )) python3 -m comparison --cols 17408,20480,24576,40960,50304 --dtype bf16,fp16 --op softmax,log_softmax --pass fwd,bwd \
+  --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/final_narrow_${tag}_$rev.csv 2>&1 | tail -1
+timeout $(( 590 - $(el) )) python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp16 --op softmax,log_softmax --pass bwd \
+  --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/final_fp16wide_${tag}_$rev.csv 2>&1 | tail -1
+python3 benchmarks/tuning/side_by_side.py $out final narrow_${tag}_$rev fp16wide_${tag}_$rev
+echo "elapsed $(el)"
+
+## call 8
+# session 50 call 8 (H100): call 7's block, on an H100.
+
+## call 9
