@@ -121,7 +121,7 @@ timeout $(( 540 - $(el) )) python3 -m comparison --cols 17408,20480,24576,40960,
   --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/final_narrow_${tag}_$rev.csv 2>&1 | tail -1
 timeout $(( 590 - $(el) )) python3 -m comparison --cols 65536,131072,262144,524288,1048576 --dtype fp16 --op softmax,log_softmax --pass bwd \
   --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/final_fp16wide_${tag}_$rev.csv 2>&1 | tail -1
-python3 benchmarks/tuning/side_by_side.py $out final narrow_${tag}_$rev fp16wide_${tag}_$rev
+python3 -c "import csv,sys; [print(r['op'], r['pass'], r['dtype'], r['cols'], r['variant'], r['pct_of_copy'], r['ok']) for f in sys.argv[1:] for r in csv.DictReader(open(f)) if r.get('pct_of_copy')]" $out/final_*_${tag}_$rev.csv
 echo "elapsed $(el)"
 
 ## call 8
