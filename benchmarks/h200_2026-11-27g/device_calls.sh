@@ -128,3 +128,17 @@ echo "elapsed $(el)"
 # session 50 call 8 (H100): call 7's block, on an H100.
 
 ## call 9
+# session 50 call 9 (H100). Call 8: the H100's bf16 log-softmax backward at 17408 in
+# `fused` (what `auto` runs there) at 86.9, 97.4 at 20480: that backward's `fused`,
+# `split_oneshot` (8192 words there) and `auto` at 16400-28672 columns, with the softmax
+# backward beside it.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 300 python3 -m comparison --cols 16400,17408,18432,20480,24576,28672 --dtype bf16 --op softmax,log_softmax --pass bwd \
+  --backends triton --variants auto,fused,split_oneshot --min-bytes 1GiB --quiet --format csv --output $out/logbwd_${tag}_$rev.csv 2>&1 | tail -1
+python3 -c "import csv,sys; [print(r['op'], r['pass'], r['dtype'], r['cols'], r['variant'], r['pct_of_copy'], r['ok']) for f in sys.argv[1:] for r in csv.DictReader(open(f)) if r.get('pct_of_copy')]" $out/logbwd_${tag}_$rev.csv
+echo "elapsed $(el)"
+
+## call 10
