@@ -131,6 +131,12 @@ AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 5242
 # 24576 (104.0 against 102.8; benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt).
 AUTO_ONESHOT_PADDED_FAST_SM = {("forward", torch.float32): (16384, 0.75), ("forward", torch.bfloat16): (16384, 0.75),
                                ("backward", torch.bfloat16): (16384, 0.625)}
+# On every GPU the bf16 log-softmax backward's rows past 16384 that fill at most 5/8 of
+# `fused`'s tile: H100, 16400 / 17408 / 18432 / 20480, `fused` 87.6 / 87.5 / 90.4 / 97.3
+# against 101.8 / 102.4 / 102.4 / 101.5 (24576: 102.4 against 101.5; the softmax backward
+# keeps `fused`, 101.9-103.0 against 101.0-101.6; benchmarks/h100_2026-11-27g/
+# logbwd_h100_8d6af83.csv). Fast-SM GPUs take it from 16384 at any width (above).
+AUTO_ONESHOT_PADDED = {("backward", "log_softmax", torch.bfloat16): (16384, 0.625)}
 AUTO_ONESHOT_MIN_PROGRAMS_PER_SM = 4
 
 
@@ -146,11 +152,13 @@ def oneshot_rows(direction: str, op: str, limits: launch.DeviceLimits | None, *t
     if above is None:
         return False
     high = AUTO_ONESHOT_MAX_COLS
+    padded = [AUTO_ONESHOT_PADDED.get((direction, op, x.dtype))]
     if softmax_split.fast_sm(limits):
         above, high = AUTO_ONESHOT_COLS_FAST_SM.get((direction, op, x.dtype), (above, high))
-        padded = AUTO_ONESHOT_PADDED_FAST_SM.get((direction, x.dtype))
-        if padded is not None and cols <= padded[1] * triton.next_power_of_2(cols):  # `fused`'s BLOCK
-            above = min(above, padded[0])
+        padded.append(AUTO_ONESHOT_PADDED_FAST_SM.get((direction, x.dtype)))
+    for bound, fill in filter(None, padded):
+        if cols <= fill * triton.next_power_of_2(cols):  # `fused`'s BLOCK
+            above = min(above, bound)
     if not above < cols <= high:
         return False
     if softmax_rows.row_align(*tensors) * x.element_size() < 16 or any(t.data_ptr() % 16 for t in tensors):

@@ -327,10 +327,10 @@ def test_row_align_divides_width_and_stride():
 
 def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
     # softmax_policy.oneshot_rows: rows past AUTO_ONESHOT_ABOVE columns (by direction and
-    # dtype) to AUTO_ONESHOT_MAX_COLS (on a GPU of 30 GB/s or more of DRAM bandwidth per
-    # SM, AUTO_ONESHOT_COLS_FAST_SM's ranges and AUTO_ONESHOT_PADDED_FAST_SM's padded fp32
-    # forward rows too), rows starting on
-    # 16-byte vectors (width, row stride and start; 16-bit rows are then held as pairs),
+    # dtype) to AUTO_ONESHOT_MAX_COLS (AUTO_ONESHOT_PADDED's padded rows too; on a GPU of
+    # 30 GB/s or more of DRAM bandwidth per SM, AUTO_ONESHOT_COLS_FAST_SM's ranges and
+    # AUTO_ONESHOT_PADDED_FAST_SM's padded rows), rows starting on 16-byte vectors
+    # (width, row stride and start; 16-bit rows are then held as pairs),
     # and rows x K programs at least AUTO_ONESHOT_MIN_PROGRAMS_PER_SM per SM (K: chunks of
     # 8192 units or 4096 (softmax_oneshot.chunk_units), units being words of two values for
     # 16-bit rows); with dy's layout too
@@ -363,20 +363,20 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
         x = torch.empty(100, 2 * policy.AUTO_ONESHOT_MAX_COLS, dtype=dtype)  # past the widths measured
         assert auto[direction](x, h100, "softmax") != "split_oneshot"
     # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 524288 columns,
-    # the bf16 log-softmax backward's from 16384 (`fused` below 32768 elsewhere), and
-    # bf16 rows past 16384 that fill at most 3/4 (forward) or 5/8 (backward) of `fused`'s
-    # tile; fp32 and the other backwards as above.
-    for width, op, h200_forward, h200_backward in [(16400, "log_softmax", "split_oneshot", "split_oneshot"),
-                                                   (16400, "softmax", "split_oneshot", "split_oneshot"),
-                                                   (20480, "softmax", "split_oneshot", "split_oneshot"),
-                                                   (20496, "softmax", "split_oneshot", "fused"),
-                                                   (24576, "softmax", "split_oneshot", "fused"),
-                                                   (24592, "softmax", "fused", "fused"),
-                                                   (24592, "log_softmax", "fused", "split_oneshot"),
-                                                   (16384, "log_softmax", "fused", "fused")]:
+    # the bf16 log-softmax backward's from 16384 (every GPU: rows filling at most 5/8 of
+    # `fused`'s tile; `fused` below 32768 elsewhere), and bf16 rows past 16384 that fill
+    # at most 3/4 (forward) or 5/8 (backward) of that tile; fp32 and the other backwards
+    # as above.
+    oneshot_, fused_ = "split_oneshot", "fused"
+    for width, op, h200_forward, h200_backward, h100_backward in [
+            (16400, "log_softmax", oneshot_, oneshot_, oneshot_), (20480, "log_softmax", oneshot_, oneshot_, oneshot_),
+            (20496, "log_softmax", oneshot_, oneshot_, fused_), (16400, "softmax", oneshot_, oneshot_, fused_),
+            (20480, "softmax", oneshot_, oneshot_, fused_), (20496, "softmax", oneshot_, fused_, fused_),
+            (24576, "softmax", oneshot_, fused_, fused_), (24592, "softmax", fused_, fused_, fused_),
+            (24592, "log_softmax", fused_, oneshot_, fused_), (16384, "log_softmax", fused_, fused_, fused_)]:
         x = torch.empty(1000, width, dtype=torch.bfloat16)
         assert policy.auto_backward_kernel(x, x, h200, op) == h200_backward, (width, op)
-        assert policy.auto_backward_kernel(x, x, h100, op) == "fused", (width, op)
+        assert policy.auto_backward_kernel(x, x, h100, op) == h100_backward, (width, op)
         assert policy.auto_kernel(x, h200, op) == h200_forward, (width, op)
         assert policy.auto_kernel(x, h100, op) == "fused", (width, op)
     # ...and the fp32 forward's rows past 16384 that fill at most 3/4 of `fused`'s tile (the

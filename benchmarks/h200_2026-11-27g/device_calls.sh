@@ -142,3 +142,20 @@ python3 -c "import csv,sys; [print(r['op'], r['pass'], r['dtype'], r['cols'], r[
 echo "elapsed $(el)"
 
 ## call 10
+# session 50 call 10 (H100). Call 9: the H100's bf16 log-softmax backward in `fused`
+# 87.6 / 87.5 / 90.4 / 97.3 at 16400 / 17408 / 18432 / 20480 against `split_oneshot`'s
+# 101.8-102.4; `auto` takes it there since (softmax_policy.AUTO_ONESHOT_PADDED: rows
+# filling at most 5/8 of `fused`'s tile, every GPU). The policy's GPU tests, and `auto`
+# at call 9's widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 230 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "auto or oneshot or threshold or policy" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_policy_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_policy_${tag}_$rev.log | tail -12
+timeout 200 python3 -m comparison --cols 16400,17408,18432,20480,24576 --dtype bf16 --op log_softmax --pass bwd \
+  --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/logbwd_auto_${tag}_$rev.csv 2>&1 | tail -1
+python3 -c "import csv,sys; [print(r['op'], r['pass'], r['dtype'], r['cols'], r['variant'], r['pct_of_copy'], r['ok']) for f in sys.argv[1:] for r in csv.DictReader(open(f)) if r.get('pct_of_copy')]" $out/logbwd_auto_${tag}_$rev.csv
+echo "elapsed $(el)"
+
+## call 11
