@@ -2,8 +2,9 @@
 # Installs the peer libraries (Liger-Kernel, QuACK and NVIDIA's CuTe DSL under it) on a
 # GPU machine that has no internet, from wheels carried in the git-ignored folder .whl/.
 #
-# The device tool carries at most 64 MiB with the working tree per call, and the CuTe
-# DSL's CUDA 13 library wheel alone is about 92 MB, so the wheels travel in two calls:
+# The device tool carries at most 64 MiB with the working tree per call (the tree alone
+# is about 21 MB), and the CuTe DSL's CUDA 13 library wheel is about 92 MB, so the
+# wheels travel in three calls:
 #
 #   here, once (with internet), from the repository root:
 #     mkdir -p .whl && python3 -m pip download --no-deps --only-binary=:all: \
@@ -13,14 +14,15 @@
 #         liger-kernel==0.8.5 quack-kernels==0.6.5 nvidia-cutlass-dsl==4.8.1 \
 #         nvidia-cutlass-dsl-libs-base==4.8.1 nvidia-cutlass-dsl-libs-core==4.8.1 \
 #         nvidia-cutlass-dsl-libs-cu13==4.8.1 apache-tvm-ffi==0.1.15.post2 torch-c-dlpack-ext==0.1.5
-#     bash benchmarks/install_peers.sh split     # -> .whl/part1 (small wheels + first piece), .whl/part2
+#     bash benchmarks/install_peers.sh split     # -> .whl/part1, part2, part3 (the last with the small wheels)
 #
-#   on the GPU machine, two calls in a row (the machine must stay warm between them):
+#   on the GPU machine, one call per part in a row (the machine must stay warm between them):
 #     call 1, carry [".whl/part1"]:  bash benchmarks/install_peers.sh part1
-#     call 2, carry [".whl/part2"]:  bash benchmarks/install_peers.sh part2 && source /tmp/site/peers.env && ...
+#     call 2, carry [".whl/part2"]:  bash benchmarks/install_peers.sh part2
+#     call 3, carry [".whl/part3"]:  bash benchmarks/install_peers.sh part3 && source /tmp/site/peers.env && ...
 #
 # Each call stages its folder's files in /tmp/peer_wheels; the call that completes the set
-# (either order) re-joins the split wheel, checks every wheel's sha256 against the list
+# (in any order) re-joins the split wheel, checks every wheel's sha256 against the list
 # `split` wrote, and installs them all with ONE pip command into /tmp/site (pip --target
 # replaces whole top-level folders, and the DSL's three wheels share nvidia_cutlass_dsl/,
 # so they cannot be installed one by one). Then it prints, and writes to
@@ -38,37 +40,54 @@ STAGE=${PEER_WHEELS_STAGE:-/tmp/peer_wheels}
 TARGET=${PEER_SITE:-/tmp/site}
 PYTHON=${PYTHON:-python3}
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
-# The 64 MiB a call carries include the working tree (about 13 MB), so the 92 MB wheel's
-# first piece travels alone in part1 and its second with the small wheels in part2.
-PIECE=48m
+# Pieces of a wheel too big for one call, each in its own part, the small wheels with the
+# last piece: 30 MiB pieces and about 21 MB of tree stay under the 64 MiB a call carries.
+PIECE=$((30 << 20))
 LIST=wheels.sha256   # every wheel of the set, whole, with its sha256 (written by `split`)
 
 split_wheels() {
   ls "$WHEELS"/*.whl >/dev/null  # fails when nothing was downloaded
-  rm -rf "$WHEELS/part1" "$WHEELS/part2"
-  mkdir -p "$WHEELS/part1" "$WHEELS/part2"
-  (cd "$WHEELS" && sha256sum -- *.whl) > "$WHEELS/part1/$LIST"
-  cp "$WHEELS/part1/$LIST" "$WHEELS/part2/$LIST"
+  rm -rf "$WHEELS"/part* "$WHEELS/pieces"
+  mkdir -p "$WHEELS/pieces"
+  local parts=1 wheel name piece n i
+  for wheel in "$WHEELS"/*.whl; do
+    [ "$(stat -c %s "$wheel")" -gt "$PIECE" ] || continue
+    name=$(basename "$wheel")
+    split -b "$PIECE" -d -a 1 "$wheel" "$WHEELS/pieces/$name.piece"   # .piece0, .piece1, ...
+    n=$(ls "$WHEELS/pieces/$name".piece* | wc -l)
+    [ "$n" -le 9 ] || { echo "$name needs more than 9 pieces" >&2; exit 1; }
+    [ "$n" -le "$parts" ] || parts=$n
+  done
+  for i in $(seq 1 "$parts"); do
+    mkdir -p "$WHEELS/part$i"
+    (cd "$WHEELS" && sha256sum -- *.whl) > "$WHEELS/part$i/$LIST"
+  done
   for wheel in "$WHEELS"/*.whl; do
     name=$(basename "$wheel")
-    if [ "$(stat -c %s "$wheel")" -gt $((48 << 20)) ]; then
-      split -b "$PIECE" -d -a 1 "$wheel" "$WHEELS/part1/$name.piece"   # .piece0, .piece1
-      mv "$WHEELS/part1/$name.piece1" "$WHEELS/part2/"
-      [ ! -e "$WHEELS/part1/$name.piece2" ] || { echo "$name needs more than two pieces" >&2; exit 1; }
+    if [ -e "$WHEELS/pieces/$name.piece0" ]; then
+      n=$(ls "$WHEELS/pieces/$name".piece* | wc -l)
+      for piece in "$WHEELS/pieces/$name".piece*; do
+        i=$(( ${piece##*.piece} + 1 ))
+        mv "$piece" "$WHEELS/part$i/"
+        echo "$n" > "$WHEELS/part$i/$name.pieces"
+      done
     else
-      cp "$wheel" "$WHEELS/part2/"
+      cp "$wheel" "$WHEELS/part$parts/"
     fi
   done
-  du -sh "$WHEELS/part1" "$WHEELS/part2"
+  rmdir "$WHEELS/pieces"
+  du -sh "$WHEELS"/part*
 }
 
 install_staged() {
   # Join split wheels whose pieces are all here; stop quietly while one is missing.
   while read -r sum name; do
     if [ ! -e "$STAGE/$name" ]; then
-      pieces=("$STAGE/$name".piece*)
-      [ -e "${pieces[0]}" ] || { echo "staged; $name still missing: run the other part" >&2; return 0; }
-      [ ${#pieces[@]} -ge 2 ] || { echo "staged; $name has one piece of two: run the other part" >&2; return 0; }
+      pieces=("$STAGE/$name".piece[0-9])
+      [ -e "${pieces[0]}" ] || { echo "staged; $name still missing: run the other parts" >&2; return 0; }
+      expected=$(cat "$STAGE/$name.pieces")
+      [ ${#pieces[@]} -ge "$expected" ] || {
+        echo "staged; $name has ${#pieces[@]} pieces of $expected: run the other parts" >&2; return 0; }
       cat "${pieces[@]}" > "$STAGE/$name"
     fi
   done < "$STAGE/$LIST"
@@ -87,7 +106,7 @@ install_staged() {
 
 case "${1:-}" in
   split) split_wheels ;;
-  part1|part2)
+  part[1-9])
     [ -d "$WHEELS/$1" ] || { echo "no $WHEELS/$1 here: name it in the device call's carry" >&2; exit 1; }
     mkdir -p "$STAGE"
     cp "$WHEELS/$1"/* "$STAGE/"

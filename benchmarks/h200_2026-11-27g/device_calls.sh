@@ -168,3 +168,27 @@ timeout 300 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider tests/test_
   -k "more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_2to31_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_2to31_${tag}_$rev.log | tail -6
 
 ## call 12
+# session 50 calls 12-14 (H200, one warm machine): the peers' wheels in three parts
+# (benchmarks/install_peers.sh: the working tree is now about 21 MB, so two parts no
+# longer fit the 64 MiB a call carries), then the forward, widest-forward and backward
+# records with every peer (torch, torch.compile, Liger-Kernel, Quack), softmax, fp32 and
+# bf16, 128-1048576 columns, 1 GiB. Call 12, carry .whl/part1:
+bash benchmarks/install_peers.sh part1 2>&1 | tail -1
+
+## call 13
+# session 50 call 13 (the same H200), carry .whl/part2:
+bash benchmarks/install_peers.sh part2 2>&1 | tail -1
+
+## call 14
+# session 50 call 14 (the same H200), carry .whl/part3:
+export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 TORCH_EXTENSIONS_DIR=/tmp/torch_ext
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+bash benchmarks/install_peers.sh part3 2>&1 | tail -2
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; cat .device/commit
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built $(el)"
+timeout $(( 590 - $(el) )) bash benchmarks/record.sh forward,forward_wide,backward --dtype fp32,bf16 --op softmax \
+  --cols 128,8192,32768,65536,131072,262144,524288,1048576 --out $OUT --quiet 2>&1 | tail -4
+echo "elapsed $(el)"
+
+## call 15
