@@ -192,3 +192,8 @@ timeout $(( 590 - $(el) )) bash benchmarks/record.sh forward,forward_wide,backwa
 echo "elapsed $(el)"
 
 ## call 15
+# session 50 calls 15-17 (H100, one warm machine): calls 12-14's blocks, on an H100.
+# Call 14's files are in h200_2026-11-27g/record/ (its forward_wide .md did not come back
+# from the device: written from the JSON afterwards, which the file says).
+
+## call 18
