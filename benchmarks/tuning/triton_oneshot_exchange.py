@@ -46,7 +46,7 @@ from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softm
 from kernels_triton.softmax_rows import LOG2E
 # The geometry script's inputs, timing and check (this folder is sys.path[0] when a script
 # of it runs).
-from triton_oneshot_geometry import DTYPES, _close, _ms, inputs
+from triton_oneshot_geometry import DTYPES, _ms, inputs, timed_cell
 # name: switches that differ from the shipped kernel's (TICKET=1, POLL=0, NAP=0, WAIT=1,
 # HINTS=0, PUBLISH=0, MERGE=0).
 SHIPPED = dict(TICKET=1, POLL=0, NAP=0, WAIT=1, HINTS=0, PUBLISH=0, MERGE=0)
@@ -265,7 +265,6 @@ def main() -> None:
                 c = dict(p["constexprs"])
                 k = c["K"]
                 ws = torch.full((2 + rows * k + rows,), -1, dtype=torch.int64, device="cuda")
-                tensors = (x, out) if dy is None else (x, dy, out)
                 kernel = _fwd_kernel if dy is None else _bwd_kernel
                 args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
                          else softmax_rows.backward_kernel_args(x, dy, out, ws))
@@ -281,17 +280,7 @@ def main() -> None:
                         ws.fill_(-1)
                         return kernel[(p["grid"],)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
                                                     **c, **switches)
-                    try:
-                        out.fill_(float("nan"))
-                        compiled = call()
-                        torch.cuda.synchronize()
-                        ok = (not wait) or _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
-                        ms = _ms(call)
-                        cells.append(f"{name}={100 * moved / ms / copy_bw:.1f}({compiled.n_regs}r"
-                                     f"{',spills' + str(compiled.n_spills) if compiled.n_spills else ''}"
-                                     f"{'' if ok else ',WRONG'})")
-                    except Exception as e:  # a finding to print, not the end of the sweep
-                        cells.append(f"{name}=ERR {type(e).__name__}: {str(e)[:80]}")
+                    cells.append(timed_cell(name, call, out, ref, dtype, moved, copy_bw, check=bool(wait)))
                 print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
                 del x, dy, out, ws
 

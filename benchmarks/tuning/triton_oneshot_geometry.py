@@ -71,6 +71,24 @@ def inputs(pass_: str, dtype: torch.dtype, cols: int, nbytes: float) -> tuple:
     return x, dy, out, copy_bw, moved, _reference("softmax" if dy is None else "softmax_backward", x, dy)
 
 
+def timed_cell(name: str, call, out: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, moved: int,
+               copy_bw: float, check: bool = True) -> str:
+    """`name=<% of copy>(<registers>r[,spills N][,WRONG])` for the launch `call` (which
+    returns its compiled kernel) writing `out`, whose first and last four rows are checked
+    against `ref` (unless not `check`) before it is timed; an exception as `name=ERR ...`,
+    a finding to print, not the end of a sweep (the exchange and lagged scripts' cells)."""
+    try:
+        out.fill_(float("nan"))
+        compiled = call()
+        torch.cuda.synchronize()
+        ok = (not check) or _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
+        ms = _ms(call)
+        return (f"{name}={100 * moved / ms / copy_bw:.1f}({compiled.n_regs}r"
+                f"{',spills' + str(compiled.n_spills) if compiled.n_spills else ''}{'' if ok else ',WRONG'})")
+    except Exception as e:  # a finding to print, not the end of the sweep
+        return f"{name}=ERR {type(e).__name__}: {str(e)[:80]}"
+
+
 def restore_shipped(direction: str) -> None:
     """The module's geometry and caps as committed (for the baselines, whose plans `auto`
     may route through `split_oneshot`)."""

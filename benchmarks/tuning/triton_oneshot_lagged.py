@@ -37,7 +37,7 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-from triton_oneshot_geometry import DTYPES, _close, _ms, inputs
+from triton_oneshot_geometry import DTYPES, _ms, inputs, timed_cell
 
 # name: (LAG as (multiple of K, multiple of the resident programs), HINTS, ORDER)
 VARIANTS = {
@@ -139,25 +139,34 @@ def _fwd_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride
 
 
 @triton.jit
+def _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS: tl.constexpr,
+                    EVICT: tl.constexpr):
+    # (y, dy, in_row) of chunk `cols` of `row`: words of two values (PAIRS) or fp32 values.
+    if PAIRS:
+        in_row = cols < n_cols // 2
+        y = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
+                    mask=in_row, other=0, eviction_policy=EVICT)
+        g = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
+                    mask=in_row, other=0, eviction_policy=EVICT)
+    else:
+        in_row = cols < n_cols
+        y = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0, eviction_policy=EVICT).to(tl.float32)
+        g = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0,
+                    eviction_policy=EVICT).to(tl.float32)
+    return y, g, in_row
+
+
+@triton.jit
 def _bwd_publish(y_ptr, dy_ptr, ws_ptr, t, y_row_stride, dy_row_stride, n_cols, LOG_SOFTMAX: tl.constexpr,
                  CHUNK: tl.constexpr, K: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                  INTERPRETER: tl.constexpr, EVICT: tl.constexpr):
     row = t // K
-    part = (t - row * K).to(tl.int32)
-    cols = part * CHUNK + tl.arange(0, CHUNK)
+    cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
+    y, g, _ = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS, EVICT)
     if PAIRS:
-        in_row = cols < n_cols // 2
-        wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
-                     mask=in_row, other=0, eviction_policy=EVICT)
-        wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
-                     mask=in_row, other=0, eviction_policy=EVICT)
-        s = tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=0)
+        s = tl.sum(pairs.grad_terms(y, g, LOG_SOFTMAX, BF16, INTERPRETER), axis=0)
     else:
-        in_row = cols < n_cols
-        yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0, eviction_policy=EVICT).to(tl.float32)
-        gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0,
-                     eviction_policy=EVICT).to(tl.float32)
-        s = tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0)
+        s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=0)
     tl.atomic_xchg(ws_ptr + 1 + t, softmax_split._sum_word(s), sem="relaxed", scope="gpu")
 
 
@@ -169,21 +178,13 @@ def _bwd_output(y_ptr, dy_ptr, dx_ptr, ws_ptr, u, y_row_stride, dy_row_stride, d
     part = (u - row * K).to(tl.int32)
     s = tl.sum(softmax_split._word_sums(_wait_words(ws_ptr, row, K, KP)), axis=0)
     cols = part * CHUNK + tl.arange(0, CHUNK)
+    y, g, in_row = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS, EVICT)
     if PAIRS:
-        in_row = cols < n_cols // 2
-        wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
-                     mask=in_row, other=0, eviction_policy=EVICT)
-        wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
-                     mask=in_row, other=0, eviction_policy=EVICT)
-        lo, hi = pairs.grad_halves(wy, wg, s, LOG_SOFTMAX, BF16, INTERPRETER)
+        lo, hi = pairs.grad_halves(y, g, s, LOG_SOFTMAX, BF16, INTERPRETER)
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
                  pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
     else:
-        in_row = cols < n_cols
-        yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0, eviction_policy=EVICT).to(tl.float32)
-        gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0,
-                     eviction_policy=EVICT).to(tl.float32)
-        dx = softmax_rows.grad_out(yf, gf, s, LOG_SOFTMAX)
+        dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
         tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
                  mask=in_row)
 
@@ -251,17 +252,7 @@ def main() -> None:
                         ws.fill_(-1)
                         return kernel[(rows * k + lag,)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
                                                          **c, HINTS=hints, ORDER=order)
-                    try:
-                        out.fill_(float("nan"))
-                        compiled = call()
-                        torch.cuda.synchronize()
-                        ok = _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
-                        ms = _ms(call)
-                        cells.append(f"{name}={100 * moved / ms / copy_bw:.1f}({compiled.n_regs}r"
-                                     f"{',spills' + str(compiled.n_spills) if compiled.n_spills else ''}"
-                                     f"{'' if ok else ',WRONG'})")
-                    except Exception as e:  # a finding to print, not the end of the sweep
-                        cells.append(f"{name}=ERR {type(e).__name__}: {str(e)[:80]}")
+                    cells.append(timed_cell(name, call, out, ref, dtype, moved, copy_bw))
                 print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
                 del x, dy, out, ws
 
