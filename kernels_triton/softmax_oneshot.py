@@ -25,12 +25,12 @@ one after another) take the program id as their ticket and exchange nothing.
 
 Chunks are ONESHOT_CHUNK units at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forward:
 the fp32 exps held across the wait; backward: y's and dy's values), at most
-ONESHOT_MAX_PARTS per row, wider where a row has more; half as wide (over half the warps)
-for rows held as pairs that pad fewer words so, and for the fp16 softmax backward
-(`chunk_units`, by the GPU's DRAM bandwidth per SM and the op). A unit is a value, or for 16-bit
-rows of an even width and row strides starting on 4-byte boundaries (`paired`) a 32-bit
-word of two values (pairs.py): such rows are held as loaded, half the registers of their
-fp32 widening, and widened again in each pass.
+ONESHOT_MAX_PARTS per row, wider where a row has more; half as wide (over half the
+warps) for rows held as pairs that pad fewer words so, and for the fp16 softmax backward
+(`chunk_units`, by the GPU's DRAM bandwidth per SM and the op). A unit is a value, or
+for 16-bit rows of an even width and row strides starting on 4-byte boundaries
+(`paired`) a 32-bit word of two values (pairs.py): such rows are held as loaded, half
+the registers of their fp32 widening, and widened again in each pass.
 """
 from __future__ import annotations
 
@@ -81,10 +81,10 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM (`fast_sm`: the
 # H200) at any fill, elsewhere where 8192-word chunks would be at most
 # ONESHOT_NARROW_FILL full (the log-softmax backward: on `fast_sm` GPUs alone, at most
-# ONESHOT_NARROW_FILL_LOG_BACKWARD full). The padded words cost the
-# pairs' passes (widening, an exp per value) what fp32 rows do not lose: at the same
-# fill, and for fp32 rows, 8192 stays as fast or faster. 1 GiB, % of copy, 8192 -> 4096
-# words (benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt,
+# ONESHOT_NARROW_FILL_LOG_BACKWARD full). The padded words cost the pairs' passes
+# (widening, an exp per value) what fp32 rows do not lose: at the same fill, and for
+# fp32 rows, 8192 stays as fast or faster. 1 GiB, % of copy, 8192 -> 4096 words
+# (benchmarks/h200_2026-11-27g/narrow_chunks_h200_3e26541.txt,
 # pair_chunks_h200_9105f0d.txt; benchmarks/h100_2026-11-27g/ *_h100_eafb17d.txt), 17408 /
 # 20480 / 24576 / 40960 / 50304 columns (8192-word chunks 53 / 62 / 75 / 83 / 77 % full):
 #   H200 forward  bf16 72.0 / 81.0 / 90.0 / 93.6 / 90.5 -> 88.0 / 94.1 / 96.7 / 96.4 / 94.6
