@@ -91,6 +91,12 @@ class DeviceLimits:
     dram_bytes_per_s: int = 0
 
 
+def sm_count(limits: DeviceLimits | None) -> int | None:
+    """The SMs of the GPU of `limits`; None for None (the interpreter, which plans with
+    none)."""
+    return limits.sm_count if limits is not None else None
+
+
 @functools.lru_cache(maxsize=None)
 def device_limits(index: int) -> DeviceLimits:
     """Limits of CUDA device `index` (queried once per process and device)."""

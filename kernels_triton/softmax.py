@@ -158,7 +158,6 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
     target = launch.plan_target(x, target)
     on_gpu = target is not None
     limits = target.limits if on_gpu else None
-    sm_count = limits.sm_count if on_gpu else None
     if variant != "auto":
         kernel = variant
     elif backward:

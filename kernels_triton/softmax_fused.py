@@ -796,7 +796,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     """(constexprs, num_warps, register cap, row blocks) of `fused` on the (rows, cols)
     tensor `x`: ROWS, BLOCK (units), PAIRS, ALIGN, BF16 and SEGMENTS; `limits` (the GPU's) None
     under the interpreter."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     rows, cols = x.shape
     elem, align = x.element_size(), softmax_rows.row_align(x)
     pairs_ = paired(x, align)
@@ -944,7 +944,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     """(constexprs, num_warps, register cap, row blocks) of the backward on the (rows,
     cols) tensors y and dy: ROWS, BLOCK (units), PAIRS, ALIGN and BF16, as the forward's
     `launch_params` with half of a tile's units for each tensor."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     rows, cols = y.shape
     elem, align = y.element_size(), softmax_rows.row_align(y, dy)
     pairs_ = backward_paired(y, dy, align)

@@ -203,7 +203,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
                   op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `online` on the (rows, cols)
     tensor `x`: TILE, NUM_STAGES and ALIGN; `limits` (the GPU's) None under the interpreter."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     rows, cols = x.shape
     align = softmax_rows.row_align(x)
     if sm_count is None:
@@ -238,7 +238,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
                            op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `tiled` on the (rows, cols)
     tensors y and dy: TILE, NUM_STAGES and ALIGN; `limits` (the GPU's) None under the interpreter."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     rows, cols = y.shape
     align = softmax_rows.row_align(y, dy)
     if sm_count is None:

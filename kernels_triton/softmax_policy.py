@@ -88,8 +88,8 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # `fused` widens with HADD2.F32: 20480 / 24576 / 32000 H100 68.4 / 79.8 / 92.1 -> 98.2 /
 # 99.5 / 99.1, H200 52.4 / 61.6 / 72.7 -> 82.1 / 92.0 / 97.7; fp16_20480_*.csv there too),
 # the fp16 backward from `split` (24576 / 32000: H100 96.0 / 100.0 -> 101.6 / 101.1, H200
-# 85.5 / 94.6 -> 96.5 / 101.4; from 8192, below), the fp32 backward from 16384 (24576 / 32000: H100 96.8 /
-# 97.4 -> 101.4 / 101.5, H200 95.7 / 97.2 -> 101.5 / 101.7).
+# 85.5 / 94.6 -> 96.5 / 101.4; from 8192, below), the fp32 backward from 16384 (24576 /
+# 32000: H100 96.8 / 97.4 -> 101.4 / 101.5, H200 95.7 / 97.2 -> 101.5 / 101.7).
 # On GPUs of softmax_split.SPLIT_FAST_SM_BANDWIDTH or more of DRAM bandwidth per SM
 # (`fast_sm`: the H200's 36 GB/s, against the H100's 25), where what an SM computes per
 # byte counts the more, two ranges differ (AUTO_ONESHOT_COLS_FAST_SM): the fp16 softmax
@@ -97,17 +97,17 @@ def few_rows_split(x: torch.Tensor, align: int, sm_count: int | None) -> bool:
 # shift) keeps `split` above 524288 columns (131072 before its 4096-word chunks); the
 # bf16 log-softmax backward (an exp a value) leaves `fused` past 16384, whose tile pads
 # rows to a power of two (H200, 20480 / 24576 / 28672 / 32000: `fused` 77.4 / 87.5 / 94.8
-# / 100.2 against 98.1 / 102.3 / 101.3 / 101.5; H100 97.2 / 102.4 / 102.2 / 102.1 against 101.2 / 101.2 / 100.5 / 100.9:
-# benchmarks/h200_2026-11-27f/narrow_bwd_h200_771b9d7.csv, h100_2026-11-27f/ alike; the
-# softmax backward keeps `fused` on both: H200 24576 102.7 against 97.2). The fp16
-# backward leaves `split` from 8192, where `auto`'s `fused` stops for 16-bit rows that are
-# not paired (10240 / 12288 / 14336 / 16384, `split` -> `split_oneshot`: softmax H100 98.0 /
-# 96.5 / 95.8 / 96.4 -> 101.4 / 101.3 / 100.6 / 100.8, H200 94.7 / 99.4 / 98.5 / 97.6 ->
-# 102.8 / 102.7 / 102.0 / 102.4; log-softmax H100 97.2-98.3 -> 100.8-101.3, H200 88.6-96.3
-# -> 102.2-103.3; fp16_bwd_*_086c151.csv; `fused` itself 103.0-103.1 on the H100's softmax
-# at 14336-16384, below either elsewhere). Rows wider than these (measured to 1048576
-# columns: 128 chunks of ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep `split`,
-# `online` or `tiled`.
+# / 100.2 against 98.1 / 102.3 / 101.3 / 101.5; H100 97.2 / 102.4 / 102.2 / 102.1 against
+# 101.2 / 101.2 / 100.5 / 100.9: benchmarks/h200_2026-11-27f/narrow_bwd_h200_771b9d7.csv,
+# h100_2026-11-27f/ alike; the softmax backward keeps `fused` on both: H200 24576 102.7
+# against 97.2). The fp16 backward leaves `split` from 8192, where `auto`'s `fused` stops
+# for 16-bit rows that are not paired (10240 / 12288 / 14336 / 16384, `split` ->
+# `split_oneshot`: softmax H100 98.0 / 96.5 / 95.8 / 96.4 -> 101.4 / 101.3 / 100.6 /
+# 100.8, H200 94.7 / 99.4 / 98.5 / 97.6 -> 102.8 / 102.7 / 102.0 / 102.4; log-softmax
+# H100 97.2-98.3 -> 100.8-101.3, H200 88.6-96.3 -> 102.2-103.3; fp16_bwd_*_086c151.csv;
+# `fused` itself 103.0-103.1 on the H100's softmax at 14336-16384, below either
+# elsewhere). Rows wider than these (measured to 1048576 columns: 128 chunks of
+# ONESHOT_CHUNK units for fp32, 64 for 16-bit rows) keep `split`, `online` or `tiled`.
 AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloat16): 32768,
                       ("forward", torch.float16): 16384, ("backward", torch.float32): 16384,
                       ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 8192}
@@ -172,7 +172,7 @@ def auto_kernel(x: torch.Tensor, limits: launch.DeviceLimits | None, op: str = "
     """The family `auto` runs for `op` ("softmax" or "log_softmax") on the (rows, cols)
     tensor `x`; `limits` (the GPU's) None under the interpreter (where `split` takes any
     width)."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     cols, elem = x.shape[1], x.element_size()
     align = softmax_rows.row_align(x)
     if softmax_fused.loads_values(x):
@@ -211,7 +211,7 @@ def auto_backward_kernel(y: torch.Tensor, dy: torch.Tensor, limits: launch.Devic
     """The backward family `auto` runs for the backward of `op` ("softmax" or
     "log_softmax") on the (rows, cols) tensors y and dy; `limits` (the GPU's) None under
     the interpreter (where `split` takes any width)."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     cols, elem = y.shape[1], y.element_size()
     align = softmax_rows.row_align(y, dy)
     if softmax_fused.loads_values(y, dy):

@@ -732,7 +732,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
                   op: str) -> tuple[dict, int, None, int]:
     """(constexprs, num_warps, register cap (none), rows) of `split` on the (rows, cols)
     tensor `x`: SPLIT, CHUNK, ALIGN and EDGES; `limits` (the GPU's) None under the interpreter."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     rows, cols = x.shape
     align = load_align(x)
     elem = x.element_size()
@@ -803,7 +803,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     """(constexprs, num_warps, register cap (none), rows) of the backward on the (rows,
     cols) tensors y and dy: SPLIT, CHUNK, ALIGN and EDGES; `limits` (the GPU's) None under the
     interpreter."""
-    sm_count = limits.sm_count if limits is not None else None
+    sm_count = launch.sm_count(limits)
     rows, cols = y.shape
     align = load_align(y, dy)
     elem = y.element_size()
