@@ -18,14 +18,16 @@ echo "elapsed $(el)"
 # bf16 65536-524288: 76-92 against the package's 91.5-97.1; K >= 64 collapses to 14-60):
 # not taken. Here: Triton `fused` at the narrowest rows, where it trails on the H200
 # (fp32 128: 96.9-97.1 in three records, against CUDA's 100.2 and QuACK's 99.5): its
-# tile's bytes (FUSED_TILE_BYTES) and units a thread (FUSED_UNITS_PER_THREAD), forward.
+# tile's bytes (FUSED_TILE_BYTES) and units a thread (FUSED_UNITS_PER_THREAD), forward,
+# beside torch. (A first run with cuda/auto beside it spent every 60 s process building
+# the CUDA extension and printed nothing.)
 source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 f=$out/narrow_tiles_fwd_${tag}_$rev.txt; : > $f
 for tile in 8192 16384 32768 65536; do for per in 16 32 64; do
-  timeout 60 python3 benchmarks/tuning/tune.py --cols 128,256,512 --dtype fp32,bf16,fp16 --impl triton/fused,cuda/auto \
+  timeout 60 python3 benchmarks/tuning/tune.py --cols 128,256,512 --dtype fp32,bf16,fp16 --impl triton/fused,torch/auto \
     --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=$per \
     --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
   [ $(el) -gt 540 ] && break 2
