@@ -35,3 +35,22 @@ done; done
 echo "elapsed $(el)"
 
 ## call 3
+# session 51 call 3 (H200). Call 2: fp32 rows of 128 ran at 100.0 in 64 KiB tiles at 16
+# units a thread (128 rows over 32 warps) against 96.7-97.6 in every other tile, the
+# shipped one (16 KiB, 32 a thread) 97.0; bf16 and fp16 no better than shipped. Checked
+# here twice over, with tiles between, at fp32 32-512 columns (the rows 512 B and under).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+f=$out/narrow_fp32_tiles_${tag}_$rev.txt; : > $f
+for round in 1 2; do for tu in 16384/32 65536/16 32768/16 32768/8 65536/8 65536/32; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 60 python3 benchmarks/tuning/tune.py --cols 32,64,96,128,256,512 --dtype fp32 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=$per \
+    --label "r$round:t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+  [ $(el) -gt 280 ] && break 2
+done; done
+echo "elapsed $(el)"
+
+## call 4
