@@ -54,3 +54,22 @@ done; done
 echo "elapsed $(el)"
 
 ## call 4
+# session 51 call 4 (H100; call 5 runs it on the H200). Call 3: the fp32 rows of 128 run
+# at 100.1 in 64 KiB tiles of 16 values a thread, twice over (97.4 shipped), 256 / 512
+# 97.9 / 97.9 (97.2 / 97.6), narrower and padded rows no better. Taken for fp32 rows of
+# 128-512 columns, powers of two (softmax_fused.FUSED_WIDE_TILE_FP32_COLS). Here: the
+# Triton `fused` GPU tests; Triton `auto` before (the previous commit's kernels_triton,
+# carried in .device/before) and after, fp32, softmax and log-softmax, 64-1024 columns,
+# twice, through `python -m comparison` (every element against float64).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees wide_tile fwd 2 "--cols 64,96,128,256,512,1024 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+echo "compare $(el)"
+timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  -k "(fused or auto) and not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_fused_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_fused_${tag}_$rev.log | tail -12
+echo "elapsed $(el)"
+
+## call 5
