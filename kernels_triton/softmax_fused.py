@@ -144,21 +144,22 @@ FUSED_EDGE_ROWS_BYTES = (1024, 4096)
 # bandwidth there); a 16 KiB tile at 64 registers per thread lets ~8 programs per SM
 # keep ~128 KiB in flight.
 FUSED_TILE_BYTES = 16 * 1024
-# ...but fp32 rows of a full power-of-two tile 512-2048 B wide (128-512 values) take
-# 64 KiB tiles over 32 warps (16 values a thread: 2 programs per SM, the same 128 KiB in
-# flight in a quarter of the programs). 1 GiB, % of copy, 16 KiB / 32 -> 64 KiB / 16,
-# 128 / 256 / 512 columns (benchmarks/h200_2026-11-27h/narrow_fp32_tiles_h200_805bf7a.txt,
-# two rounds alike; benchmarks/h100_2026-11-27h/): H200 97.4 / 97.2 / 97.6 -> 100.1 / 97.9
-# / 97.9 (torch 100.2 / 100.1 / 98.0). Narrower rows gain nothing (32 / 64: 97.3 / 98.0 ->
-# 97.7 / 98.0) and rows padded to the tile lose (96 in 128: 96.2 -> 95.4); 16-bit rows
-# lose 0.5-0.7 (bf16 128 / 256: 98.6 / 98.7 -> 97.9 / 98.2, narrow_tiles_fwd_h200_0448e41.txt).
-FUSED_WIDE_TILE_FP32_COLS = (128, 512)
-FUSED_WIDE_TILE_BYTES = 64 * 1024
-FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
 # ...but at most this many rows: rows narrower than a 16-byte vector load element by
 # element with a 64-bit address per value; 1024 rows of width 1 already need 110-128
 # registers per thread and spill in fp16.
 FUSED_MAX_TILE_ROWS = 512
+# fp32 rows of 128 columns (512 B) at ALIGN 16 take 64 KiB tiles over 32 warps (16
+# values a thread, 128 rows). 1 GiB, % of copy, 16 KiB / 32 -> 64 KiB / 16, 128 / 256 /
+# 512 columns, twice each: H200 softmax 97.4 / 97.2 / 97.6 -> 100.1 / 97.9 / 97.9 (torch
+# 100.2 / 100.1 / 98.0; benchmarks/h200_2026-11-27h/narrow_fp32_tiles_h200_805bf7a.txt);
+# H100 (`auto`, benchmarks/h100_2026-11-27h/wide_tile_fwd_*.csv) softmax 99.2 / 99.8 /
+# 98.9 -> 99.7 / 99.1 / 99.2, log-softmax 99.1 / 99.8 / 98.8 -> 99.2 / 97.6 / 97.6: wider
+# rows stay in 16 KiB tiles. Narrower rows gained nothing on the H200 (32 / 64: 97.3 /
+# 98.0 -> 97.7 / 98.0), rows padded to 128 lost (96: 96.2 -> 95.4), and 16-bit rows of
+# 512 B too (bf16 256: 98.7 -> 98.2, narrow_tiles_fwd_h200_0448e41.txt).
+FUSED_WIDE_TILE_FP32_COLS = 128
+FUSED_WIDE_TILE_BYTES = 64 * 1024
+FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -815,8 +816,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x)
 
-    wide_tile = (elem == 4 and not edges_ and cols & (cols - 1) == 0
-                 and FUSED_WIDE_TILE_FP32_COLS[0] <= cols <= FUSED_WIDE_TILE_FP32_COLS[1])
+    wide_tile = elem == 4 and cols == FUSED_WIDE_TILE_FP32_COLS and align == softmax_rows.MAX_ALIGN
     tile_bytes, per_thread = ((FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD) if wide_tile
                               else (FUSED_TILE_BYTES, FUSED_UNITS_PER_THREAD))
 

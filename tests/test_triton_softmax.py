@@ -224,6 +224,28 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
         assert agreement.ok, agreement.summary()
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_fused_takes_wide_tiles_for_aligned_fp32_rows_of_128_alone(op):
+    # FUSED_WIDE_TILE_FP32_COLS: aligned fp32 rows of 128 columns in 64 KiB tiles at 16
+    # values a thread (128 rows over 32 warps); wider, narrower, offset and 16-bit rows of
+    # the same bytes keep 16 KiB tiles at 32 a thread. Planned for the offline H200
+    # (residency made up: nothing compiles), so this runs anywhere.
+    softmax_mod, _, fused, *_ = _modules()
+    from kernels_triton import offline
+
+    def plan(x):
+        p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, offline.H200))
+        return p["constexprs"]["ROWS"], p["num_warps"]
+
+    rows = 1 << 16
+    assert plan(torch.empty(rows, 128)) == (128, 32)
+    assert fused.FUSED_WIDE_TILE_BYTES == 128 * 128 * 4 and fused.FUSED_WIDE_TILE_UNITS_PER_THREAD == 16
+    assert plan(torch.empty(rows, 256)) == (16, 4)
+    assert plan(torch.empty(rows, 64)) == (64, 4)
+    assert plan(torch.empty(rows, 256, dtype=torch.bfloat16)) == (32, 8)
+    assert plan(torch.empty(rows, 129)[:, 1:]) == (32, 4)  # offset by one value: ALIGN 1
+
+
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [

@@ -73,3 +73,20 @@ timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "elapsed $(el)"
 
 ## call 5
+# session 51 call 5 (H200). Call 4 (H100, benchmarks/h100_2026-11-27h/): the wide tile
+# gains at 128 (softmax 99.2 -> 99.7, log-softmax 99.1 -> 99.2) and 512 (98.9 -> 99.2)
+# but loses at 256 (99.8 -> 99.1; log-softmax 99.8 -> 97.6) and log-softmax 512 (98.8
+# -> 97.6): taken for fp32 rows of 128 alone, at ALIGN 16. The `fused` GPU tests with the
+# new planning test; `auto` before and after on the H200, softmax and log-softmax.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees wide_tile fwd 2 "--cols 64,96,128,256,512 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+echo "compare $(el)"
+timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  -k "(fused or auto or wide_tiles) and not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_fused_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_fused_${tag}_$rev.log | tail -12
+echo "elapsed $(el)"
+
+## call 6
