@@ -90,3 +90,16 @@ timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "elapsed $(el)"
 
 ## call 6
+# session 51 call 6 (H200). Call 5: softmax fp32 128 97.3 -> 100.0 twice, log-softmax
+# 97.5 -> 97.6, the other widths within 0.1; the `fused`/`auto` GPU tests 32 passed.
+# compute-sanitizer memcheck over Triton `fused` and `auto` on fp32 rows of 128 (the
+# wide tile: a full tile, a partial one, one row).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 300 python3 benchmarks/sanitize.py --out $out/sanitize_wide_tile_${tag}_$rev.log --backends triton --variants fused,auto \
+  --dtypes fp32 --ops softmax,log_softmax --shapes 300x128,5x128,1x128,1000x128 \
+  > $out/sanitize_wide_tile_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_wide_tile_${tag}_$rev.summary; tail -4 $out/sanitize_wide_tile_${tag}_$rev.summary
+
+## call 7
