@@ -103,3 +103,22 @@ timeout 300 python3 benchmarks/sanitize.py --out $out/sanitize_wide_tile_${tag}_
   > $out/sanitize_wide_tile_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_wide_tile_${tag}_$rev.summary; tail -4 $out/sanitize_wide_tile_${tag}_$rev.summary
 
 ## call 7
+# session 51 call 7 (H200). The four `split_oneshot` tuning scripts now share their
+# sweep's loop (triton_oneshot_geometry.sweep, header): each once on a small input, as a
+# check that they still run; and the pipelined grid's backward (not run in call 1) at
+# 1 GiB, fp32 and bf16, 65536 and 262144 columns.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+f=$out/tuning_scripts_${tag}_$rev.txt; : > $f
+S="--cols 65536 --dtypes bf16 --passes fwd,bwd --bytes 67108864"
+timeout 90 python3 benchmarks/tuning/triton_oneshot_geometry.py $S --geometries 8192x64 --baselines auto 2>&1 | grep -v Warn | tee -a $f
+timeout 90 python3 benchmarks/tuning/triton_oneshot_exchange.py $S --variants base 2>&1 | grep -v Warn | tee -a $f
+timeout 90 python3 benchmarks/tuning/triton_oneshot_lagged.py $S --variants lag1 2>&1 | grep -v Warn | tee -a $f
+echo "smoke $(el)"
+timeout $(( 280 - $(el) )) python3 benchmarks/tuning/triton_oneshot_pipelined.py --passes bwd --dtypes fp32,bf16 --cols 65536,262144 \
+  --geometries 4096x32,2048x16 2>&1 | grep -v Warn | tee $out/pipelined_bwd_${tag}_$rev.txt
+echo "elapsed $(el)"
+
+## call 8

@@ -46,7 +46,7 @@ from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softm
 from kernels_triton.softmax_rows import LOG2E
 # The geometry script's inputs, timing and check (this folder is sys.path[0] when a script
 # of it runs).
-from triton_oneshot_geometry import DTYPES, _ms, inputs, timed_cell
+from triton_oneshot_geometry import DTYPES, _ms, header, sweep, timed_cell
 # name: switches that differ from the shipped kernel's (TICKET=1, POLL=0, NAP=0, WAIT=1,
 # HINTS=0, PUBLISH=0, MERGE=0).
 SHIPPED = dict(TICKET=1, POLL=0, NAP=0, WAIT=1, HINTS=0, PUBLISH=0, MERGE=0)
@@ -251,38 +251,34 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
-    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
-          f"% of copy, {args.bytes / 2**30:g} GiB inputs; shipped: {SHIPPED}; variants: "
-          + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")), flush=True)
-    for pass_ in args.passes.split(","):
-        op = "softmax" if pass_ == "fwd" else "softmax_backward"
-        for dname in args.dtypes.split(","):
-            dtype = DTYPES[dname]
-            for cols in map(int, args.cols.split(",")):
-                x, dy, out, copy_bw, moved, ref = inputs(pass_, dtype, cols, args.bytes)
-                rows = x.shape[0]
-                p = softmax.plan(x, op, "split_oneshot", dy)
-                c = dict(p["constexprs"])
-                k = c["K"]
-                ws = torch.full((2 + rows * k + rows,), -1, dtype=torch.int64, device="cuda")
-                kernel = _fwd_kernel if dy is None else _bwd_kernel
-                args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
-                         else softmax_rows.backward_kernel_args(x, dy, out, ws))
-                fn = (lambda: softmax.run(x, op, "split_oneshot")) if dy is None else (
-                    lambda: softmax.run(x, op, "split_oneshot", dy=dy))
-                cells = [f"package={100 * moved / _ms(fn) / copy_bw:.1f}({p.get('n_regs')}r,"
-                         f"{p.get('programs_per_sm')}/SM,K={k})"]
-                for name in args.variants.split(","):
-                    switches = dict(SHIPPED, **VARIANTS[name])
-                    wait = switches["WAIT"]
+    header(args.bytes, f"shipped: {SHIPPED}; variants: "
+           + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")))
+    for pass_, op, dname, cols, case in sweep(args.passes, args.dtypes, args.cols, args.bytes):
+        dtype = DTYPES[dname]
+        x, dy, out, copy_bw, moved, ref = case
+        rows = x.shape[0]
+        p = softmax.plan(x, op, "split_oneshot", dy)
+        c = dict(p["constexprs"])
+        k = c["K"]
+        ws = torch.full((2 + rows * k + rows,), -1, dtype=torch.int64, device="cuda")
+        kernel = _fwd_kernel if dy is None else _bwd_kernel
+        args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
+                 else softmax_rows.backward_kernel_args(x, dy, out, ws))
+        fn = (lambda: softmax.run(x, op, "split_oneshot")) if dy is None else (
+            lambda: softmax.run(x, op, "split_oneshot", dy=dy))
+        cells = [f"package={100 * moved / _ms(fn) / copy_bw:.1f}({p.get('n_regs')}r,"
+                 f"{p.get('programs_per_sm')}/SM,K={k})"]
+        for name in args.variants.split(","):
+            switches = dict(SHIPPED, **VARIANTS[name])
+            wait = switches["WAIT"]
 
-                    def call():
-                        ws.fill_(-1)
-                        return kernel[(p["grid"],)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
-                                                    **c, **switches)
-                    cells.append(timed_cell(name, call, out, ref, dtype, moved, copy_bw, check=bool(wait)))
-                print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
-                del x, dy, out, ws
+            def call():
+                ws.fill_(-1)
+                return kernel[(p["grid"],)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
+                                            **c, **switches)
+            cells.append(timed_cell(name, call, out, ref, dtype, moved, copy_bw, check=bool(wait)))
+        print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
+        del x, dy, out, ws, case
 
 
 if __name__ == "__main__":

@@ -71,6 +71,23 @@ def inputs(pass_: str, dtype: torch.dtype, cols: int, nbytes: float) -> tuple:
     return x, dy, out, copy_bw, moved, _reference("softmax" if dy is None else "softmax_backward", x, dy)
 
 
+def header(nbytes: float, note: str = "") -> None:
+    """Prints a sweep's first line: the GPU, the versions, the inputs' size and `note`."""
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
+          f"% of copy, {nbytes / 2**30:g} GiB inputs" + (f"; {note}" if note else ""), flush=True)
+
+
+def sweep(passes: str, dtypes: str, cols: str, nbytes: float):
+    """(pass, op, dtype name, columns, `inputs`) for each case of the comma-separated
+    `passes` (fwd, bwd), `dtypes` and `cols`, nested in that order; each case's inputs
+    are made as it comes (the caller drops them before asking for the next)."""
+    for pass_ in passes.split(","):
+        op = "softmax" if pass_ == "fwd" else "softmax_backward"
+        for dname in dtypes.split(","):
+            for c in map(int, cols.split(",")):
+                yield pass_, op, dname, c, inputs(pass_, DTYPES[dname], c, nbytes)
+
+
 def timed_cell(name: str, call, out: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, moved: int,
                copy_bw: float, check: bool = True) -> str:
     """`name=<% of copy>(<registers>r[,spills N][,WRONG])` for the launch `call` (which
@@ -113,54 +130,50 @@ def main() -> None:
     ap.add_argument("--baselines", default="split",
                     help="the package's variants timed beside the geometries (as shipped), e.g. split,fused,auto")
     args = ap.parse_args()
-    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
-          f"% of copy, {args.bytes / 2**30:g} GiB inputs", flush=True)
-    for pass_ in args.passes.split(","):
-        op = "softmax" if pass_ == "fwd" else "softmax_backward"
-        for dname in args.dtypes.split(","):
-            dtype = DTYPES[dname]
-            for cols in map(int, args.cols.split(",")):
-                x, dy, copy_out, copy_bw, moved, ref = inputs(pass_, dtype, cols, args.bytes)
-                cells = []
-                listed = (FWD if dy is None else BWD)[dname]
-                if args.geometries:
-                    listed = [tuple(map(int, g.split("x"))) for g in args.geometries.split(",")]
-                direction = "forward" if dy is None else "backward"
-                caps = [COMMITTED_CAPS[direction] if c == "default" else None if c == "none" else int(c)
-                        for c in args.caps.split(",")]
-                geometries = ([(b, None, None) for b in args.baselines.split(",")]
-                              + [("split_oneshot", g, c) for g in listed for c in caps])
-                for variant, geometry, cap in geometries:
-                    if geometry is None:
-                        restore_shipped(direction)
-                    else:
-                        softmax_oneshot.ONESHOT_CHUNK = geometry[0]
-                        if dy is None:
-                            softmax_oneshot.ONESHOT_VALUES_PER_THREAD = geometry[1]
-                        else:
-                            softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD = geometry[1]
-                        softmax_oneshot.ONESHOT_MAX_REGISTERS[direction] = cap
-                        # the geometry as named, whatever the package's rule (chunk_units) takes
-                        softmax_oneshot.chunk_units = lambda *_: softmax_oneshot.ONESHOT_CHUNK
-                        launch.clear_plans()
-                    label = variant if geometry is None else (f"{geometry[0]}x{geometry[1]}"
-                                                              + (f"/cap{cap}" if cap else ""))
-                    try:
-                        p = softmax.plan(x, op, variant, dy)
-                        if variant == "auto":
-                            label = f"auto:{p['kernel']}"
-                        fn = (lambda: softmax.run(x, op, variant)) if dy is None else (
-                            lambda: softmax.run(x, op, variant, dy=dy))
-                        out = fn()
-                        ok = _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
-                        ms = _ms(fn)
-                        cells.append(f"{label}={100 * moved / ms / copy_bw:.1f}"
-                                     f"({p.get('n_regs')}r,{p.get('programs_per_sm')}/SM"
-                                     f"{',pairs' if p.get('constexprs', {}).get('PAIRS') else ''}{'' if ok else ',WRONG'})")
-                    except Exception as e:  # a finding to print, not the end of the sweep
-                        cells.append(f"{label}=ERR {type(e).__name__}: {str(e)[:60]}")
-                print(pass_, dname, cols, "  ".join(cells), flush=True)
-                del x, dy, copy_out
+    header(args.bytes)
+    for pass_, op, dname, cols, case in sweep(args.passes, args.dtypes, args.cols, args.bytes):
+        dtype = DTYPES[dname]
+        x, dy, copy_out, copy_bw, moved, ref = case
+        cells = []
+        listed = (FWD if dy is None else BWD)[dname]
+        if args.geometries:
+            listed = [tuple(map(int, g.split("x"))) for g in args.geometries.split(",")]
+        direction = "forward" if dy is None else "backward"
+        caps = [COMMITTED_CAPS[direction] if c == "default" else None if c == "none" else int(c)
+                for c in args.caps.split(",")]
+        geometries = ([(b, None, None) for b in args.baselines.split(",")]
+                      + [("split_oneshot", g, c) for g in listed for c in caps])
+        for variant, geometry, cap in geometries:
+            if geometry is None:
+                restore_shipped(direction)
+            else:
+                softmax_oneshot.ONESHOT_CHUNK = geometry[0]
+                if dy is None:
+                    softmax_oneshot.ONESHOT_VALUES_PER_THREAD = geometry[1]
+                else:
+                    softmax_oneshot.ONESHOT_BWD_VALUES_PER_THREAD = geometry[1]
+                softmax_oneshot.ONESHOT_MAX_REGISTERS[direction] = cap
+                # the geometry as named, whatever the package's rule (chunk_units) takes
+                softmax_oneshot.chunk_units = lambda *_: softmax_oneshot.ONESHOT_CHUNK
+                launch.clear_plans()
+            label = variant if geometry is None else (f"{geometry[0]}x{geometry[1]}"
+                                                      + (f"/cap{cap}" if cap else ""))
+            try:
+                p = softmax.plan(x, op, variant, dy)
+                if variant == "auto":
+                    label = f"auto:{p['kernel']}"
+                fn = (lambda: softmax.run(x, op, variant)) if dy is None else (
+                    lambda: softmax.run(x, op, variant, dy=dy))
+                out = fn()
+                ok = _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
+                ms = _ms(fn)
+                cells.append(f"{label}={100 * moved / ms / copy_bw:.1f}"
+                             f"({p.get('n_regs')}r,{p.get('programs_per_sm')}/SM"
+                             f"{',pairs' if p.get('constexprs', {}).get('PAIRS') else ''}{'' if ok else ',WRONG'})")
+            except Exception as e:  # a finding to print, not the end of the sweep
+                cells.append(f"{label}=ERR {type(e).__name__}: {str(e)[:60]}")
+        print(pass_, dname, cols, "  ".join(cells), flush=True)
+        del x, dy, copy_out, case
 
 
 if __name__ == "__main__":

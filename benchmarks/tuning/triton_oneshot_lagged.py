@@ -37,7 +37,7 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-from triton_oneshot_geometry import DTYPES, _ms, inputs, timed_cell
+from triton_oneshot_geometry import DTYPES, _ms, header, sweep, timed_cell
 
 # name: (LAG as (multiple of K, multiple of the resident programs), HINTS, ORDER)
 VARIANTS = {
@@ -222,39 +222,35 @@ def main() -> None:
     ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
-          f"% of copy, {args.bytes / 2**30:g} GiB inputs; variants (LAG in K, in resident programs; HINTS; "
-          f"ORDER): " + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")), flush=True)
-    for pass_ in args.passes.split(","):
-        op = "softmax" if pass_ == "fwd" else "softmax_backward"
-        for dname in args.dtypes.split(","):
-            dtype = DTYPES[dname]
-            for cols in map(int, args.cols.split(",")):
-                x, dy, out, copy_bw, moved, ref = inputs(pass_, dtype, cols, args.bytes)
-                rows = x.shape[0]
-                p = softmax.plan(x, op, "split_oneshot", dy)
-                c = dict(p["constexprs"])
-                k = c["K"]
-                resident = sms * (p.get("programs_per_sm") or 1)
-                ws = torch.full((1 + rows * k,), -1, dtype=torch.int64, device="cuda")
-                kernel = _fwd_kernel if dy is None else _bwd_kernel
-                fn = (lambda: softmax.run(x, op, "split_oneshot")) if dy is None else (
-                    lambda: softmax.run(x, op, "split_oneshot", dy=dy))
-                cells = [f"package={100 * moved / _ms(fn) / copy_bw:.1f}({p.get('n_regs')}r,"
-                         f"{p.get('programs_per_sm')}/SM,K={k})"]
-                for name in args.variants.split(","):
-                    (in_k, in_res), hints, order = VARIANTS[name]
-                    lag = max(k, in_k * k + in_res * resident)
-                    args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
-                             else softmax_rows.backward_kernel_args(x, dy, out, ws)) + (lag,)
+    header(args.bytes, "variants (LAG in K, in resident programs; HINTS; ORDER): "
+           + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")))
+    for pass_, op, dname, cols, case in sweep(args.passes, args.dtypes, args.cols, args.bytes):
+        dtype = DTYPES[dname]
+        x, dy, out, copy_bw, moved, ref = case
+        rows = x.shape[0]
+        p = softmax.plan(x, op, "split_oneshot", dy)
+        c = dict(p["constexprs"])
+        k = c["K"]
+        resident = sms * (p.get("programs_per_sm") or 1)
+        ws = torch.full((1 + rows * k,), -1, dtype=torch.int64, device="cuda")
+        kernel = _fwd_kernel if dy is None else _bwd_kernel
+        fn = (lambda: softmax.run(x, op, "split_oneshot")) if dy is None else (
+            lambda: softmax.run(x, op, "split_oneshot", dy=dy))
+        cells = [f"package={100 * moved / _ms(fn) / copy_bw:.1f}({p.get('n_regs')}r,"
+                 f"{p.get('programs_per_sm')}/SM,K={k})"]
+        for name in args.variants.split(","):
+            (in_k, in_res), hints, order = VARIANTS[name]
+            lag = max(k, in_k * k + in_res * resident)
+            args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
+                     else softmax_rows.backward_kernel_args(x, dy, out, ws)) + (lag,)
 
-                    def call():
-                        ws.fill_(-1)
-                        return kernel[(rows * k + lag,)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
-                                                         **c, HINTS=hints, ORDER=order)
-                    cells.append(timed_cell(name, call, out, ref, dtype, moved, copy_bw))
-                print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
-                del x, dy, out, ws
+            def call():
+                ws.fill_(-1)
+                return kernel[(rows * k + lag,)](*args_, num_warps=p["num_warps"], **launch.plan_options(p),
+                                                 **c, HINTS=hints, ORDER=order)
+            cells.append(timed_cell(name, call, out, ref, dtype, moved, copy_bw))
+        print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
+        del x, dy, out, ws, case
 
 
 if __name__ == "__main__":

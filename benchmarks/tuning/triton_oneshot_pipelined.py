@@ -44,24 +44,8 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_oneshot, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-from triton_oneshot_geometry import DTYPES, _ms, inputs, timed_cell
-
-
-@triton.jit
-def _take(ws_ptr):
-    # A ticket in the order programs take them (relaxed: only the add's atomicity matters).
-    return tl.atomic_add(ws_ptr, 1, sem="relaxed", scope="gpu") + 1
-
-
-@triton.jit
-def _row_words(ws_ptr, row, K: tl.constexpr, KP: tl.constexpr):
-    # The row's K published words once none is -1 (volatile: from L2).
-    ks = tl.arange(0, KP)
-    slots = ws_ptr + 1 + row * K
-    words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
-    while tl.min(words, axis=0) < 0:
-        words = tl.load(slots + ks, mask=ks < K, other=0, volatile=True)
-    return words
+from triton_oneshot_geometry import DTYPES, _ms, header, sweep, timed_cell
+from triton_oneshot_lagged import _take, _wait_words
 
 
 @triton.jit
@@ -100,7 +84,7 @@ def _fwd_finish(ws_ptr, y_ptr, t, w, y_row_stride, n_cols, LOG_SOFTMAX: tl.const
     # Waits for row(t)'s words and writes chunk t's output from its values w.
     row = t // K
     cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
-    words = _row_words(ws_ptr, row, K, KP)
+    words = _wait_words(ws_ptr, row, K, KP)
     live = tl.arange(0, KP) < K
     part_max, part_sum = softmax_split._word_pairs(words)
     row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
@@ -173,7 +157,7 @@ def _bwd_finish(ws_ptr, dx_ptr, t, y, g, dx_row_stride, n_cols, LOG_SOFTMAX: tl.
                 INTERPRETER: tl.constexpr):
     row = t // K
     cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
-    s = tl.sum(softmax_split._word_sums(_row_words(ws_ptr, row, K, KP)), axis=0)
+    s = tl.sum(softmax_split._word_sums(_wait_words(ws_ptr, row, K, KP)), axis=0)
     if PAIRS:
         lo, hi = pairs.grad_halves(y, g, s, LOG_SOFTMAX, BF16, INTERPRETER)
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
@@ -226,53 +210,49 @@ def main() -> None:
     ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
     limits = launch.device_limits(0)
-    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
-          f"% of copy, {args.bytes / 2**30:g} GiB inputs; pipelined geometries CHUNKxPER_THREAD[cCAP] "
-          f"(units: values, or words of two 16-bit values), grid = the programs resident at once", flush=True)
-    for pass_ in args.passes.split(","):
-        op = "softmax" if pass_ == "fwd" else "softmax_backward"
-        for dname in args.dtypes.split(","):
-            dtype = DTYPES[dname]
-            for cols in map(int, args.cols.split(",")):
-                x, dy, out, copy_bw, moved, ref = inputs(pass_, dtype, cols, args.bytes)
-                rows = x.shape[0]
-                p = softmax.plan(x, op, "split_oneshot", dy)
-                cells = []
-                for variant in ("split_oneshot", "auto"):
-                    fn = (lambda v=variant: softmax.run(x, op, v)) if dy is None else (
-                        lambda v=variant: softmax.run(x, op, v, dy=dy))
-                    q = softmax.plan(x, op, variant, dy)
-                    cells.append(f"{variant}={100 * moved / _ms(fn) / copy_bw:.1f}({q['kernel']},{q.get('n_regs')}r,"
-                                 f"{q.get('programs_per_sm')}/SM)")
-                tensors = (x,) if dy is None else (x, dy)
-                units = softmax_oneshot.row_units(*tensors)
-                for spec in args.geometries.split(","):
-                    chunk, per, cap = _geometry(spec)
-                    warps = max(1, chunk // (32 * per))
-                    k = triton.cdiv(units, chunk)
-                    c = {"CHUNK": chunk, "K": k, "KP": softmax_oneshot.poll_lanes(k, warps),
-                         "ALIGN": p["constexprs"]["ALIGN"], "PAIRS": p["constexprs"]["PAIRS"],
-                         "BF16": dtype == torch.bfloat16, "LOG_SOFTMAX": False, "INTERPRETER": False}
-                    ws = torch.full((1 + rows * k,), -1, dtype=torch.int64, device="cuda")
-                    kernel = _fwd_kernel if dy is None else _bwd_kernel
-                    args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
-                             else softmax_rows.backward_kernel_args(x, dy, out, ws))
-                    res = launch.compiled_resources(kernel, args_, num_warps=warps, limits=limits, maxnreg=cap, **c)
-                    resident = limits.sm_count * res.programs_per_sm
-                    if k > resident:
-                        cells.append(f"{spec}=  -  (K={k} > {resident} resident)")
-                        continue
-                    grid = (min(resident, rows * k),)
-                    options = {"maxnreg": cap} if cap else {}
+    header(args.bytes, "pipelined geometries CHUNKxPER_THREAD[cCAP] (units: values, or words of two "
+           "16-bit values), grid = the programs resident at once")
+    for pass_, op, dname, cols, case in sweep(args.passes, args.dtypes, args.cols, args.bytes):
+        dtype = DTYPES[dname]
+        x, dy, out, copy_bw, moved, ref = case
+        rows = x.shape[0]
+        p = softmax.plan(x, op, "split_oneshot", dy)
+        cells = []
+        for variant in ("split_oneshot", "auto"):
+            fn = (lambda v=variant: softmax.run(x, op, v)) if dy is None else (
+                lambda v=variant: softmax.run(x, op, v, dy=dy))
+            q = softmax.plan(x, op, variant, dy)
+            cells.append(f"{variant}={100 * moved / _ms(fn) / copy_bw:.1f}({q['kernel']},{q.get('n_regs')}r,"
+                         f"{q.get('programs_per_sm')}/SM)")
+        tensors = (x,) if dy is None else (x, dy)
+        units = softmax_oneshot.row_units(*tensors)
+        for spec in args.geometries.split(","):
+            chunk, per, cap = _geometry(spec)
+            warps = max(1, chunk // (32 * per))
+            k = triton.cdiv(units, chunk)
+            c = {"CHUNK": chunk, "K": k, "KP": softmax_oneshot.poll_lanes(k, warps),
+                 "ALIGN": p["constexprs"]["ALIGN"], "PAIRS": p["constexprs"]["PAIRS"],
+                 "BF16": dtype == torch.bfloat16, "LOG_SOFTMAX": False, "INTERPRETER": False}
+            ws = torch.full((1 + rows * k,), -1, dtype=torch.int64, device="cuda")
+            kernel = _fwd_kernel if dy is None else _bwd_kernel
+            args_ = (softmax_rows.kernel_args(x, out, ws) if dy is None
+                     else softmax_rows.backward_kernel_args(x, dy, out, ws))
+            res = launch.compiled_resources(kernel, args_, num_warps=warps, limits=limits, maxnreg=cap, **c)
+            resident = limits.sm_count * res.programs_per_sm
+            if k > resident:
+                cells.append(f"{spec}=  -  (K={k} > {resident} resident)")
+                continue
+            grid = (min(resident, rows * k),)
+            options = {"maxnreg": cap} if cap else {}
 
-                    def call():
-                        ws.fill_(-1)
-                        return kernel[grid](*args_, num_warps=warps, **options, **c)
-                    cells.append(timed_cell(f"{spec}(K={k},{res.programs_per_sm}/SM)", call, out, ref, dtype, moved,
-                                            copy_bw))
-                    del ws
-                print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
-                del x, dy, out
+            def call():
+                ws.fill_(-1)
+                return kernel[grid](*args_, num_warps=warps, **options, **c)
+            cells.append(timed_cell(f"{spec}(K={k},{res.programs_per_sm}/SM)", call, out, ref, dtype, moved,
+                                    copy_bw))
+            del ws
+        print(pass_, dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells), flush=True)
+        del x, dy, out, case
 
 
 if __name__ == "__main__":
