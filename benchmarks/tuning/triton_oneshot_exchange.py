@@ -36,7 +36,6 @@ rows before it is timed.
 """
 from __future__ import annotations
 
-import argparse
 
 import torch
 import triton
@@ -46,7 +45,7 @@ from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softm
 from kernels_triton.softmax_rows import LOG2E
 # The geometry script's inputs, timing and check (this folder is sys.path[0] when a script
 # of it runs).
-from triton_oneshot_geometry import DTYPES, _ms, header, sweep, timed_cell
+from triton_oneshot_geometry import DTYPES, _ms, header, sweep, sweep_parser, timed_cell
 # name: switches that differ from the shipped kernel's (TICKET=1, POLL=0, NAP=0, WAIT=1,
 # HINTS=0, PUBLISH=0, MERGE=0).
 SHIPPED = dict(TICKET=1, POLL=0, NAP=0, WAIT=1, HINTS=0, PUBLISH=0, MERGE=0)
@@ -244,12 +243,8 @@ def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cols", default="131072,262144,524288,1048576")
-    ap.add_argument("--passes", default="fwd,bwd")
-    ap.add_argument("--dtypes", default="fp32,bf16")
+    ap = sweep_parser(__doc__, "131072,262144,524288,1048576")
     ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
     header(args.bytes, f"shipped: {SHIPPED}; variants: "
            + ", ".join(f"{v}={VARIANTS[v]}" for v in args.variants.split(",")))

@@ -71,6 +71,16 @@ def inputs(pass_: str, dtype: torch.dtype, cols: int, nbytes: float) -> tuple:
     return x, dy, out, copy_bw, moved, _reference("softmax" if dy is None else "softmax_backward", x, dy)
 
 
+def sweep_parser(doc: str, cols: str) -> argparse.ArgumentParser:
+    """A parser of a sweep's arguments, described by `doc`'s first line: --cols (default
+    `cols`), --passes, --dtypes, --bytes (each case's input size); a script adds its own."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--cols", default=cols)
+    ap.add_argument("--passes", default="fwd,bwd")
+    ap.add_argument("--dtypes", default="fp32,bf16")
+    return ap
+
+
 def header(nbytes: float, note: str = "") -> None:
     """Prints a sweep's first line: the GPU, the versions, the inputs' size and `note`."""
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
@@ -117,10 +127,7 @@ def restore_shipped(direction: str) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cols", default="65536,131072,262144,524288,1048576")
-    ap.add_argument("--passes", default="fwd,bwd")
-    ap.add_argument("--dtypes", default="fp32,bf16")
+    ap = sweep_parser(__doc__, "65536,131072,262144,524288,1048576")
     ap.add_argument("--bytes", type=float, default=2.0**30)
     ap.add_argument("--caps", default="default",
                     help="ptxas register caps to try for each geometry (ONESHOT_MAX_REGISTERS): default (the "

@@ -29,7 +29,6 @@ order). Each is checked against float64 on the input's first and last four rows.
 """
 from __future__ import annotations
 
-import argparse
 
 import torch
 import triton
@@ -37,7 +36,7 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-from triton_oneshot_geometry import DTYPES, _ms, header, sweep, timed_cell
+from triton_oneshot_geometry import DTYPES, _ms, header, sweep, sweep_parser, timed_cell
 
 # name: (LAG as (multiple of K, multiple of the resident programs), HINTS, ORDER)
 VARIANTS = {
@@ -214,12 +213,8 @@ def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cols", default="131072,262144,524288,1048576")
-    ap.add_argument("--passes", default="fwd,bwd")
-    ap.add_argument("--dtypes", default="fp32,bf16")
+    ap = sweep_parser(__doc__, "131072,262144,524288,1048576")
     ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     header(args.bytes, "variants (LAG in K, in resident programs; HINTS; ORDER): "

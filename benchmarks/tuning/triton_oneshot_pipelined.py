@@ -36,7 +36,6 @@ against float64 on the input's first and last four rows.
 """
 from __future__ import annotations
 
-import argparse
 
 import torch
 import triton
@@ -44,8 +43,8 @@ import triton.language as tl
 
 from kernels_triton import downcast, launch, pairs, softmax, softmax_oneshot, softmax_rows, softmax_split
 from kernels_triton.softmax_rows import LOG2E
-from triton_oneshot_geometry import DTYPES, _ms, header, sweep, timed_cell
-from triton_oneshot_lagged import _take, _wait_words
+from triton_oneshot_geometry import DTYPES, _ms, header, sweep, sweep_parser, timed_cell
+from triton_oneshot_lagged import _load_bwd_chunk, _take, _wait_words
 
 
 @triton.jit
@@ -125,19 +124,11 @@ def _fwd_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride
 @triton.jit
 def _bwd_load(y_ptr, dy_ptr, t, total, y_row_stride, dy_row_stride, n_cols, CHUNK: tl.constexpr,
               K: tl.constexpr, PAIRS: tl.constexpr):
+    # Chunk t's y and dy (the lagged script's load); nothing read past the last chunk.
     row = t // K
     cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
-    n_cols = tl.where(t < total, n_cols, 0)
-    if PAIRS:
-        live = cols < n_cols // 2
-        y = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
-                    mask=live, other=0)
-        g = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
-                    mask=live, other=0)
-    else:
-        live = cols < n_cols
-        y = tl.load(y_ptr + row * y_row_stride + cols, mask=live, other=0.0).to(tl.float32)
-        g = tl.load(dy_ptr + row * dy_row_stride + cols, mask=live, other=0.0).to(tl.float32)
+    y, g, _ = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride,
+                              tl.where(t < total, n_cols, 0), PAIRS, "")
     return y, g
 
 
@@ -202,12 +193,8 @@ def _geometry(spec: str) -> tuple[int, int, int | None]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cols", default="65536,131072,262144,524288,1048576")
-    ap.add_argument("--passes", default="fwd,bwd")
-    ap.add_argument("--dtypes", default="fp32,bf16")
+    ap = sweep_parser(__doc__, "65536,131072,262144,524288,1048576")
     ap.add_argument("--geometries", default="8192x64,4096x32")
-    ap.add_argument("--bytes", type=float, default=2.0**30)
     args = ap.parse_args()
     limits = launch.device_limits(0)
     header(args.bytes, "pipelined geometries CHUNKxPER_THREAD[cCAP] (units: values, or words of two "
