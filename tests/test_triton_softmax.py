@@ -246,6 +246,25 @@ def test_fused_takes_wide_tiles_for_aligned_fp32_rows_of_128_alone(op):
     assert plan(torch.empty(rows, 129)[:, 1:]) == (32, 4)  # offset by one value: ALIGN 1
 
 
+@pytest.mark.parametrize("op", OPS)
+def test_fused_wide_tiles_of_fp32_rows_of_128_agree_in_full_and_partial_tiles(op):
+    # On a GPU: rows enough for 128-row tiles on every SM and a last tile of 77 rows,
+    # every element against float64; a view whose row stride is not a multiple of 16
+    # values keeps the 16 KiB tile. Under the interpreter the plan's tiles are small
+    # (INTERPRET_FUSED_TILE_UNITS) and the rows few, the same check.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
+    rows = 7 if sms is None else sms * 128 + 77
+    x = make_rows(rows, 128, torch.float32, DEVICE, seed=3)
+    if sms is not None:
+        assert softmax_mod.plan(x, op, "fused")["constexprs"]["ROWS"] == 128
+    run_and_check(target, x)
+    strided = make_rows(rows, 132, torch.float32, DEVICE, seed=4)[:, :128]
+    assert softmax_mod.plan(strided, op, "fused")["constexprs"]["ROWS"] < 128 or sms is None
+    run_and_check(target, strided)
+
+
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [

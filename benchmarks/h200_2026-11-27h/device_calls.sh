@@ -122,3 +122,18 @@ timeout $(( 280 - $(el) )) python3 benchmarks/tuning/triton_oneshot_pipelined.py
 echo "elapsed $(el)"
 
 ## call 8
+# session 51 call 8 (H200). The wide tile filled: a GPU test of fp32 rows of 128 in full
+# 128-row tiles on every SM and a partial one, and memcheck over the same (call 6's
+# shapes were too few rows for a full wide tile); the Triton forward test file.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 120 python3 benchmarks/sanitize.py --out $out/sanitize_full_wide_tile_${tag}_$rev.log --backends triton --variants fused,auto \
+  --dtypes fp32 --ops softmax,log_softmax --shapes 16973x128,33000x128 \
+  > $out/sanitize_full_wide_tile_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_full_wide_tile_${tag}_$rev.summary; tail -4 $out/sanitize_full_wide_tile_${tag}_$rev.summary
+timeout $(( 300 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  -k "not more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_triton_softmax_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_softmax_${tag}_$rev.log | tail -12
+echo "elapsed $(el)"
+
+## call 9
