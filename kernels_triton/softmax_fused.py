@@ -156,7 +156,9 @@ FUSED_MAX_TILE_ROWS = 512
 # 98.9 -> 99.7 / 99.1 / 99.2, log-softmax 99.1 / 99.8 / 98.8 -> 99.2 / 97.6 / 97.6: wider
 # rows stay in 16 KiB tiles. Narrower rows gained nothing on the H200 (32 / 64: 97.3 /
 # 98.0 -> 97.7 / 98.0), rows padded to 128 lost (96: 96.2 -> 95.4), and 16-bit rows of
-# 512 B too (bf16 256: 98.7 -> 98.2, narrow_tiles_fwd_h200_0448e41.txt).
+# 512 B too (bf16 256: 98.7 -> 98.2, narrow_tiles_fwd_h200_0448e41.txt). Measured, not
+# modelled: the wide tile's programs are fewer (1-2 per SM, 64-128 KiB in flight against
+# ~9 of 16 KiB), and why only 512-byte fp32 rows gain is not known.
 FUSED_WIDE_TILE_FP32_COLS = 128
 FUSED_WIDE_TILE_BYTES = 64 * 1024
 FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
