@@ -69,23 +69,63 @@ def _wait_words(ws_ptr, row, K: tl.constexpr, KP: tl.constexpr):
 
 
 @triton.jit
+def _load_fwd_chunk(x_ptr, row, cols, x_row_stride, n_cols, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                    EVICT: tl.constexpr):
+    # Chunk `cols` of `row`: words of two values (PAIRS; padding -inf pairs) or fp32
+    # values (padding -inf).
+    if PAIRS:
+        w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
+                    mask=cols < n_cols // 2, other=pairs.neg_inf_pair(BF16), eviction_policy=EVICT)
+    else:
+        w = tl.load(x_ptr + row * x_row_stride + cols, mask=cols < n_cols, other=-float("inf"),
+                    eviction_policy=EVICT).to(tl.float32)
+    return w
+
+
+@triton.jit
+def _publish_pair(ws_ptr, t, w, part, PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    # Chunk t's (max, sum) from its words or values w, published in its word.
+    if PAIRS:
+        m = tl.max(pairs.maxima(w, BF16, INTERPRETER), axis=0)
+        d = tl.sum(pairs.exps(pairs.apart(w, part >> 31), tl.where(m == -float("inf"), 0.0, m), BF16, INTERPRETER),
+                   axis=0)
+    else:
+        m = tl.max(w, axis=0)
+        d = tl.sum(tl.exp2((w - tl.where(m == -float("inf"), 0.0, m)) * LOG2E), axis=0)
+    tl.atomic_xchg(ws_ptr + 1 + t, softmax_split._pair_word(m, d), sem="relaxed", scope="gpu")
+
+
+@triton.jit
+def _row_pair(ws_ptr, row, K: tl.constexpr, KP: tl.constexpr):
+    # The row's (max, sum), once its K words are published.
+    words = _wait_words(ws_ptr, row, K, KP)
+    live = tl.arange(0, KP) < K
+    part_max, part_sum = softmax_split._word_pairs(words)
+    return softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")), tl.where(live, part_sum, 0.0))
+
+
+@triton.jit
+def _store_fwd_chunk(y_ptr, row, cols, w, row_max, row_sum, y_row_stride, n_cols, LOG_SOFTMAX: tl.constexpr,
+                     PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    # The output of chunk `cols` of `row` from its words or values w and the row's pair.
+    if PAIRS:
+        y = pairs.output(pairs.apart(w, row_max != row_max), row_max, row_sum, LOG_SOFTMAX, BF16, INTERPRETER)
+        tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
+                 mask=cols < n_cols // 2)
+    else:
+        y = softmax_split._split_output(w, w, row_max, row_max, row_sum, LOG_SOFTMAX, True)
+        tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
+                 mask=cols < n_cols)
+
+
+@triton.jit
 def _fwd_publish(x_ptr, ws_ptr, t, x_row_stride, n_cols, CHUNK: tl.constexpr, K: tl.constexpr,
                  PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr, EVICT: tl.constexpr):
     row = t // K
     part = (t - row * K).to(tl.int32)
     cols = part * CHUNK + tl.arange(0, CHUNK)
-    if PAIRS:
-        w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
-                    mask=cols < n_cols // 2, other=pairs.neg_inf_pair(BF16), eviction_policy=EVICT)
-        m = tl.max(pairs.maxima(w, BF16, INTERPRETER), axis=0)
-        d = tl.sum(pairs.exps(pairs.apart(w, part >> 31), tl.where(m == -float("inf"), 0.0, m), BF16, INTERPRETER),
-                   axis=0)
-    else:
-        xf = tl.load(x_ptr + row * x_row_stride + cols, mask=cols < n_cols, other=-float("inf"),
-                     eviction_policy=EVICT).to(tl.float32)
-        m = tl.max(xf, axis=0)
-        d = tl.sum(tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E), axis=0)
-    tl.atomic_xchg(ws_ptr + 1 + t, softmax_split._pair_word(m, d), sem="relaxed", scope="gpu")
+    w = _load_fwd_chunk(x_ptr, row, cols, x_row_stride, n_cols, PAIRS, BF16, EVICT)
+    _publish_pair(ws_ptr, t, w, part, PAIRS, BF16, INTERPRETER)
 
 
 @triton.jit
@@ -93,27 +133,11 @@ def _fwd_output(x_ptr, y_ptr, ws_ptr, u, x_row_stride, y_row_stride, n_cols, LOG
                 CHUNK: tl.constexpr, K: tl.constexpr, KP: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                 INTERPRETER: tl.constexpr, EVICT: tl.constexpr):
     row = u // K
-    part = (u - row * K).to(tl.int32)
-    words = _wait_words(ws_ptr, row, K, KP)
-    live = tl.arange(0, KP) < K
-    part_max, part_sum = softmax_split._word_pairs(words)
-    row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
-                                                  tl.where(live, part_sum, 0.0))
-    cols = part * CHUNK + tl.arange(0, CHUNK)
-    if PAIRS:
-        in_row = cols < n_cols // 2
-        w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
-                    mask=in_row, other=pairs.neg_inf_pair(BF16), eviction_policy=EVICT)
-        y = pairs.output(pairs.apart(w, row_max != row_max), row_max, row_sum, LOG_SOFTMAX, BF16, INTERPRETER)
-        tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
-                 mask=in_row)
-    else:
-        in_row = cols < n_cols
-        xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf"),
-                     eviction_policy=EVICT).to(tl.float32)
-        y = softmax_split._split_output(xf, xf, row_max, row_max, row_sum, LOG_SOFTMAX, True)
-        tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
-                 mask=in_row)
+    row_max, row_sum = _row_pair(ws_ptr, row, K, KP)
+    cols = (u - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
+    w = _load_fwd_chunk(x_ptr, row, cols, x_row_stride, n_cols, PAIRS, BF16, EVICT)
+    _store_fwd_chunk(y_ptr, row, cols, w, row_max, row_sum, y_row_stride, n_cols, LOG_SOFTMAX, PAIRS, BF16,
+                     INTERPRETER)
 
 
 @triton.jit
@@ -156,12 +180,9 @@ def _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_col
 
 
 @triton.jit
-def _bwd_publish(y_ptr, dy_ptr, ws_ptr, t, y_row_stride, dy_row_stride, n_cols, LOG_SOFTMAX: tl.constexpr,
-                 CHUNK: tl.constexpr, K: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
-                 INTERPRETER: tl.constexpr, EVICT: tl.constexpr):
-    row = t // K
-    cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
-    y, g, _ = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS, EVICT)
+def _publish_sum(ws_ptr, t, y, g, LOG_SOFTMAX: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                 INTERPRETER: tl.constexpr):
+    # Chunk t's part of the row's sum from its y and dy, published in its word.
     if PAIRS:
         s = tl.sum(pairs.grad_terms(y, g, LOG_SOFTMAX, BF16, INTERPRETER), axis=0)
     else:
@@ -170,22 +191,38 @@ def _bwd_publish(y_ptr, dy_ptr, ws_ptr, t, y_row_stride, dy_row_stride, n_cols, 
 
 
 @triton.jit
+def _store_bwd_chunk(dx_ptr, row, cols, y, g, s, dx_row_stride, n_cols, LOG_SOFTMAX: tl.constexpr,
+                     PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
+    # dx of chunk `cols` of `row` from its y and dy and the row's sum s.
+    if PAIRS:
+        lo, hi = pairs.grad_halves(y, g, s, LOG_SOFTMAX, BF16, INTERPRETER)
+        tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
+                 pairs.pack(lo, hi, BF16, INTERPRETER), mask=cols < n_cols // 2)
+    else:
+        dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
+        tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
+                 mask=cols < n_cols)
+
+
+@triton.jit
+def _bwd_publish(y_ptr, dy_ptr, ws_ptr, t, y_row_stride, dy_row_stride, n_cols, LOG_SOFTMAX: tl.constexpr,
+                 CHUNK: tl.constexpr, K: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                 INTERPRETER: tl.constexpr, EVICT: tl.constexpr):
+    row = t // K
+    cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
+    y, g, _ = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS, EVICT)
+    _publish_sum(ws_ptr, t, y, g, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
+
+
+@triton.jit
 def _bwd_output(y_ptr, dy_ptr, dx_ptr, ws_ptr, u, y_row_stride, dy_row_stride, dx_row_stride, n_cols,
                 LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr, KP: tl.constexpr,
                 PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr, EVICT: tl.constexpr):
     row = u // K
-    part = (u - row * K).to(tl.int32)
     s = tl.sum(softmax_split._word_sums(_wait_words(ws_ptr, row, K, KP)), axis=0)
-    cols = part * CHUNK + tl.arange(0, CHUNK)
-    y, g, in_row = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS, EVICT)
-    if PAIRS:
-        lo, hi = pairs.grad_halves(y, g, s, LOG_SOFTMAX, BF16, INTERPRETER)
-        tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
-                 pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
-    else:
-        dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
-        tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
-                 mask=in_row)
+    cols = (u - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
+    y, g, _ = _load_bwd_chunk(y_ptr, dy_ptr, row, cols, y_row_stride, dy_row_stride, n_cols, PAIRS, EVICT)
+    _store_bwd_chunk(dx_ptr, row, cols, y, g, s, dx_row_stride, n_cols, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
 
 
 @triton.jit

@@ -41,10 +41,10 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels_triton import downcast, launch, pairs, softmax, softmax_oneshot, softmax_rows, softmax_split
-from kernels_triton.softmax_rows import LOG2E
+from kernels_triton import launch, softmax, softmax_oneshot, softmax_rows, softmax_split
 from triton_oneshot_geometry import DTYPES, _ms, header, sweep, sweep_parser, timed_cell
-from triton_oneshot_lagged import _load_bwd_chunk, _take, _wait_words
+from triton_oneshot_lagged import (_load_bwd_chunk, _load_fwd_chunk, _publish_pair, _publish_sum, _row_pair,
+                                  _store_bwd_chunk, _store_fwd_chunk, _take, _wait_words)
 
 
 @triton.jit
@@ -53,27 +53,13 @@ def _fwd_load(x_ptr, t, total, x_row_stride, n_cols, CHUNK: tl.constexpr, K: tl.
     # Chunk t's values (fp32) or words (PAIRS); nothing read past the last chunk.
     row = t // K
     cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
-    n_cols = tl.where(t < total, n_cols, 0)
-    if PAIRS:
-        w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
-                    mask=cols < n_cols // 2, other=pairs.neg_inf_pair(BF16))
-    else:
-        w = tl.load(x_ptr + row * x_row_stride + cols, mask=cols < n_cols, other=-float("inf")).to(tl.float32)
-    return w
+    return _load_fwd_chunk(x_ptr, row, cols, x_row_stride, tl.where(t < total, n_cols, 0), PAIRS, BF16, "")
 
 
 @triton.jit
 def _fwd_publish(ws_ptr, t, w, K: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                  INTERPRETER: tl.constexpr):
-    part = (t - (t // K) * K).to(tl.int32)
-    if PAIRS:
-        m = tl.max(pairs.maxima(w, BF16, INTERPRETER), axis=0)
-        d = tl.sum(pairs.exps(pairs.apart(w, part >> 31), tl.where(m == -float("inf"), 0.0, m), BF16, INTERPRETER),
-                   axis=0)
-    else:
-        m = tl.max(w, axis=0)
-        d = tl.sum(tl.exp2((w - tl.where(m == -float("inf"), 0.0, m)) * LOG2E), axis=0)
-    tl.atomic_xchg(ws_ptr + 1 + t, softmax_split._pair_word(m, d), sem="relaxed", scope="gpu")
+    _publish_pair(ws_ptr, t, w, (t - (t // K) * K).to(tl.int32), PAIRS, BF16, INTERPRETER)
 
 
 @triton.jit
@@ -83,19 +69,9 @@ def _fwd_finish(ws_ptr, y_ptr, t, w, y_row_stride, n_cols, LOG_SOFTMAX: tl.const
     # Waits for row(t)'s words and writes chunk t's output from its values w.
     row = t // K
     cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
-    words = _wait_words(ws_ptr, row, K, KP)
-    live = tl.arange(0, KP) < K
-    part_max, part_sum = softmax_split._word_pairs(words)
-    row_max, row_sum = softmax_split._merge_pairs(tl.where(live, part_max, -float("inf")),
-                                                  tl.where(live, part_sum, 0.0))
-    if PAIRS:
-        y = pairs.output(pairs.apart(w, row_max != row_max), row_max, row_sum, LOG_SOFTMAX, BF16, INTERPRETER)
-        tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
-                 mask=cols < n_cols // 2)
-    else:
-        y = softmax_split._split_output(w, w, row_max, row_max, row_sum, LOG_SOFTMAX, True)
-        tl.store(y_ptr + row * y_row_stride + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
-                 mask=cols < n_cols)
+    row_max, row_sum = _row_pair(ws_ptr, row, K, KP)
+    _store_fwd_chunk(y_ptr, row, cols, w, row_max, row_sum, y_row_stride, n_cols, LOG_SOFTMAX, PAIRS, BF16,
+                     INTERPRETER)
 
 
 @triton.jit
@@ -133,30 +109,13 @@ def _bwd_load(y_ptr, dy_ptr, t, total, y_row_stride, dy_row_stride, n_cols, CHUN
 
 
 @triton.jit
-def _bwd_publish(ws_ptr, t, y, g, LOG_SOFTMAX: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
-                 INTERPRETER: tl.constexpr):
-    if PAIRS:
-        s = tl.sum(pairs.grad_terms(y, g, LOG_SOFTMAX, BF16, INTERPRETER), axis=0)
-    else:
-        s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=0)
-    tl.atomic_xchg(ws_ptr + 1 + t, softmax_split._sum_word(s), sem="relaxed", scope="gpu")
-
-
-@triton.jit
 def _bwd_finish(ws_ptr, dx_ptr, t, y, g, dx_row_stride, n_cols, LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr,
                 K: tl.constexpr, KP: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                 INTERPRETER: tl.constexpr):
     row = t // K
     cols = (t - row * K).to(tl.int32) * CHUNK + tl.arange(0, CHUNK)
     s = tl.sum(softmax_split._word_sums(_wait_words(ws_ptr, row, K, KP)), axis=0)
-    if PAIRS:
-        lo, hi = pairs.grad_halves(y, g, s, LOG_SOFTMAX, BF16, INTERPRETER)
-        tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
-                 pairs.pack(lo, hi, BF16, INTERPRETER), mask=cols < n_cols // 2)
-    else:
-        dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
-        tl.store(dx_ptr + row * dx_row_stride + cols, downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER),
-                 mask=cols < n_cols)
+    _store_bwd_chunk(dx_ptr, row, cols, y, g, s, dx_row_stride, n_cols, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
 
 
 @triton.jit
@@ -169,17 +128,17 @@ def _bwd_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_
     t = _take(ws_ptr)
     y, g = _bwd_load(y_ptr, dy_ptr, t, total, y_row_stride, dy_row_stride, n_cols, CHUNK, K, PAIRS)
     if t < total:
-        _bwd_publish(ws_ptr, t, y, g, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
+        _publish_sum(ws_ptr, t, y, g, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
     while t < total:
         u = _take(ws_ptr)
         y2, g2 = _bwd_load(y_ptr, dy_ptr, u, total, y_row_stride, dy_row_stride, n_cols, CHUNK, K, PAIRS)
         same_row = (u // K == t // K) & (u < total)
         if same_row:
-            _bwd_publish(ws_ptr, u, y2, g2, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
+            _publish_sum(ws_ptr, u, y2, g2, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
         _bwd_finish(ws_ptr, dx_ptr, t, y, g, dx_row_stride, n_cols, LOG_SOFTMAX, CHUNK, K, KP, PAIRS, BF16,
                     INTERPRETER)
         if (u // K != t // K) & (u < total):
-            _bwd_publish(ws_ptr, u, y2, g2, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
+            _publish_sum(ws_ptr, u, y2, g2, LOG_SOFTMAX, PAIRS, BF16, INTERPRETER)
         t = u
         y = y2
         g = g2
