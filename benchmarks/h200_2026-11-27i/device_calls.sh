@@ -1,0 +1,34 @@
+# Session 52 (2026-11-27/28): the exact commands of each device call, run from the checkout
+# root as `sed -n '/^## call N$/,/^## call N+1$/p' <this file> > /tmp/c.sh; OUT=$OUT bash /tmp/c.sh`.
+
+## call 1
+# session 52 call 1 (H100). Where rows of 128-512 columns trail QuACK on the H100 (session
+# 50's record): Triton's backward at 128 (fp32 100.2 against 101.5, bf16 100.9 against
+# 101.7) and both backends' bf16 forward at 128 (99.5 against 100.5). Triton `fused`'s
+# backward tile (FUSED_BWD_TILE_BYTES of each tensor, FUSED_BWD_UNITS_PER_THREAD of each
+# a thread; shipped 8 KiB at 16), then its 16-bit forward tile (FUSED_TILE_BYTES,
+# FUSED_UNITS_PER_THREAD; shipped 16 KiB at 32), beside torch.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+f=$out/narrow_tiles_bwd_${tag}_$rev.txt; : > $f
+for tu in 8192/16 16384/16 32768/16 8192/8 16384/8 32768/8; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 60 python3 benchmarks/tuning/tune.py --op softmax_backward --cols 128,256,512 --dtype fp32,bf16,fp16 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_BWD_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_BWD_UNITS_PER_THREAD=$per \
+    --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+  [ $(el) -gt 330 ] && break
+done
+echo "bwd $(el)"
+f=$out/narrow_tiles_fwd16_${tag}_$rev.txt; : > $f
+for tu in 16384/32 16384/8 16384/16 32768/16 65536/16 8192/8; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 60 python3 benchmarks/tuning/tune.py --cols 128,256 --dtype bf16,fp16 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=$per \
+    --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+  [ $(el) -gt 540 ] && break
+done
+echo "elapsed $(el)"
+
+## call 2
