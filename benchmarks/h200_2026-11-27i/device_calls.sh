@@ -32,3 +32,33 @@ done
 echo "elapsed $(el)"
 
 ## call 2
+# session 52 call 2 (H200; call 3 runs it on the H100). Call 1 (H100): the backward at
+# 128 / 256 / 512 gains in 32 KiB tiles at 16 a thread (fp32 100.2 / 101.4 / 101.0 ->
+# 101.6 / 101.8 / 101.7, bf16 100.9 / 100.9 / 101.8 -> 101.5 / 102.5 / 102.8, fp16 alike)
+# or 16 KiB at 8 (bf16 102.4-102.6); the 16-bit forward at 128 / 256 in 8 KiB tiles at 8
+# a thread (bf16 99.3 / 99.4 -> 101.2 / 101.2, fp16 alike). Here those tiles over
+# 128-4096 columns (the widths a tile's bytes decide), the shipped one first and last.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+f=$out/tiles_bwd_${tag}_$rev.txt; : > $f
+for tu in 8192/16 32768/16 16384/8 32768/8 8192/8 8192/16; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 80 python3 benchmarks/tuning/tune.py --op softmax_backward --cols 128,256,512,1024,2048,4096 --dtype fp32,bf16,fp16 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_BWD_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_BWD_UNITS_PER_THREAD=$per \
+    --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+  [ $(el) -gt 300 ] && break
+done
+echo "bwd $(el)"
+f=$out/tiles_fwd_${tag}_$rev.txt; : > $f
+for tu in 16384/32 8192/8 8192/16 4096/8 16384/16 16384/32; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 80 python3 benchmarks/tuning/tune.py --cols 128,256,512,1024,2048,4096 --dtype bf16,fp16,fp32 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=$per \
+    --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+  [ $(el) -gt 560 ] && break
+done
+echo "elapsed $(el)"
+
+## call 3
