@@ -32,7 +32,7 @@ done
 echo "elapsed $(el)"
 
 ## call 2
-# session 52 call 2 (H200; call 3 runs it on the H100). Call 1 (H100): the backward at
+# session 52 call 2 (H100, warm; call 3 runs it on the H200). Call 1 (H100): the backward at
 # 128 / 256 / 512 gains in 32 KiB tiles at 16 a thread (fp32 100.2 / 101.4 / 101.0 ->
 # 101.6 / 101.8 / 101.7, bf16 100.9 / 100.9 / 101.8 -> 101.5 / 102.5 / 102.8, fp16 alike)
 # or 16 KiB at 8 (bf16 102.4-102.6); the 16-bit forward at 128 / 256 in 8 KiB tiles at 8
