@@ -62,3 +62,10 @@ done
 echo "elapsed $(el)"
 
 ## call 3
+# session 52 call 3 (H200): call 2's block. Call 2 (H100): the backward in 32 KiB tiles at
+# 16 a thread leads or ties at every width 128-4096 and dtype (fp32 +0.4-1.3, 16-bit
+# +0.6-1.6); the 16-bit forward gains in 8 KiB at 8 at 128 / 256 (99.4 -> 101.2) but
+# loses from 512 (96.7-95.0), where 16 KiB at 16 gains (100.2 -> 101.0); the fp32
+# forward gains in 8 KiB at 8 at 256-4096 (98.7-99.8 -> 100.1-100.3).
+
+## call 4
