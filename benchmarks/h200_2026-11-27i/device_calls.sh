@@ -69,3 +69,36 @@ echo "elapsed $(el)"
 # forward gains in 8 KiB at 8 at 256-4096 (98.7-99.8 -> 100.1-100.3).
 
 ## call 4
+# session 52 call 4 (H200): call 2's block (call 3 had run it on the H100 again: a second
+# H100 round, within 0.1 of the first).
+
+## call 5
+# session 52 call 5 (H200). Call 4: on the H200 the backward's 32 KiB tiles lose 6-10
+# points at 16-bit 512-4096; 16 KiB at 8 a thread gains there (102.6 -> 103.3-104.2) and
+# on the H100 (16-bit +0.8-1.5, fp32 +0.1-1.2). The fp32 forward gains on both in 4 KiB
+# at 8 (H200 256-1024 96.7-97.3 -> 99.6, H100 +0.5-1.4); the H100's 16-bit forward tile
+# (8 KiB at 8) runs at 82-95 on the H200. Here: those tiles at the wider rows they also
+# change (8 values a thread: up to 32 warps), and the fp32 forward's neighbours.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+f=$out/wide_tiles_bwd_${tag}_$rev.txt; : > $f
+for tu in 8192/16 16384/8 8192/8; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 80 python3 benchmarks/tuning/tune.py --op softmax_backward --cols 4096,8192,16384 --dtype fp32,fp16 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_BWD_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_BWD_UNITS_PER_THREAD=$per \
+    --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+done
+echo "bwd $(el)"
+f=$out/fp32_tiles_fwd_${tag}_$rev.txt; : > $f
+for tu in 16384/32 4096/8 4096/16 2048/8 8192/8 16384/32; do
+  tile=${tu%/*}; per=${tu#*/}
+  timeout 80 python3 benchmarks/tuning/tune.py --cols 256,512,1024,2048,4096,8192,16384,32768 --dtype fp32 --impl triton/fused,torch/auto \
+    --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=$tile --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=$per \
+    --label "t$tile/u$per" 2>&1 | grep -v Warn | tee -a $f
+  [ $(el) -gt 540 ] && break
+done
+echo "elapsed $(el)"
+
+## call 6
