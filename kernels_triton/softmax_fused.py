@@ -162,6 +162,21 @@ FUSED_MAX_TILE_ROWS = 512
 FUSED_WIDE_TILE_FP32_COLS = 128
 FUSED_WIDE_TILE_BYTES = 64 * 1024
 FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
+# fp32 rows of 256-4096 columns at ALIGN 16 take 4 KiB tiles at 8 values a thread (32
+# bytes: two 16-byte loads; 4-16 warps, 1-4 rows). 1 GiB, % of copy, 16 KiB / 32 -> 4 KiB
+# / 8, 256 / 512 / 1024 / 2048 / 4096 columns (`tuning/tune.py`, benchmarks/
+# h200_2026-11-27i/fp32_tiles_fwd_h200_1ad8dab.txt, tiles_fwd_h200_d52c863.txt; benchmarks/
+# h100_2026-11-27i/tiles_fwd_{,r2_}h100_*.txt, two rounds alike):
+#   H200 96.7 / 97.7 / 97.9 / 97.4 / 97.2 -> 100.0 / 100.2 / 100.2 / 97.5 / 98.3
+#   H100 99.7 / 98.7 / 98.9 / 99.5 / 99.6 -> 100.2 / 100.2 / 100.2 / 100.1 / 100.3
+# Wider rows gain less on the H200 (8192 / 16384 / 32768: 96.9 / 97.9 / 98.4 -> 97.2 / 98.3
+# / 98.3) and were not measured on the H100. 16-bit rows at 8 a thread (16 bytes) lose on
+# the H200 (bf16 512-4096: 99.8-97.7 -> 91.1-78.5), and at 16 (a thread's 32 bytes) too
+# (16 KiB, 512 / 1024: 99.8 / 99.9 -> 92.3 / 91.6), though both gain on the H100 (16
+# KiB at 16: 100.2 -> 101.0 at 512-2048): they keep FUSED_TILE_BYTES.
+FUSED_SMALL_TILE_FP32_COLS = (256, 4096)
+FUSED_SMALL_TILE_BYTES = 4 * 1024
+FUSED_SMALL_TILE_UNITS_PER_THREAD = 8
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -500,6 +515,21 @@ FUSED_BWD_WINDOW_MIN_FILL = 2 / 3
 # 92.9 / 99.0 (softmax's backward loses there, log-softmax's gains more); element loads 33
 # / 130 / 260 10.9 / 43.0 / 84.8 -> 47.0 / 71.9 / 94.0 (log-softmax 34.8 / 68.3 / 92.3).
 FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
+# Aligned rows (ALIGN 16, not paired) of 128-2048 columns take tiles of 16 KiB of each
+# tensor at 8 units of each a thread. 1 GiB, % of copy, softmax backward, 8 KiB / 16 ->
+# 16 KiB / 8, 128 / 256 / 512 / 1024 / 2048 columns (`tuning/tune.py`,
+# benchmarks/h100_2026-11-27i/tiles_bwd_{,r2_}h100_*.txt, two rounds alike,
+# benchmarks/h200_2026-11-27i/tiles_bwd_h200_d52c863.txt):
+#   H100 fp32 100.2 / 101.4 / 101.0 / 101.3 / 101.3 -> 101.4 / 101.5 / 101.4 / 101.5 / 101.5
+#        bf16 100.9 / 100.9 / 101.8 / 101.8 / 101.8 -> 102.4 / 102.4 / 102.6 / 102.6 / 102.5
+#   H200 fp32 101.9 / 102.4 / 102.1 / 102.2 / 102.3 -> 102.1 / 102.6 / 102.4 / 102.5 / 102.4
+#        bf16 102.6 at each -> 103.4 / 103.5 / 104.2 / 104.1 / 103.9 (fp16 alike)
+# At 4096 the H200's 16-bit rows lose (bf16 102.6 -> 102.1, fp16 at 4096 / 8192 103.7 /
+# 105.3 -> 102.7 / 102.8, wide_tiles_bwd_h200_1ad8dab.txt); fp32 ties. 32 KiB tiles,
+# best on the H100 (fp32 +0.4-1.3), lose 6-10 points at the H200's 16-bit 512-4096.
+FUSED_BWD_SMALL_TILE_COLS = (128, 2048)
+FUSED_BWD_SMALL_TILE_BYTES = 16 * 1024
+FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD = 8
 # Under the interpreter, tiles of at most this many units of each tensor.
 INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 
@@ -818,9 +848,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x)
 
-    wide_tile = elem == 4 and cols == FUSED_WIDE_TILE_FP32_COLS and align == softmax_rows.MAX_ALIGN
-    tile_bytes, per_thread = ((FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD) if wide_tile
-                              else (FUSED_TILE_BYTES, FUSED_UNITS_PER_THREAD))
+    tile_bytes, per_thread = _tile(elem, cols, align)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_MAX_TILE_ROWS,
@@ -853,6 +881,18 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
                   "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_,
                   "TAIL": tail}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
+
+
+def _tile(elem: int, cols: int, align: int) -> tuple[int, int]:
+    """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
+    bytes at ALIGN `align`: FUSED_WIDE_TILE_* and FUSED_SMALL_TILE_* for aligned fp32
+    rows of their widths, else FUSED_TILE_BYTES at FUSED_UNITS_PER_THREAD."""
+    if elem == 4 and align == softmax_rows.MAX_ALIGN:
+        if cols == FUSED_WIDE_TILE_FP32_COLS:
+            return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
+        if FUSED_SMALL_TILE_FP32_COLS[0] <= cols <= FUSED_SMALL_TILE_FP32_COLS[1]:
+            return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
+    return FUSED_TILE_BYTES, FUSED_UNITS_PER_THREAD
 
 
 def _segments(pairs_: bool, block: int, cols: int) -> int:
@@ -970,9 +1010,13 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     # The window reads rows that `backward_edges` gives element loads (both tiles one
     # width), in the same block.
     edges_ = 0 if pairs_ else edges(y, dy)
+    small_tile = (align == softmax_rows.MAX_ALIGN and not pairs_
+                  and FUSED_BWD_SMALL_TILE_COLS[0] <= cols <= FUSED_BWD_SMALL_TILE_COLS[1])
+    tile_bytes, per_thread = ((FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) if small_tile
+                              else (FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD))
 
     def rows_of(block: int) -> int:
-        return _tile_rows(block, unit, rows, sm_count, FUSED_BWD_TILE_BYTES, FUSED_BWD_MAX_TILE_ROWS,
+        return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_BWD_MAX_TILE_ROWS,
                           INTERPRET_FUSED_BWD_TILE_UNITS)
 
     block = triton.next_power_of_2(body_units(units, edges_))
@@ -987,7 +1031,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
             tile_rows = rows_of(block)
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
-    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * FUSED_BWD_UNITS_PER_THREAD)))
+    warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,

@@ -225,10 +225,11 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
 
 
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
-def test_fused_takes_wide_tiles_for_aligned_fp32_rows_of_128_alone(op):
+def test_fused_tiles_of_aligned_fp32_rows_by_width(op):
     # FUSED_WIDE_TILE_FP32_COLS: aligned fp32 rows of 128 columns in 64 KiB tiles at 16
-    # values a thread (128 rows over 32 warps); wider, narrower, offset and 16-bit rows of
-    # the same bytes keep 16 KiB tiles at 32 a thread. Planned for the offline H200
+    # values a thread (128 rows over 32 warps); FUSED_SMALL_TILE_FP32_COLS: aligned fp32
+    # rows of 256-4096 columns in 4 KiB tiles at 8 a thread; narrower, wider, offset and
+    # 16-bit rows keep 16 KiB tiles at 32 a thread. Planned for the offline H200
     # (residency made up: nothing compiles), so this runs anywhere.
     softmax_mod, _, fused, *_ = _modules()
     from kernels_triton import offline
@@ -240,10 +241,16 @@ def test_fused_takes_wide_tiles_for_aligned_fp32_rows_of_128_alone(op):
     rows = 1 << 16
     assert plan(torch.empty(rows, 128)) == (128, 32)
     assert fused.FUSED_WIDE_TILE_BYTES == 128 * 128 * 4 and fused.FUSED_WIDE_TILE_UNITS_PER_THREAD == 16
-    assert plan(torch.empty(rows, 256)) == (16, 4)
+    assert fused.FUSED_SMALL_TILE_FP32_COLS == (256, 4096)
+    assert fused.FUSED_SMALL_TILE_BYTES == 4 * 256 * 4 and fused.FUSED_SMALL_TILE_UNITS_PER_THREAD == 8
+    assert plan(torch.empty(rows, 256)) == (4, 4)
+    assert plan(torch.empty(rows, 1040)) == (1, 8)      # a multiple of 16 values: a 2048 block
+    assert plan(torch.empty(rows, 4096)) == (1, 16)
+    assert plan(torch.empty(rows, 8192)) == (1, 8)      # past the small tile: 32 a thread
     assert plan(torch.empty(rows, 64)) == (64, 4)
     assert plan(torch.empty(rows, 256, dtype=torch.bfloat16)) == (32, 8)
     assert plan(torch.empty(rows, 129)[:, 1:]) == (32, 4)  # offset by one value: ALIGN 1
+    assert plan(torch.empty(rows, 264)[:, :256]) == (16, 4)  # row stride of 8 values: ALIGN 8
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -263,6 +270,28 @@ def test_fused_wide_tiles_of_fp32_rows_of_128_agree_in_full_and_partial_tiles(op
     strided = make_rows(rows, 132, torch.float32, DEVICE, seed=4)[:, :128]
     assert softmax_mod.plan(strided, op, "fused")["constexprs"]["ROWS"] < 128 or sms is None
     run_and_check(target, strided)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("cols", [256, 1040, 4096])
+def test_fused_small_tiles_of_fp32_rows_agree_in_full_and_partial_tiles(op, cols):
+    # FUSED_SMALL_TILE_FP32_COLS on a GPU: rows for several tiles a SM and a last tile
+    # part full (256: 4-row tiles), every element against float64, and a strided view
+    # of the same rows (ALIGN 4) in the 16 KiB tile. Under the interpreter, few rows.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
+    rows = 5 if sms is None else sms * 16 + 3
+    x = make_rows(rows, cols, torch.float32, DEVICE, seed=5)
+    if sms is not None:
+        p = softmax_mod.plan(x, op, "fused")
+        assert p["constexprs"]["ROWS"] == max(1, fused.FUSED_SMALL_TILE_BYTES // (4 * triton_next_pow2(cols)))
+    run_and_check(target, x)
+    run_and_check(target, make_rows(rows, cols + 4, torch.float32, DEVICE, seed=6)[:, :cols])
+
+
+def triton_next_pow2(n: int) -> int:
+    return 1 << (n - 1).bit_length()
 
 
 def test_fused_refuses_rows_past_its_register_limit():

@@ -170,6 +170,27 @@ def test_backward_fused_paired_rows(op, dtype, monkeypatch):
     assert agreement.ok, agreement.summary()
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_fused_small_tiles_agree_in_full_and_partial_tiles(op, dtype):
+    # FUSED_BWD_SMALL_TILE_COLS (aligned rows of 128-2048, 16 KiB tiles at 8 a thread) on
+    # a GPU: rows for tiles on every SM and a last one part full, every element against
+    # float64, and a strided view of the same rows (ALIGN 4) in the 8 KiB tile. Under the
+    # interpreter, few rows.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    on_gpu = torch.device(DEVICE).type == "cuda"
+    for cols in (128, 2048):
+        rows = 5 if not on_gpu else torch.cuda.get_device_properties(DEVICE).multi_processor_count * 32 + 3
+        y, dy = backward_inputs(op, rows, cols, dtype, seed=cols)
+        if on_gpu:
+            tile_rows = softmax_mod.plan(y, op, "fused", dy)["constexprs"]["ROWS"]
+            assert tile_rows == max(1, fused.FUSED_BWD_SMALL_TILE_BYTES // (cols * y.element_size()))
+        run_and_check(target, y, dy=dy)
+        y, dy = backward_inputs(op, rows, cols + 4, dtype, seed=cols + 1)
+        run_and_check(target, y[:, :cols], dy=dy[:, :cols])
+
+
 def _prepublished_slots(op: str, y: torch.Tensor, dy: torch.Tensor, split: int, chunk: int,
                         groups: int, edges: int = 0) -> torch.Tensor:
     """The exchange buffer as `split` lays it out, with the words every program of a group
@@ -524,11 +545,20 @@ def test_backward_launch_arithmetic():
     odd_rows = split.backward_chunks(256 * split.SPLIT_BWD_CHUNK_ODD, 4, 1, False, 132)
     assert odd_rows == (256, split.SPLIT_BWD_CHUNK_ODD)  # odd rows keep element-wise chunks
     assert split.backward_chunks(10**6, 4, 16, True) == (1, 2**20)
-    # fused: 16 units of each tensor per thread; tiles of half the forward's bytes
-    y = torch.empty(4096, 128)
-    constexprs, warps, maxnreg, blocks = fused.backward_launch_params(y, y, gpu_limits(132), "softmax")
-    assert constexprs["ROWS"] * 128 * 4 == fused.FUSED_BWD_TILE_BYTES and blocks == 4096 // constexprs["ROWS"]
-    assert warps * 32 * fused.FUSED_BWD_UNITS_PER_THREAD == constexprs["ROWS"] * 128 and maxnreg is None
+    # fused: 16 units of each tensor per thread; tiles of half the forward's bytes; aligned
+    # rows of FUSED_BWD_SMALL_TILE_COLS 8 a thread in 16 KiB tiles
+    for cols, small in ((128, True), (2048, True), (4096, False), (64, False)):
+        y = torch.empty(4096, cols)
+        constexprs, warps, maxnreg, blocks = fused.backward_launch_params(y, y, gpu_limits(132), "softmax")
+        tile, per = ((fused.FUSED_BWD_SMALL_TILE_BYTES, fused.FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) if small
+                     else (fused.FUSED_BWD_TILE_BYTES, fused.FUSED_BWD_UNITS_PER_THREAD))
+        rows = min(tile // (cols * 4), 4096 // 132 + 1 if cols == 64 else 4096)
+        assert constexprs["ROWS"] == max(1, rows) and blocks == -(-4096 // constexprs["ROWS"]), cols
+        assert warps * 32 * per == constexprs["ROWS"] * cols and maxnreg is None, cols
+    assert (fused.FUSED_BWD_SMALL_TILE_BYTES, fused.FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) == (16384, 8)
+    offset = torch.empty(4096, 129)[:, 1:]  # ALIGN 1: the tile of 8 KiB at 16 a thread
+    constexprs, warps, _, _ = fused.backward_launch_params(offset, offset, gpu_limits(132), "softmax")
+    assert constexprs["ROWS"] == fused.FUSED_BWD_TILE_BYTES // (128 * 4)
     wide = torch.empty(4, fused.FUSED_BWD_MAX_COLS_PAIRS[torch.bfloat16], dtype=torch.bfloat16)
     constexprs, warps, maxnreg, _ = fused.backward_launch_params(wide, wide, gpu_limits(132), "softmax")
     assert constexprs["PAIRS"] and warps == fused.FUSED_MAX_WARPS and maxnreg == fused.FUSED_PAIRS_MAX_REGISTERS

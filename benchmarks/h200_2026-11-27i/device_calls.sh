@@ -102,3 +102,28 @@ done
 echo "elapsed $(el)"
 
 ## call 6
+# session 52 call 6 (H200; call 7 runs it on the H100). Call 5: the backward's 16 KiB tiles
+# at 8 a thread lose at 16-bit 4096-8192 (fp16 103.7 / 105.3 -> 102.7 / 102.8), fp32 ties;
+# the fp32 forward's 4 KiB at 8 gains least past 4096 (8192 / 16384 / 32768: +0.3 / +0.4 /
+# -0.1). Taken: the backward's tile for aligned rows of 128-2048 columns
+# (softmax_fused.FUSED_BWD_SMALL_TILE_*), the fp32 forward's for aligned rows of 256-4096
+# (FUSED_SMALL_TILE_*). Here: Triton `auto` before (the previous commit's kernels_triton,
+# carried in .device/before) and after, twice, through `python -m comparison` (every
+# element against float64), softmax and log-softmax; the tile tests on the GPU;
+# compute-sanitizer memcheck over `fused` and `auto` at the new tiles.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees small_fwd fwd 2 "--cols 256,1024,1040,4096 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+compare_trees small_bwd bwd 2 "--cols 128,512,2048 --dtype fp32,bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+echo "compare $(el)"
+timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "tiles or launch_arithmetic or (fused and not more_than_2_to_the_31)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tiles_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tiles_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_small_tiles_${tag}_$rev.log --backends triton --variants fused,auto \
+  --dtypes fp32,bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 301x256,5x1040,67x4096,603x128,33x2048 \
+  > $out/sanitize_small_tiles_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_small_tiles_${tag}_$rev.summary; tail -4 $out/sanitize_small_tiles_${tag}_$rev.summary
+
+## call 7
