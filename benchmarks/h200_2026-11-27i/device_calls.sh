@@ -122,8 +122,10 @@ echo "compare $(el)"
 timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
   -k "tiles or launch_arithmetic or (fused and not more_than_2_to_the_31)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tiles_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tiles_${tag}_$rev.log | tail -12
 echo "tests $(el)"
-timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $out/sanitize_small_tiles_${tag}_$rev.log --backends triton --variants fused,auto \
-  --dtypes fp32,bf16,fp16 --ops softmax,log_softmax,softmax_backward,log_softmax_backward --shapes 301x256,5x1040,67x4096,603x128,33x2048 \
-  > $out/sanitize_small_tiles_${tag}_$rev.summary 2>&1; echo "sanitize rc $? at $(el)" >> $out/sanitize_small_tiles_${tag}_$rev.summary; tail -4 $out/sanitize_small_tiles_${tag}_$rev.summary
+for part in "fwd fp32 softmax,log_softmax 301x256,5x1040,67x4096" "bwd fp32,bf16,fp16 softmax_backward,log_softmax_backward 603x128,33x2048"; do
+  set -- $part; f=$out/sanitize_small_tiles_$1_${tag}_$rev
+  timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+    --dtypes $2 --ops $3 --shapes $4 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
+done
 
 ## call 7
