@@ -162,7 +162,7 @@ FUSED_MAX_TILE_ROWS = 512
 FUSED_WIDE_TILE_FP32_COLS = 128
 FUSED_WIDE_TILE_BYTES = 64 * 1024
 FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
-# fp32 rows of 256-4096 columns at ALIGN 16 take 4 KiB tiles at 8 values a thread (32
+# fp32 rows of 256-4096 columns, powers of two, at ALIGN 16 take 4 KiB tiles at 8 values a thread (32
 # bytes: two 16-byte loads; 4-16 warps, 1-4 rows). 1 GiB, % of copy, 16 KiB / 32 -> 4 KiB
 # / 8, 256 / 512 / 1024 / 2048 / 4096 columns (`tuning/tune.py`, benchmarks/
 # h200_2026-11-27i/fp32_tiles_fwd_h200_1ad8dab.txt, tiles_fwd_h200_d52c863.txt; benchmarks/
@@ -515,7 +515,7 @@ FUSED_BWD_WINDOW_MIN_FILL = 2 / 3
 # 92.9 / 99.0 (softmax's backward loses there, log-softmax's gains more); element loads 33
 # / 130 / 260 10.9 / 43.0 / 84.8 -> 47.0 / 71.9 / 94.0 (log-softmax 34.8 / 68.3 / 92.3).
 FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
-# Aligned rows (ALIGN 16, not paired) of 128-2048 columns take tiles of 16 KiB of each
+# Aligned rows (ALIGN 16, not paired) of 128-2048 columns, powers of two, take tiles of 16 KiB of each
 # tensor at 8 units of each a thread. 1 GiB, % of copy, softmax backward, 8 KiB / 16 ->
 # 16 KiB / 8, 128 / 256 / 512 / 1024 / 2048 columns (`tuning/tune.py`,
 # benchmarks/h100_2026-11-27i/tiles_bwd_{,r2_}h100_*.txt, two rounds alike,
@@ -886,13 +886,22 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
 def _tile(elem: int, cols: int, align: int) -> tuple[int, int]:
     """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
     bytes at ALIGN `align`: FUSED_WIDE_TILE_* and FUSED_SMALL_TILE_* for aligned fp32
-    rows of their widths, else FUSED_TILE_BYTES at FUSED_UNITS_PER_THREAD."""
+    rows of their widths (`_fills_small_tile`), else FUSED_TILE_BYTES at
+    FUSED_UNITS_PER_THREAD."""
     if elem == 4 and align == softmax_rows.MAX_ALIGN:
         if cols == FUSED_WIDE_TILE_FP32_COLS:
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
-        if FUSED_SMALL_TILE_FP32_COLS[0] <= cols <= FUSED_SMALL_TILE_FP32_COLS[1]:
+        if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
     return FUSED_TILE_BYTES, FUSED_UNITS_PER_THREAD
+
+
+def _fills_small_tile(cols: int, bounds: tuple[int, int]) -> bool:
+    """Whether rows of `cols` columns take a small tile of `bounds` (FUSED_SMALL_TILE_FP32_COLS,
+    FUSED_BWD_SMALL_TILE_COLS): a power of two within them. A padded row's masked half
+    costs the small tile's many threads more than it saves (H200, fp32 1040 in a block of
+    2048: 97.2 -> 88.2, benchmarks/h200_2026-11-27i/small_tiles_compare_h200_73478ad.txt)."""
+    return bounds[0] <= cols <= bounds[1] and cols & (cols - 1) == 0
 
 
 def _segments(pairs_: bool, block: int, cols: int) -> int:
@@ -1010,8 +1019,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     # The window reads rows that `backward_edges` gives element loads (both tiles one
     # width), in the same block.
     edges_ = 0 if pairs_ else edges(y, dy)
-    small_tile = (align == softmax_rows.MAX_ALIGN and not pairs_
-                  and FUSED_BWD_SMALL_TILE_COLS[0] <= cols <= FUSED_BWD_SMALL_TILE_COLS[1])
+    small_tile = align == softmax_rows.MAX_ALIGN and not pairs_ and _fills_small_tile(cols, FUSED_BWD_SMALL_TILE_COLS)
     tile_bytes, per_thread = ((FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) if small_tile
                               else (FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD))
 

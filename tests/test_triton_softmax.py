@@ -228,8 +228,8 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
 def test_fused_tiles_of_aligned_fp32_rows_by_width(op):
     # FUSED_WIDE_TILE_FP32_COLS: aligned fp32 rows of 128 columns in 64 KiB tiles at 16
     # values a thread (128 rows over 32 warps); FUSED_SMALL_TILE_FP32_COLS: aligned fp32
-    # rows of 256-4096 columns in 4 KiB tiles at 8 a thread; narrower, wider, offset and
-    # 16-bit rows keep 16 KiB tiles at 32 a thread. Planned for the offline H200
+    # rows of 256-4096 columns, powers of two, in 4 KiB tiles at 8 a thread; narrower,
+    # wider, padded, offset and 16-bit rows keep 16 KiB tiles at 32 a thread. Planned for the offline H200
     # (residency made up: nothing compiles), so this runs anywhere.
     softmax_mod, _, fused, *_ = _modules()
     from kernels_triton import offline
@@ -244,7 +244,8 @@ def test_fused_tiles_of_aligned_fp32_rows_by_width(op):
     assert fused.FUSED_SMALL_TILE_FP32_COLS == (256, 4096)
     assert fused.FUSED_SMALL_TILE_BYTES == 4 * 256 * 4 and fused.FUSED_SMALL_TILE_UNITS_PER_THREAD == 8
     assert plan(torch.empty(rows, 256)) == (4, 4)
-    assert plan(torch.empty(rows, 1040)) == (1, 8)      # a multiple of 16 values: a 2048 block
+    assert plan(torch.empty(rows, 2048)) == (1, 8)
+    assert plan(torch.empty(rows, 1040)) == (2, 4)      # padded to 2048: the 16 KiB tile
     assert plan(torch.empty(rows, 4096)) == (1, 16)
     assert plan(torch.empty(rows, 8192)) == (1, 8)      # past the small tile: 32 a thread
     assert plan(torch.empty(rows, 64)) == (64, 4)
@@ -273,7 +274,7 @@ def test_fused_wide_tiles_of_fp32_rows_of_128_agree_in_full_and_partial_tiles(op
 
 
 @pytest.mark.parametrize("op", OPS)
-@pytest.mark.parametrize("cols", [256, 1040, 4096])
+@pytest.mark.parametrize("cols", [256, 1024, 4096])
 def test_fused_small_tiles_of_fp32_rows_agree_in_full_and_partial_tiles(op, cols):
     # FUSED_SMALL_TILE_FP32_COLS on a GPU: rows for several tiles a SM and a last tile
     # part full (256: 4-row tiles), every element against float64, and a strided view
@@ -285,13 +286,9 @@ def test_fused_small_tiles_of_fp32_rows_agree_in_full_and_partial_tiles(op, cols
     x = make_rows(rows, cols, torch.float32, DEVICE, seed=5)
     if sms is not None:
         p = softmax_mod.plan(x, op, "fused")
-        assert p["constexprs"]["ROWS"] == max(1, fused.FUSED_SMALL_TILE_BYTES // (4 * triton_next_pow2(cols)))
+        assert p["constexprs"]["ROWS"] == max(1, fused.FUSED_SMALL_TILE_BYTES // (4 * cols))
     run_and_check(target, x)
     run_and_check(target, make_rows(rows, cols + 4, torch.float32, DEVICE, seed=6)[:, :cols])
-
-
-def triton_next_pow2(n: int) -> int:
-    return 1 << (n - 1).bit_length()
 
 
 def test_fused_refuses_rows_past_its_register_limit():

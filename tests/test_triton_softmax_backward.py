@@ -546,15 +546,16 @@ def test_backward_launch_arithmetic():
     assert odd_rows == (256, split.SPLIT_BWD_CHUNK_ODD)  # odd rows keep element-wise chunks
     assert split.backward_chunks(10**6, 4, 16, True) == (1, 2**20)
     # fused: 16 units of each tensor per thread; tiles of half the forward's bytes; aligned
-    # rows of FUSED_BWD_SMALL_TILE_COLS 8 a thread in 16 KiB tiles
-    for cols, small in ((128, True), (2048, True), (4096, False), (64, False)):
+    # rows of FUSED_BWD_SMALL_TILE_COLS (powers of two) 8 a thread in 16 KiB tiles
+    for cols, small in ((128, True), (2048, True), (4096, False), (64, False), (1040, False)):
         y = torch.empty(4096, cols)
         constexprs, warps, maxnreg, blocks = fused.backward_launch_params(y, y, gpu_limits(132), "softmax")
         tile, per = ((fused.FUSED_BWD_SMALL_TILE_BYTES, fused.FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) if small
                      else (fused.FUSED_BWD_TILE_BYTES, fused.FUSED_BWD_UNITS_PER_THREAD))
-        rows = min(tile // (cols * 4), 4096 // 132 + 1 if cols == 64 else 4096)
+        block = 1 << (cols - 1).bit_length()
+        rows = min(tile // (block * 4), 4096 // 132 + 1 if cols == 64 else 4096)
         assert constexprs["ROWS"] == max(1, rows) and blocks == -(-4096 // constexprs["ROWS"]), cols
-        assert warps * 32 * per == constexprs["ROWS"] * cols and maxnreg is None, cols
+        assert warps * 32 * per == constexprs["ROWS"] * block and maxnreg is None, cols
     assert (fused.FUSED_BWD_SMALL_TILE_BYTES, fused.FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) == (16384, 8)
     offset = torch.empty(4096, 129)[:, 1:]  # ALIGN 1: the tile of 8 KiB at 16 a thread
     constexprs, warps, _, _ = fused.backward_launch_params(offset, offset, gpu_limits(132), "softmax")
