@@ -29,7 +29,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import downcast, launch, pairs, row_edges, softmax_rows
+from . import downcast, launch, pairs, row_edges, softmax_rows, softmax_split
 from .softmax_rows import LN2, LOG2E
 
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
@@ -172,11 +172,22 @@ FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
 # Wider rows gain less on the H200 (8192 / 16384 / 32768: 96.9 / 97.9 / 98.4 -> 97.2 / 98.3
 # / 98.3) and were not measured on the H100. 16-bit rows at 8 a thread (16 bytes) lose on
 # the H200 (bf16 512-4096: 99.8-97.7 -> 91.1-78.5), and at 16 (a thread's 32 bytes) too
-# (16 KiB, 512 / 1024: 99.8 / 99.9 -> 92.3 / 91.6), though both gain on the H100 (16
-# KiB at 16: 100.2 -> 101.0 at 512-2048): they keep FUSED_TILE_BYTES.
+# (16 KiB, 512 / 1024: 99.8 / 99.9 -> 92.3 / 91.6): FUSED_SMALL_TILES_16BIT.
 FUSED_SMALL_TILE_FP32_COLS = (256, 4096)
 FUSED_SMALL_TILE_BYTES = 4 * 1024
 FUSED_SMALL_TILE_UNITS_PER_THREAD = 8
+# Aligned 16-bit rows, powers of two, on GPUs of less than
+# softmax_split.SPLIT_FAST_SM_BANDWIDTH of DRAM bandwidth per SM (not `fast_sm`: the
+# H100) take smaller tiles of fewer values a thread: (fewest columns, most, tile bytes,
+# values a thread). 1 GiB, % of copy, 16 KiB / 32 -> these, bf16 (fp16 alike), two
+# rounds alike (benchmarks/h100_2026-11-27i/tiles_fwd_{,r2_}h100_*.txt):
+#   H100 128 / 256 99.4 / 99.4 -> 101.2 / 101.2 (8 KiB at 8), 512 / 1024 / 2048 100.2 /
+#        100.2 / 100.0 -> 101.0 / 101.0 / 101.0 (16 KiB at 16); 4096 100.0 -> 100.2
+#   H200 the same tiles 98.0 / 98.9 -> 94.0 / 94.2, 99.8 / 99.9 / 98.1 -> 92.3 / 91.6 /
+#        91.0 (benchmarks/h200_2026-11-27i/tiles_fwd_h200_d52c863.txt)
+# A GPU whose SMs each stream more of the DRAM's bandwidth needs more bytes in flight
+# than 16-32 bytes a thread keep; the H200's 37 GB/s per SM does, the H100's 25 not.
+FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -848,7 +859,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x)
 
-    tile_bytes, per_thread = _tile(elem, cols, align)
+    tile_bytes, per_thread = _tile(elem, cols, align, limits)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_MAX_TILE_ROWS,
@@ -883,22 +894,27 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
-def _tile(elem: int, cols: int, align: int) -> tuple[int, int]:
+def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None) -> tuple[int, int]:
     """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
-    bytes at ALIGN `align`: FUSED_WIDE_TILE_* and FUSED_SMALL_TILE_* for aligned fp32
-    rows of their widths (`_fills_small_tile`), else FUSED_TILE_BYTES at
-    FUSED_UNITS_PER_THREAD."""
-    if elem == 4 and align == softmax_rows.MAX_ALIGN:
+    bytes at ALIGN `align` on the GPU of `limits`: FUSED_WIDE_TILE_* and
+    FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
+    FUSED_SMALL_TILES_16BIT for aligned 16-bit rows on GPUs that are not `fast_sm`, else
+    FUSED_TILE_BYTES at FUSED_UNITS_PER_THREAD."""
+    if align == softmax_rows.MAX_ALIGN and elem == 4:
         if cols == FUSED_WIDE_TILE_FP32_COLS:
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
         if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
+    if align == softmax_rows.MAX_ALIGN and elem == 2 and limits is not None and not softmax_split.fast_sm(limits):
+        for low, high, tile_bytes, per_thread in FUSED_SMALL_TILES_16BIT:
+            if _fills_small_tile(cols, (low, high)):
+                return tile_bytes, per_thread
     return FUSED_TILE_BYTES, FUSED_UNITS_PER_THREAD
 
 
 def _fills_small_tile(cols: int, bounds: tuple[int, int]) -> bool:
     """Whether rows of `cols` columns take a small tile of `bounds` (FUSED_SMALL_TILE_FP32_COLS,
-    FUSED_BWD_SMALL_TILE_COLS): a power of two within them. A padded row's masked half
+    FUSED_SMALL_TILES_16BIT, FUSED_BWD_SMALL_TILE_COLS): a power of two within them. A padded row's masked half
     costs the small tile's many threads more than it saves (H200, fp32 1040 in a block of
     2048: 97.2 -> 88.2, benchmarks/h200_2026-11-27i/small_tiles_compare_h200_73478ad.txt)."""
     return bounds[0] <= cols <= bounds[1] and cols & (cols - 1) == 0

@@ -254,6 +254,30 @@ def test_fused_tiles_of_aligned_fp32_rows_by_width(op):
     assert plan(torch.empty(rows, 264)[:, :256]) == (16, 4)  # row stride of 8 values: ALIGN 8
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_fused_tiles_of_aligned_16bit_rows_by_bandwidth_per_sm(op):
+    # FUSED_SMALL_TILES_16BIT: on a GPU that is not `fast_sm` (the offline H100: 25 GB/s
+    # of DRAM bandwidth per SM) aligned 16-bit rows of 128-256 columns take 8 KiB tiles
+    # at 8 values a thread, of 512-2048 16 KiB at 16; on the offline H200 (36 GB/s per
+    # SM), padded or offset rows, and past 2048, 16 KiB at 32.
+    softmax_mod, *_ = _modules()
+    from kernels_triton import offline
+
+    def plan(x, limits):
+        p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
+        return p["constexprs"]["ROWS"], p["num_warps"]
+
+    rows = 1 << 16
+    for dtype in (torch.bfloat16, torch.float16):
+        assert plan(torch.empty(rows, 128, dtype=dtype), offline.H100) == (32, 16)
+        assert plan(torch.empty(rows, 128, dtype=dtype), offline.H200) == (64, 8)
+        assert plan(torch.empty(rows, 1024, dtype=dtype), offline.H100) == (8, 16)
+        assert plan(torch.empty(rows, 1024, dtype=dtype), offline.H200) == (8, 8)
+        assert plan(torch.empty(rows, 4096, dtype=dtype), offline.H100) == (2, 8)
+        assert plan(torch.empty(rows, 1040, dtype=dtype), offline.H100) == (4, 8)   # padded to 2048
+        assert plan(torch.empty(rows, 129, dtype=dtype)[:, 1:], offline.H100) == (64, 8)  # ALIGN 1
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_fused_wide_tiles_of_fp32_rows_of_128_agree_in_full_and_partial_tiles(op):
     # On a GPU: rows enough for 128-row tiles on every SM and a last tile of 77 rows,
@@ -274,21 +298,24 @@ def test_fused_wide_tiles_of_fp32_rows_of_128_agree_in_full_and_partial_tiles(op
 
 
 @pytest.mark.parametrize("op", OPS)
-@pytest.mark.parametrize("cols", [256, 1024, 4096])
-def test_fused_small_tiles_of_fp32_rows_agree_in_full_and_partial_tiles(op, cols):
-    # FUSED_SMALL_TILE_FP32_COLS on a GPU: rows for several tiles a SM and a last tile
-    # part full (256: 4-row tiles), every element against float64, and a strided view
-    # of the same rows (ALIGN 4) in the 16 KiB tile. Under the interpreter, few rows.
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cols", [128, 256, 1024, 4096])
+def test_fused_small_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
+    # FUSED_SMALL_TILE_FP32_COLS and (on GPUs that are not `fast_sm`) FUSED_SMALL_TILES_16BIT
+    # on a GPU: rows for several tiles a SM and a last tile part full, every element
+    # against float64, and a strided view of the same rows (ALIGN 4) in the 16 KiB tile.
+    # Under the interpreter, few rows.
     softmax_mod, _, fused, *_ = _modules()
     target = Target("triton", op, "fused")
     sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
     rows = 5 if sms is None else sms * 16 + 3
-    x = make_rows(rows, cols, torch.float32, DEVICE, seed=5)
-    if sms is not None:
-        p = softmax_mod.plan(x, op, "fused")
-        assert p["constexprs"]["ROWS"] == max(1, fused.FUSED_SMALL_TILE_BYTES // (4 * cols))
+    x = make_rows(rows, cols, dtype, DEVICE, seed=5)
+    if sms is not None and not (dtype == torch.float32 and cols == fused.FUSED_WIDE_TILE_FP32_COLS):
+        from kernels_triton import launch
+        tile_bytes, _ = fused._tile(x.element_size(), cols, 16, launch.device_limits(x.device.index))
+        assert softmax_mod.plan(x, op, "fused")["constexprs"]["ROWS"] == max(1, tile_bytes // (x.element_size() * cols))
     run_and_check(target, x)
-    run_and_check(target, make_rows(rows, cols + 4, torch.float32, DEVICE, seed=6)[:, :cols])
+    run_and_check(target, make_rows(rows, cols + 4, dtype, DEVICE, seed=6)[:, :cols])
 
 
 def test_fused_refuses_rows_past_its_register_limit():

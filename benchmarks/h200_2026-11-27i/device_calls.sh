@@ -150,3 +150,26 @@ timeout $(( 580 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "elapsed $(el)"
 
 ## call 8
+# session 52 call 8 (H100). Call 7: the H100 gains as the H200 did (fp32 forward 256 /
+# 1024 / 4096 99.8 / 99.1 / 99.8 -> 100.0 / 100.0 / 100.1; backward fp32 128 100.1 ->
+# 101.4, bf16 128 101.0 -> 102.2; 1040 unchanged); 71 `fused` GPU tests passed. Here the
+# 16-bit forward's smaller tiles on GPUs that are not `fast_sm` (the H100 alone:
+# softmax_fused.FUSED_SMALL_TILES_16BIT): `auto` before (the session's first commit's
+# kernels_triton) and after, twice; the tile tests; memcheck over the 16-bit small tiles.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees small16_fwd fwd 2 "--cols 128,256,1024,1040,2048,4096 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before \
+  2>&1 | grep -v "^wrote" | tee $out/small16_compare_${tag}_$rev.txt
+(cd $out && tar czf small16_csv_${tag}_$rev.tgz small16_*.csv && rm small16_*.csv)
+echo "compare $(el)"
+timeout $(( 400 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_triton_softmax_backward.py \
+  -k "tiles or launch_arithmetic" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tiles_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tiles_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+f=$out/sanitize_small16_${tag}_$rev
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 4301x128,33x256,67x2048 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
+
+## call 9
