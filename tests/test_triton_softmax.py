@@ -308,7 +308,7 @@ def test_fused_small_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
     softmax_mod, _, fused, *_ = _modules()
     target = Target("triton", op, "fused")
     sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
-    rows = 5 if sms is None else sms * 16 + 3
+    rows = 5 if sms is None else sms * 64 + 3  # past 64 rows a SM: the plan spreads fewer
     x = make_rows(rows, cols, dtype, DEVICE, seed=5)
     if sms is not None and not (dtype == torch.float32 and cols == fused.FUSED_WIDE_TILE_FP32_COLS):
         from kernels_triton import launch
