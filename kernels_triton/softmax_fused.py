@@ -164,9 +164,9 @@ FUSED_MAX_TILE_ROWS = 512
 FUSED_WIDE_TILE_FP32_COLS = 128
 FUSED_WIDE_TILE_BYTES = 64 * 1024
 FUSED_WIDE_TILE_UNITS_PER_THREAD = 16
-# fp32 rows of 256-4096 columns, powers of two, at ALIGN 16 take 4 KiB tiles at 8 values a thread (32
-# bytes: two 16-byte loads; 4-16 warps, 1-4 rows). 1 GiB, % of copy, 16 KiB / 32 -> 4 KiB
-# / 8, 256 / 512 / 1024 / 2048 / 4096 columns (`tuning/tune.py`, benchmarks/
+# fp32 rows of 256-4096 columns, powers of two, at ALIGN 16 take 4 KiB tiles at 8 values
+# a thread (32 bytes: two 16-byte loads; 4-16 warps, 1-4 rows). 1 GiB, % of copy, 16 KiB
+# / 32 -> 4 KiB / 8, 256 / 512 / 1024 / 2048 / 4096 columns (`tuning/tune.py`, benchmarks/
 # h200_2026-11-27i/fp32_tiles_fwd_h200_1ad8dab.txt, tiles_fwd_h200_d52c863.txt; benchmarks/
 # h100_2026-11-27i/tiles_fwd_{,r2_}h100_*.txt, two rounds alike):
 #   H200 96.7 / 97.7 / 97.9 / 97.4 / 97.2 -> 100.0 / 100.2 / 100.2 / 97.5 / 98.3
@@ -528,8 +528,8 @@ FUSED_BWD_WINDOW_MIN_FILL = 2 / 3
 # 92.9 / 99.0 (softmax's backward loses there, log-softmax's gains more); element loads 33
 # / 130 / 260 10.9 / 43.0 / 84.8 -> 47.0 / 71.9 / 94.0 (log-softmax 34.8 / 68.3 / 92.3).
 FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
-# Aligned rows (ALIGN 16, not paired) of 128-2048 columns, powers of two, take tiles of 16 KiB of each
-# tensor at 8 units of each a thread. 1 GiB, % of copy, softmax backward, 8 KiB / 16 ->
+# Aligned rows (ALIGN 16, not paired) of 128-2048 columns, powers of two, take tiles of
+# 16 KiB of each tensor at 8 units of each a thread (`_backward_tile`). 1 GiB, % of copy, softmax backward, 8 KiB / 16 ->
 # 16 KiB / 8, 128 / 256 / 512 / 1024 / 2048 columns (`tuning/tune.py`,
 # benchmarks/h100_2026-11-27i/tiles_bwd_{,r2_}h100_*.txt, two rounds alike,
 # benchmarks/h200_2026-11-27i/tiles_bwd_h200_d52c863.txt):
@@ -915,9 +915,10 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None) 
 
 
 def _fills_small_tile(cols: int, bounds: tuple[int, int]) -> bool:
-    """Whether rows of `cols` columns take a small tile of `bounds` (FUSED_SMALL_TILE_FP32_COLS,
-    FUSED_SMALL_TILES_16BIT, FUSED_BWD_SMALL_TILE_COLS): a power of two within them. A padded row's masked half
-    costs the small tile's many threads more than it saves (H200, fp32 1040 in a block of
+    """Whether rows of `cols` columns take a small tile of `bounds`
+    (FUSED_SMALL_TILE_FP32_COLS, FUSED_SMALL_TILES_16BIT, FUSED_BWD_SMALL_TILE_COLS): a
+    power of two within them. A padded row's masked half costs the small tile's many
+    threads more than it saves (H200, fp32 1040 in a block of
     2048: 97.2 -> 88.2, benchmarks/h200_2026-11-27i/small_tiles_compare_h200_73478ad.txt)."""
     return bounds[0] <= cols <= bounds[1] and cols & (cols - 1) == 0
 
@@ -1037,9 +1038,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     # The window reads rows that `backward_edges` gives element loads (both tiles one
     # width), in the same block.
     edges_ = 0 if pairs_ else edges(y, dy)
-    small_tile = align == softmax_rows.MAX_ALIGN and not pairs_ and _fills_small_tile(cols, FUSED_BWD_SMALL_TILE_COLS)
-    tile_bytes, per_thread = ((FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD) if small_tile
-                              else (FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD))
+    tile_bytes, per_thread = _backward_tile(cols, align, pairs_)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_BWD_MAX_TILE_ROWS,
@@ -1063,6 +1062,16 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
                   "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
+
+
+def _backward_tile(cols: int, align: int, pairs_: bool) -> tuple[int, int]:
+    """(bytes of each tensor, units of each a thread) of the backward's tile on rows of
+    `cols` columns at ALIGN `align`, held in pairs or not: FUSED_BWD_SMALL_TILE_* for
+    aligned rows of its widths that are not paired (`_fills_small_tile`), else
+    FUSED_BWD_TILE_BYTES at FUSED_BWD_UNITS_PER_THREAD."""
+    if align == softmax_rows.MAX_ALIGN and not pairs_ and _fills_small_tile(cols, FUSED_BWD_SMALL_TILE_COLS):
+        return FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD
+    return FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
