@@ -24,6 +24,7 @@ path, views, special values, large magnitudes, empty tensors, outputs written th
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import pytest
@@ -224,19 +225,26 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
         assert agreement.ok, agreement.summary()
 
 
+def _offline_fused_tile(x: torch.Tensor, op: str, limits) -> tuple[int, int]:
+    """(tile rows, warps) of `fused`'s plan for `x` on the offline GPU `limits`
+    (residency made up: nothing compiles)."""
+    softmax_mod, *_ = _modules()
+    p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
+    return p["constexprs"]["ROWS"], p["num_warps"]
+
+
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_fused_tiles_of_aligned_fp32_rows_by_width(op):
     # FUSED_WIDE_TILE_FP32_COLS: aligned fp32 rows of 128 columns in 64 KiB tiles at 16
     # values a thread (128 rows over 32 warps); FUSED_SMALL_TILE_FP32_COLS: aligned fp32
     # rows of 256-4096 columns, powers of two, in 4 KiB tiles at 8 a thread; narrower,
-    # wider, padded, offset and 16-bit rows keep 16 KiB tiles at 32 a thread. Planned for the offline H200
-    # (residency made up: nothing compiles), so this runs anywhere.
-    softmax_mod, _, fused, *_ = _modules()
+    # wider, padded, offset and 16-bit rows keep 16 KiB tiles at 32 a thread. Planned for
+    # the offline H200, so this runs anywhere.
+    _, _, fused, *_ = _modules()
     from kernels_triton import offline
 
     def plan(x):
-        p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, offline.H200))
-        return p["constexprs"]["ROWS"], p["num_warps"]
+        return _offline_fused_tile(x, op, offline.H200)
 
     rows = 1 << 16
     assert plan(torch.empty(rows, 128)) == (128, 32)
@@ -260,62 +268,42 @@ def test_fused_tiles_of_aligned_16bit_rows_by_bandwidth_per_sm(op):
     # of DRAM bandwidth per SM) aligned 16-bit rows of 128-256 columns take 8 KiB tiles
     # at 8 values a thread, of 512-2048 16 KiB at 16; on the offline H200 (36 GB/s per
     # SM), padded or offset rows, and past 2048, 16 KiB at 32.
-    softmax_mod, *_ = _modules()
     from kernels_triton import offline
-
-    def plan(x, limits):
-        p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
-        return p["constexprs"]["ROWS"], p["num_warps"]
-
+    plan = functools.partial(_offline_fused_tile, op=op)
     rows = 1 << 16
     for dtype in (torch.bfloat16, torch.float16):
-        assert plan(torch.empty(rows, 128, dtype=dtype), offline.H100) == (32, 16)
-        assert plan(torch.empty(rows, 128, dtype=dtype), offline.H200) == (64, 8)
-        assert plan(torch.empty(rows, 1024, dtype=dtype), offline.H100) == (8, 16)
-        assert plan(torch.empty(rows, 1024, dtype=dtype), offline.H200) == (8, 8)
-        assert plan(torch.empty(rows, 4096, dtype=dtype), offline.H100) == (2, 8)
-        assert plan(torch.empty(rows, 1040, dtype=dtype), offline.H100) == (4, 8)   # padded to 2048
-        assert plan(torch.empty(rows, 129, dtype=dtype)[:, 1:], offline.H100) == (64, 8)  # ALIGN 1
-
-
-@pytest.mark.parametrize("op", OPS)
-def test_fused_wide_tiles_of_fp32_rows_of_128_agree_in_full_and_partial_tiles(op):
-    # On a GPU: rows enough for 128-row tiles on every SM and a last tile of 77 rows,
-    # every element against float64; a view whose row stride is not a multiple of 16
-    # values keeps the 16 KiB tile. Under the interpreter the plan's tiles are small
-    # (INTERPRET_FUSED_TILE_UNITS) and the rows few, the same check.
-    softmax_mod, _, fused, *_ = _modules()
-    target = Target("triton", op, "fused")
-    sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
-    rows = 7 if sms is None else sms * 128 + 77
-    x = make_rows(rows, 128, torch.float32, DEVICE, seed=3)
-    if sms is not None:
-        assert softmax_mod.plan(x, op, "fused")["constexprs"]["ROWS"] == 128
-    run_and_check(target, x)
-    strided = make_rows(rows, 132, torch.float32, DEVICE, seed=4)[:, :128]
-    assert softmax_mod.plan(strided, op, "fused")["constexprs"]["ROWS"] < 128 or sms is None
-    run_and_check(target, strided)
+        assert plan(torch.empty(rows, 128, dtype=dtype), limits=offline.H100) == (32, 16)
+        assert plan(torch.empty(rows, 128, dtype=dtype), limits=offline.H200) == (64, 8)
+        assert plan(torch.empty(rows, 1024, dtype=dtype), limits=offline.H100) == (8, 16)
+        assert plan(torch.empty(rows, 1024, dtype=dtype), limits=offline.H200) == (8, 8)
+        assert plan(torch.empty(rows, 4096, dtype=dtype), limits=offline.H100) == (2, 8)
+        assert plan(torch.empty(rows, 1040, dtype=dtype), limits=offline.H100) == (4, 8)   # padded to 2048
+        assert plan(torch.empty(rows, 129, dtype=dtype)[:, 1:], limits=offline.H100) == (64, 8)  # ALIGN 1
 
 
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("cols", [128, 256, 1024, 4096])
-def test_fused_small_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
-    # FUSED_SMALL_TILE_FP32_COLS and (on GPUs that are not `fast_sm`) FUSED_SMALL_TILES_16BIT
-    # on a GPU: rows for several tiles a SM and a last tile part full, every element
-    # against float64, and a strided view of the same rows (ALIGN 4) in the 16 KiB tile.
-    # Under the interpreter, few rows.
+def test_fused_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
+    # `_tile`'s tiles (FUSED_WIDE_TILE_FP32_COLS, FUSED_SMALL_TILE_FP32_COLS and, on GPUs
+    # that are not `fast_sm`, FUSED_SMALL_TILES_16BIT) on a GPU: rows enough for the
+    # widest tile (128 rows) on every SM and a last tile of 77 rows, every element against
+    # float64; a view whose row stride is not a multiple of 16 values (ALIGN 4) keeps the
+    # 16 KiB tile. Under the interpreter the plan's tiles are small
+    # (INTERPRET_FUSED_TILE_UNITS) and the rows few, the same check.
     softmax_mod, _, fused, *_ = _modules()
     target = Target("triton", op, "fused")
     sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
-    rows = 5 if sms is None else sms * 64 + 3  # past 64 rows a SM: the plan spreads fewer
-    x = make_rows(rows, cols, dtype, DEVICE, seed=5)
-    if sms is not None and not (dtype == torch.float32 and cols == fused.FUSED_WIDE_TILE_FP32_COLS):
-        from kernels_triton import launch
-        tile_bytes, _ = fused._tile(x.element_size(), cols, 16, launch.device_limits(x.device.index))
-        assert softmax_mod.plan(x, op, "fused")["constexprs"]["ROWS"] == max(1, tile_bytes // (x.element_size() * cols))
-    run_and_check(target, x)
-    run_and_check(target, make_rows(rows, cols + 4, dtype, DEVICE, seed=6)[:, :cols])
+    rows = 7 if sms is None else sms * 128 + 77
+    x = make_rows(rows, cols, dtype, DEVICE, seed=3)
+    strided = make_rows(rows, cols + 4, dtype, DEVICE, seed=4)[:, :cols]
+    for view, align in ((x, 16), (strided, 4)):
+        if sms is not None:
+            from kernels_triton import launch
+            tile_bytes, _ = fused._tile(view.element_size(), cols, align, launch.device_limits(view.device.index))
+            expected = min(fused.FUSED_MAX_TILE_ROWS, max(1, tile_bytes // (view.element_size() * cols)))
+            assert softmax_mod.plan(view, op, "fused")["constexprs"]["ROWS"] == expected
+        run_and_check(target, view)
 
 
 def test_fused_refuses_rows_past_its_register_limit():
