@@ -190,6 +190,13 @@ FUSED_SMALL_TILE_UNITS_PER_THREAD = 8
 # A GPU whose SMs each stream more of the DRAM's bandwidth needs more bytes in flight
 # than 16-32 bytes a thread keep; the H200's 37 GB/s per SM does, the H100's 25 not.
 FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
+# Aligned rows past a power of two (bf16 1040) as two parts: a power of two and a tail
+# (`plain_parts`), for padded blocks (the width's next power of two) within these
+# bounds, by element size; each part with the rows a tile had times
+# FUSED_PLAIN_TAIL_ROWS_FACTOR over warps divided by FUSED_PLAIN_TAIL_WARPS_DIVISOR.
+FUSED_PLAIN_TAIL_BLOCKS: dict[int, tuple[int, int]] = {}
+FUSED_PLAIN_TAIL_ROWS_FACTOR = 1
+FUSED_PLAIN_TAIL_WARPS_DIVISOR = 2
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -237,25 +244,43 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
         _fused_edges_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                           EDGES, EDGE_LANES, INTERPRETER)
     else:
-        cols = tl.arange(0, BLOCK)
-        mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
+        live = (rows < n_rows)[:, None]
+        cols = tl.arange(0, BLOCK)[None, :]
+        mask = live & (cols < n_cols)
         # Plain loads and stores: evict-first loads (.L1::evict_first) and streaming
         # stores (.cs) both measured slower on an H200 (see softmax_policy.AUTO_FUSED_MAX_COLS).
-        x = tl.load(x_ptr + rows[:, None] * x_row_stride + cols[None, :], mask=mask,
-                    other=-float("inf")).to(tl.float32)
+        x = tl.load(x_ptr + rows[:, None] * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
         # Padding is -inf: it never wins the max and its exp is 0. A row of -inf has
         # m = -inf and x - m = NaN; +inf gives inf - inf = NaN; a NaN element makes its
         # exp and so the sum NaN: all three end up NaN across the row, like torch.
         m = tl.max(x, axis=1)
+        if TAIL:
+            # The row past BLOCK columns (`plain_parts`), loaded after the first part's
+            # max as the window's tail is (`_fused_window_tile`).
+            cols_t = BLOCK + tl.arange(0, TAIL)[None, :]
+            mask_t = live & (cols_t < n_cols)
+            x_t = tl.load(x_ptr + rows[:, None] * x_row_stride + cols_t, mask=mask_t,
+                          other=-float("inf")).to(tl.float32)
+            m = tl.maximum(m, tl.max(x_t, axis=1))
         shifted = x - m[:, None]
         e = tl.exp2(shifted * LOG2E)
         d = tl.sum(e, axis=1)
+        if TAIL:
+            shifted_t = x_t - m[:, None]
+            e_t = tl.exp2(shifted_t * LOG2E)
+            d += tl.sum(e_t, axis=1)
         if LOG_SOFTMAX:
-            y = shifted - (tl.log2(d) * LN2)[:, None]
+            log_d = tl.log2(d) * LN2
+            y = shifted - log_d[:, None]
         else:
-            y = e * (1.0 / d)[:, None]
-        tl.store(y_ptr + rows[:, None] * y_row_stride + cols[None, :],
+            r = 1.0 / d
+            y = e * r[:, None]
+        tl.store(y_ptr + rows[:, None] * y_row_stride + cols,
                  downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+        if TAIL:
+            y_t = shifted_t - log_d[:, None] if LOG_SOFTMAX else e_t * r[:, None]
+            tl.store(y_ptr + rows[:, None] * y_row_stride + cols_t,
+                     downcast.rounded(y_t, y_ptr.dtype.element_ty, INTERPRETER), mask=mask_t)
 
 
 @triton.jit
@@ -819,6 +844,19 @@ def window_parts(x: torch.Tensor, edges_: int, block: int) -> tuple[int, int]:
     return (half, tail) if tail <= half // 2 else (block, 0)
 
 
+def plain_parts(cols: int, align: int, elem: int, block: int) -> tuple[int, int]:
+    """(BLOCK, TAIL) of a plain tile `block` units wide on aligned rows of `cols` values of
+    `elem` bytes: half the block and the fewest columns past it (a power of two) that hold
+    the rest of the row, where those leave out a quarter of the block or more and the
+    block is within FUSED_PLAIN_TAIL_BLOCKS[elem]; else (block, 0)."""
+    low, high = FUSED_PLAIN_TAIL_BLOCKS.get(elem, (0, 0))
+    half = block // 2
+    if align * elem < 16 or not low <= block <= high or cols <= half:
+        return block, 0
+    tail = triton.next_power_of_2(cols - half)
+    return (half, tail) if tail <= half // 2 else (block, 0)
+
+
 def _pow2_at_most(n: int) -> int:
     return 1 << (max(1, n).bit_length() - 1)
 
@@ -885,9 +923,17 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
-    block, tail = window_parts(x, edges_, block) if window_ else (block, 0)
-    if tail:
-        warps = max(1, warps // FUSED_WINDOW_TAIL_WARPS_DIVISOR)
+    if window_:
+        block, tail = window_parts(x, edges_, block)
+        if tail:
+            warps = max(1, warps // FUSED_WINDOW_TAIL_WARPS_DIVISOR)
+    elif not edges_ and not pairs_:
+        block, tail = plain_parts(cols, align, elem, block)
+        if tail:
+            tile_rows = min(FUSED_MAX_TILE_ROWS, tile_rows * FUSED_PLAIN_TAIL_ROWS_FACTOR)
+            warps = max(1, min(FUSED_MAX_WARPS, warps * FUSED_PLAIN_TAIL_ROWS_FACTOR // FUSED_PLAIN_TAIL_WARPS_DIVISOR))
+    else:
+        tail = 0
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
