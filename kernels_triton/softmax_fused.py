@@ -197,6 +197,7 @@ FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
 FUSED_PLAIN_TAIL_BLOCKS: dict[int, tuple[int, int]] = {}
 FUSED_PLAIN_TAIL_ROWS_FACTOR = 1
 FUSED_PLAIN_TAIL_WARPS_DIVISOR = 2
+FUSED_PLAIN_TAIL_MAX_REGISTERS = None
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -934,7 +935,8 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
             warps = max(1, min(FUSED_MAX_WARPS, warps * FUSED_PLAIN_TAIL_ROWS_FACTOR // FUSED_PLAIN_TAIL_WARPS_DIVISOR))
     else:
         tail = 0
-    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ else FUSED_PLAIN_TAIL_MAX_REGISTERS if tail and not window_ else None
+    maxnreg = maxnreg if sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
                   "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_,
@@ -1103,7 +1105,8 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
-    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ else FUSED_PLAIN_TAIL_MAX_REGISTERS if tail and not window_ else None
+    maxnreg = maxnreg if sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
                   "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}
