@@ -46,11 +46,11 @@ dts=$([ $tag = h200 ] && echo bf16,fp16,fp32 || echo bf16,fp16)
 for cfg in off/1/2/pow2 off/1/2/any on/1/1/pow2 on/2/1/pow2 on/1/2/any off/1/2/pow2; do
   IFS=/ read on rf wd fill <<< "$cfg"
   blocks=$([ $on = on ] && echo '{2:(32,65536),4:(32,65536)}' || echo '{}')
-  fills=$([ $fill = any ] && echo 'lambda c,b: b[0]<=c<=b[1]' || echo "$M._fills_small_tile")
+  fills=(); [ $fill = any ] && fills=(--set "$M._fills_small_tile=lambda c,b: b[0]<=c<=b[1]")
   for op in softmax log_softmax; do
     timeout 150 python3 benchmarks/tuning/tune.py --op $op --cols 520,1040,1536,2080,3072,4160 --dtype $dts --impl triton/fused \
       --set "$M.FUSED_PLAIN_TAIL_BLOCKS=$blocks" --set $M.FUSED_PLAIN_TAIL_ROWS_FACTOR=$rf --set $M.FUSED_PLAIN_TAIL_WARPS_DIVISOR=$wd \
-      --set "$M._fills_small_tile=$fills" --label "$on/r$rf/d$wd/$fill" 2>&1 | grep -v Warn | tee -a $f
+      "${fills[@]}" --label "$on/r$rf/d$wd/$fill" 2>&1 | grep -v Warn | tee -a $f
   done
   echo "cfg $cfg $(el)"
   [ $(el) -gt 500 ] && break
