@@ -58,3 +58,29 @@ done
 echo "elapsed $(el)"
 
 ## call 3
+# session 53 call 3 (H200). Call 2 (H100): the two parts at 4 warps (on/r1/d2) gain
+# at 520 (bf16 89.4 -> 95.1, log-softmax 86.2 -> 94.3, fp16 alike) and in bf16
+# log-softmax at 1040 (87.0 -> 91.4), and lose elsewhere (softmax 1040 95.3 -> 89.1, 1536
+# 100.3 -> 95.5); r1/d1 and r2/d1 lose more, and the small tile on padded rows loses at
+# 1040 / 1536 (80.4 / 93.9). Here the padded tile, r1/d2 and r1/d1 on the H200, narrow
+# rows (136, 264: blocks of 256 / 512) too, fp32 beside.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+M=kernels_triton.softmax_fused
+f=$out/plain_tail3_fwd_${tag}_$rev.txt; : > $f
+for cfg in off/1/2 on/1/2 on/1/1 off/1/2; do
+  IFS=/ read on rf wd <<< "$cfg"
+  blocks=$([ $on = on ] && echo '{2:(32,65536),4:(32,65536)}' || echo '{}')
+  for op in softmax log_softmax; do
+    timeout 150 python3 benchmarks/tuning/tune.py --op $op --cols 136,264,520,1040,1100,1536,2080,4160 --dtype bf16,fp16,fp32 --impl triton/fused \
+      --set "$M.FUSED_PLAIN_TAIL_BLOCKS=$blocks" --set $M.FUSED_PLAIN_TAIL_ROWS_FACTOR=$rf --set $M.FUSED_PLAIN_TAIL_WARPS_DIVISOR=$wd \
+      --label "$on/r$rf/d$wd" 2>&1 | grep -v Warn | tee -a $f
+  done
+  echo "cfg $cfg $(el)"
+  [ $(el) -gt 500 ] && break
+done
+echo "elapsed $(el)"
+
+## call 4
