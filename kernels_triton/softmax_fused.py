@@ -117,11 +117,12 @@ FUSED_EDGES_TILE_ROWS = 1
 # registers and programs per SM: 1500 77.2 / 74.9 -> 63.7 / 64.1, 3001 86.1 / 80.4 ->
 # 71.0 / 64.8 (the two tiles' row maxima and sums meet through shared memory).
 FUSED_WINDOW_TAIL_MAX_BLOCK = 1024
-# ...over this many times fewer warps than a one-tile window of its block: twice the
+# A tile in two parts (a window, `window_parts`; aligned rows, `plain_parts`) runs over
+# this many times fewer warps than one tile of its block: twice the
 # values a thread (bf16 300: 95 registers against 69, 5 programs per SM against 3, Triton
 # 3.6), which keeps more rows in flight per SM. H200, 1 GiB, softmax / log-softmax, bf16
 # 300, 8 warps -> 4 (benchmarks/h200_2026-11-26h/rule_*): 59.2 / 59.4 -> 72.6 / 73.1.
-FUSED_WINDOW_TAIL_WARPS_DIVISOR = 2
+FUSED_TAIL_WARPS_DIVISOR = 2
 # Odd rows whose window spans more than FUSED_EDGE_ROWS_BYTES[0], in rows of less than
 # FUSED_EDGE_ROWS_BYTES[1], take the edge tile, one row a program, rather than the window
 # (`window`): one such row keeps a program's loads busy, where a window tile's masked
@@ -190,14 +191,23 @@ FUSED_SMALL_TILE_UNITS_PER_THREAD = 8
 # A GPU whose SMs each stream more of the DRAM's bandwidth needs more bytes in flight
 # than 16-32 bytes a thread keep; the H200's 37 GB/s per SM does, the H100's 25 not.
 FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
-# Aligned rows past a power of two (bf16 1040) as two parts: a power of two and a tail
-# (`plain_parts`), for padded blocks (the width's next power of two) within these
-# bounds, by element size; each part with the rows a tile had times
-# FUSED_PLAIN_TAIL_ROWS_FACTOR over warps divided by FUSED_PLAIN_TAIL_WARPS_DIVISOR.
-FUSED_PLAIN_TAIL_BLOCKS: dict[int, tuple[int, int]] = {}
-FUSED_PLAIN_TAIL_ROWS_FACTOR = 1
-FUSED_PLAIN_TAIL_WARPS_DIVISOR = 2
-FUSED_PLAIN_TAIL_MAX_REGISTERS = None
+# Aligned rows just past a power of two (bf16 264: 256 + 8) pad the tile to the next
+# power of two (512). Where that block is one of these, by element size, the rows are
+# held as two parts, half the block and the fewest columns past it (`plain_parts`), the
+# rows a tile has over FUSED_TAIL_WARPS_DIVISOR times fewer warps (about 32 values a
+# thread, as the padded tile's). 1 GiB, % of copy, Triton `fused`, padded -> two parts,
+# softmax / log-softmax (`tuning/tune.py`; benchmarks/h200_2026-11-28/plain_tail3_*,
+# benchmarks/h100_2026-11-28/plain_tail{,2}_*):
+#   H200 bf16 136 / 264 / 520 / 4160 80.7 / 69.9 / 70.8 / 87.6 -> 96.8 / 99.4 / 79.9 /
+#        98.4, log-softmax 73.1 / 63.5 / 64.2 / 77.2 -> 96.8 / 99.4 / 77.6 / 97.6 (fp16
+#        alike); fp32 136 / 264 78.8 / 89.7 -> 99.7 / 97.0
+#   H100 bf16 520 / 4160 89.4 / 99.8 -> 95.1 / 99.9, log-softmax 86.2 / 91.7 -> 94.3 / 99.8
+# Other blocks lost: 16-bit 1040 / 1536 / 2080 (blocks of 2048 and 4096) H200 77.2 /
+# 97.5 / 83.7 -> 75.7 / 94.7 / 80.9, H100 95.3 / 100.3 / 98.5 -> 89.1 / 95.5 / 97.3; fp32
+# from 1040 0.3-1.5 on both. Measured, not modelled: the two parts take more registers
+# than the padded tile (bf16 1040, Triton 3.9: 96 against 52-63; a cap of 80 spills), and
+# what makes some blocks gain is not known.
+FUSED_PLAIN_TAIL_BLOCKS = {2: (256, 512, 1024, 8192), 4: (256, 512)}
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -219,8 +229,9 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # tail, the edges in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read
     # as whole vectors from the boundary before their start (`window`; 2: all but x's
     # last row, which the program that holds it reads by value after its tile, a
-    # register-light pass the tile's program has room for); TAIL > 0: the window as two
-    # tiles, BLOCK columns and TAIL past them (`window_parts`). INTERPRETER: Triton's
+    # register-light pass the tile's program has room for); TAIL > 0: the window, or the
+    # plain tile, as two tiles, BLOCK columns and TAIL past them (`window_parts`,
+    # `plain_parts`). INTERPRETER: Triton's
     # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
@@ -846,13 +857,13 @@ def window_parts(x: torch.Tensor, edges_: int, block: int) -> tuple[int, int]:
 
 
 def plain_parts(cols: int, align: int, elem: int, block: int) -> tuple[int, int]:
-    """(BLOCK, TAIL) of a plain tile `block` units wide on aligned rows of `cols` values of
-    `elem` bytes: half the block and the fewest columns past it (a power of two) that hold
-    the rest of the row, where those leave out a quarter of the block or more and the
-    block is within FUSED_PLAIN_TAIL_BLOCKS[elem]; else (block, 0)."""
-    low, high = FUSED_PLAIN_TAIL_BLOCKS.get(elem, (0, 0))
+    """(BLOCK, TAIL) of a plain tile `block` units wide on rows of `cols` values of `elem`
+    bytes at ALIGN `align`: for rows of whole 16-byte vectors whose block is one of
+    FUSED_PLAIN_TAIL_BLOCKS[elem], half the block and the fewest columns past it (a
+    power of two) that hold the rest of the row, where those leave out a quarter of the
+    block or more (bf16 264: 256 + 8, 384: 256 + 128, not 400); else (block, 0)."""
     half = block // 2
-    if align * elem < 16 or not low <= block <= high or cols <= half:
+    if align * elem < 16 or block not in FUSED_PLAIN_TAIL_BLOCKS.get(elem, ()) or cols <= half:
         return block, 0
     tail = triton.next_power_of_2(cols - half)
     return (half, tail) if tail <= half // 2 else (block, 0)
@@ -926,17 +937,11 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
     if window_:
         block, tail = window_parts(x, edges_, block)
-        if tail:
-            warps = max(1, warps // FUSED_WINDOW_TAIL_WARPS_DIVISOR)
-    elif not edges_ and not pairs_:
-        block, tail = plain_parts(cols, align, elem, block)
-        if tail:
-            tile_rows = min(FUSED_MAX_TILE_ROWS, tile_rows * FUSED_PLAIN_TAIL_ROWS_FACTOR)
-            warps = max(1, min(FUSED_MAX_WARPS, warps * FUSED_PLAIN_TAIL_ROWS_FACTOR // FUSED_PLAIN_TAIL_WARPS_DIVISOR))
     else:
-        tail = 0
-    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ else FUSED_PLAIN_TAIL_MAX_REGISTERS if tail and not window_ else None
-    maxnreg = maxnreg if sm_count is not None else None
+        block, tail = plain_parts(cols, align, elem, block) if not (edges_ or pairs_) else (block, 0)
+    if tail:
+        warps = max(1, warps // FUSED_TAIL_WARPS_DIVISOR)
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": x.dtype == torch.bfloat16, "SEGMENTS": _segments(pairs_, block, cols),
                   "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_,
@@ -1105,8 +1110,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
-    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ else FUSED_PLAIN_TAIL_MAX_REGISTERS if tail and not window_ else None
-    maxnreg = maxnreg if sm_count is not None else None
+    maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
                   "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}

@@ -306,6 +306,66 @@ def test_fused_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
         run_and_check(target, view)
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
+    # FUSED_PLAIN_TAIL_BLOCKS: aligned rows whose padded block is one of these (by element
+    # size) are held as half the block and the fewest columns past it, where those leave
+    # out a quarter of the block or more, over half the padded tile's warps; other
+    # blocks, rows that fill too much of the block, rows off whole 16-byte vectors and
+    # powers of two keep one tile. Planned for the offline H100 and H200 (the same rule).
+    softmax_mod, _, fused, *_ = _modules()
+    from kernels_triton import offline
+    assert fused.FUSED_PLAIN_TAIL_BLOCKS == {2: (256, 512, 1024, 8192), 4: (256, 512)}
+    rows = 1 << 16
+    for limits in (offline.H100, offline.H200):
+        def parts(x):
+            p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
+            return p["constexprs"]["BLOCK"], p["constexprs"]["TAIL"], p["num_warps"]
+
+        for dtype in (torch.bfloat16, torch.float16):
+            assert parts(torch.empty(rows, 136, dtype=dtype)) == (128, 8, 4)      # 32 rows: 8 warps padded
+            assert parts(torch.empty(rows, 264, dtype=dtype)) == (256, 8, 4)
+            assert parts(torch.empty(rows, 384, dtype=dtype)) == (256, 128, 4)
+            assert parts(torch.empty(rows, 520, dtype=dtype)) == (512, 8, 4)
+            assert parts(torch.empty(rows, 4160, dtype=dtype)) == (4096, 64, 4)
+            assert parts(torch.empty(rows, 400, dtype=dtype))[:2] == (512, 0)     # 144 past 256: 256 more
+            assert parts(torch.empty(rows, 1040, dtype=dtype))[:2] == (2048, 0)   # a block of 2048
+            assert parts(torch.empty(rows, 2080, dtype=dtype))[:2] == (4096, 0)
+            assert parts(torch.empty(rows, 512, dtype=dtype))[1] == 0
+        assert parts(torch.empty(rows, 136)) == (128, 8, 2)
+        assert parts(torch.empty(rows, 264)) == (256, 8, 2)
+        assert parts(torch.empty(rows, 520))[:2] == (1024, 0)
+        assert parts(torch.empty(rows, 140)) == (128, 16, 2)                      # ALIGN 4: 16-byte vectors
+        assert parts(torch.empty(rows, 266)[:, :264])[1] == 0                     # row stride of 266: ALIGN 2
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_fused_two_part_tiles_agree(op, dtype):
+    # `plain_parts` on a GPU (or the interpreter): the row's max, NaN or inf in either
+    # part, rows of -inf in the tail alone, the matrix's special rows, and rows enough
+    # for full tiles on every SM and a partial last one; every element against float64.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
+    widths = (136, 264, 384) if dtype == torch.float32 else (136, 264, 520, 4160)
+    for cols in widths:
+        half = 1 << (cols - 1).bit_length() - 1
+        x = make_rows(7 if sms is None else sms * 64 + 5, cols, dtype, DEVICE, seed=cols)
+        constexprs = softmax_mod.plan(x, op, "fused")["constexprs"]
+        assert constexprs["BLOCK"] == half and constexprs["TAIL"] > 0, constexprs
+        run_and_check(target, x)
+        run_and_check(target, special_rows(cols, dtype, DEVICE))
+        edges = make_rows(6, cols, torch.float32, DEVICE, seed=1)
+        edges[0, -1] = 60.0                      # the row's max in the tail
+        edges[1, 3] = 60.0                       # ... and in the first part
+        edges[2, half:] = -math.inf              # a tail of -inf
+        edges[3, -2] = math.inf
+        edges[4, half] = math.nan
+        edges[5, :half] = -math.inf              # only the tail finite
+        run_and_check(target, edges.to(dtype))
+
+
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [

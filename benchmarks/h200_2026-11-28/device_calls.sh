@@ -84,3 +84,28 @@ done
 echo "elapsed $(el)"
 
 ## call 4
+# session 53 call 4 (H200; call 5 runs it on the H100). Call 3 (H200): the padded 16-bit
+# tile trails far on the H200 (bf16 136 / 264 / 520 / 1040 / 2080 / 4160 80.7 / 69.9 /
+# 70.8 / 77.2 / 83.7 / 87.6, log-softmax 63.5-79.2), fp32 at 136 / 264 (78.8 / 89.7); the
+# two parts at 4 warps gain at blocks of 256 / 512 (bf16 264 99.4, fp32 136 99.7), 1024
+# (16-bit 520 +9) and 8192 (bf16 4160 98.4, log-softmax 97.6), lose at 2048 / 4096 and
+# fp32 from 1024. Taken: softmax_fused.FUSED_PLAIN_TAIL_BLOCKS, 16-bit 256-1024 and 8192,
+# fp32 256-512. Here Triton `auto` before (the session's first commit's kernels_triton,
+# carried in .device/before) and after, twice, through `python -m comparison` (every
+# element against float64), widths of those blocks and 1040 (no change); the tile tests
+# on the GPU; compute-sanitizer memcheck over `fused` and `auto` at the two parts.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees tail_fwd fwd 2 "--cols 136,264,384,520,768,1040,4160,6144 --dtype bf16,fp16,fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/tail_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout $(( 540 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  -k "tiles or two_part or past_a_power" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tail_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+f=$out/sanitize_tail_${tag}_$rev
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+  --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 301x136,7x264,33x520,5x4160 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
+
+## call 5
