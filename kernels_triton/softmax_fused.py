@@ -204,10 +204,15 @@ FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
 #   H100 bf16 520 / 4160 89.4 / 99.8 -> 95.1 / 99.9, log-softmax 86.2 / 91.7 -> 94.3 / 99.8
 # Other blocks lost: 16-bit 1040 / 1536 / 2080 (blocks of 2048 and 4096) H200 77.2 /
 # 97.5 / 83.7 -> 75.7 / 94.7 / 80.9, H100 95.3 / 100.3 / 98.5 -> 89.1 / 95.5 / 97.3; fp32
-# from 1040 0.3-1.5 on both. Measured, not modelled: the two parts take more registers
-# than the padded tile (bf16 1040, Triton 3.9: 96 against 52-63; a cap of 80 spills), and
-# what makes some blocks gain is not known.
+# from 1040 0.3-1.5 on both. So did tails of half the half (`auto`, H200, benchmarks/
+# h200_2026-11-28/tail_compare_*): softmax 384 (256 + 128) bf16 / fp32 89.8 / 97.1 ->
+# 87.5 / 94.9 (fp32 log-softmax 92.6 -> 78.9), 768 (512 + 256) bf16 88.5 -> 87.2, 6144
+# (4096 + 2048) 99.7 -> 99.3 (bf16 log-softmax 93.4 -> 99.2 the exception): the tail is
+# at most a quarter of the half (FUSED_PLAIN_TAIL_MAX_PART). Measured, not modelled: the
+# two parts take more registers than the padded tile (bf16 1040, Triton 3.9: 96 against
+# 52-63; a cap of 80 spills), and what makes some blocks and tails gain is not known.
 FUSED_PLAIN_TAIL_BLOCKS = {2: (256, 512, 1024, 8192), 4: (256, 512)}
+FUSED_PLAIN_TAIL_MAX_PART = 4
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -860,13 +865,14 @@ def plain_parts(cols: int, align: int, elem: int, block: int) -> tuple[int, int]
     """(BLOCK, TAIL) of a plain tile `block` units wide on rows of `cols` values of `elem`
     bytes at ALIGN `align`: for rows of whole 16-byte vectors whose block is one of
     FUSED_PLAIN_TAIL_BLOCKS[elem], half the block and the fewest columns past it (a
-    power of two) that hold the rest of the row, where those leave out a quarter of the
-    block or more (bf16 264: 256 + 8, 384: 256 + 128, not 400); else (block, 0)."""
+    power of two) that hold the rest of the row, where those are at most
+    1 / FUSED_PLAIN_TAIL_MAX_PART of the half (bf16 264: 256 + 8; not 384: 256 + 128);
+    else (block, 0)."""
     half = block // 2
     if align * elem < 16 or block not in FUSED_PLAIN_TAIL_BLOCKS.get(elem, ()) or cols <= half:
         return block, 0
     tail = triton.next_power_of_2(cols - half)
-    return (half, tail) if tail <= half // 2 else (block, 0)
+    return (half, tail) if tail <= half // FUSED_PLAIN_TAIL_MAX_PART else (block, 0)
 
 
 def _pow2_at_most(n: int) -> int:

@@ -309,13 +309,14 @@ def test_fused_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
     # FUSED_PLAIN_TAIL_BLOCKS: aligned rows whose padded block is one of these (by element
-    # size) are held as half the block and the fewest columns past it, where those leave
-    # out a quarter of the block or more, over half the padded tile's warps; other
+    # size) are held as half the block and the fewest columns past it, where those are at
+    # most a quarter of the half (FUSED_PLAIN_TAIL_MAX_PART), over half the padded tile's warps; other
     # blocks, rows that fill too much of the block, rows off whole 16-byte vectors and
     # powers of two keep one tile. Planned for the offline H100 and H200 (the same rule).
     softmax_mod, _, fused, *_ = _modules()
     from kernels_triton import offline
     assert fused.FUSED_PLAIN_TAIL_BLOCKS == {2: (256, 512, 1024, 8192), 4: (256, 512)}
+    assert fused.FUSED_PLAIN_TAIL_MAX_PART == 4
     rows = 1 << 16
     for limits in (offline.H100, offline.H200):
         def parts(x):
@@ -325,7 +326,8 @@ def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
         for dtype in (torch.bfloat16, torch.float16):
             assert parts(torch.empty(rows, 136, dtype=dtype)) == (128, 8, 4)      # 32 rows: 8 warps padded
             assert parts(torch.empty(rows, 264, dtype=dtype)) == (256, 8, 4)
-            assert parts(torch.empty(rows, 384, dtype=dtype)) == (256, 128, 4)
+            assert parts(torch.empty(rows, 320, dtype=dtype)) == (256, 64, 4)      # a tail of a quarter
+            assert parts(torch.empty(rows, 384, dtype=dtype))[:2] == (512, 0)     # ... not half
             assert parts(torch.empty(rows, 520, dtype=dtype)) == (512, 8, 4)
             assert parts(torch.empty(rows, 4160, dtype=dtype)) == (4096, 64, 4)
             assert parts(torch.empty(rows, 400, dtype=dtype))[:2] == (512, 0)     # 144 past 256: 256 more
@@ -348,7 +350,7 @@ def test_fused_two_part_tiles_agree(op, dtype):
     softmax_mod, _, fused, *_ = _modules()
     target = Target("triton", op, "fused")
     sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
-    widths = (136, 264, 384) if dtype == torch.float32 else (136, 264, 520, 4160)
+    widths = (136, 264, 320) if dtype == torch.float32 else (136, 264, 520, 4160)
     for cols in widths:
         half = 1 << (cols - 1).bit_length() - 1
         x = make_rows(7 if sms is None else sms * 64 + 5, cols, dtype, DEVICE, seed=cols)
