@@ -208,7 +208,12 @@ FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
 # h200_2026-11-28/tail_compare_*): softmax 384 (256 + 128) bf16 / fp32 89.8 / 97.1 ->
 # 87.5 / 94.9 (fp32 log-softmax 92.6 -> 78.9), 768 (512 + 256) bf16 88.5 -> 87.2, 6144
 # (4096 + 2048) 99.7 -> 99.3 (bf16 log-softmax 93.4 -> 99.2 the exception): the tail is
-# at most a quarter of the half (FUSED_PLAIN_TAIL_MAX_PART). Measured, not modelled: the
+# at most a quarter of the half (FUSED_PLAIN_TAIL_MAX_PART). Tails of a quarter, `auto`,
+# softmax, before -> after (benchmarks/h200_2026-11-28/quarter_compare_*,
+# benchmarks/h100_2026-11-28/tail_compare_*): 320 / 640 / 5120 H200 bf16 80.7 / 79.4 /
+# 94.8 -> 89.5 / 95.9 / 98.8, fp32 320 92.1 -> 98.8; H100 bf16 96.3 / 96.5 / 100.0 ->
+# 99.4 / 99.9 / 99.4, fp32 320 100.0 -> 99.4 (the rule's only losses on either GPU, with
+# fp32 136's log-softmax on the H100, 100.4 -> 99.2). Measured, not modelled: the
 # two parts take more registers than the padded tile (bf16 1040, Triton 3.9: 96 against
 # 52-63; a cap of 80 spills), and what makes some blocks and tails gain is not known.
 FUSED_PLAIN_TAIL_BLOCKS = {2: (256, 512, 1024, 8192), 4: (256, 512)}
