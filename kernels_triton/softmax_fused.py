@@ -590,6 +590,10 @@ FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
 FUSED_BWD_SMALL_TILE_COLS = (128, 2048)
 FUSED_BWD_SMALL_TILE_BYTES = 16 * 1024
 FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD = 8
+# The forward's FUSED_PLAIN_TAIL_BLOCKS for the backward: none yet. The backward's padded
+# rows were not measured beside the two parts on both GPUs (benchmarks/h200_2026-11-28/
+# device_calls.sh, call 7: the H200's).
+FUSED_BWD_PLAIN_TAIL_BLOCKS: dict[int, tuple[int, ...]] = {}
 # Under the interpreter, tiles of at most this many units of each tensor.
 INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 
@@ -599,15 +603,16 @@ def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_
                                    dx_row_stride, LOG_SOFTMAX: tl.constexpr, ROWS: tl.constexpr,
                                    BLOCK: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr,
                                    BF16: tl.constexpr, EDGES: tl.constexpr, EDGE_LANES: tl.constexpr,
-                                   WINDOW: tl.constexpr, INTERPRETER: tl.constexpr):
+                                   WINDOW: tl.constexpr, TAIL: tl.constexpr, INTERPRETER: tl.constexpr):
     # Grid: (x, y), one program per block of ROWS rows, as the forward. Per block: read
     # ROWS x n_cols elements of y and of dy once, write ROWS x n_cols of dx once. PAIRS:
     # 16-bit rows held two values per word (BLOCK counts words). EDGES > 0: rows off the
     # 16-byte alignment read as head, whole vectors of EDGES values and tail, the edges
     # in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read as whole vectors
-    # from the boundary before their start, as the forward's (`backward_window`). The
-    # sum and the output are fp32 (softmax_rows.grad_term / grad_out). INTERPRETER:
-    # Triton's CPU interpreter.
+    # from the boundary before their start, as the forward's (`backward_window`); TAIL >
+    # 0: the plain tile as BLOCK columns and TAIL past them (`plain_parts`). The sum and
+    # the output are fp32 (softmax_rows.grad_term / grad_out). INTERPRETER: Triton's CPU
+    # interpreter.
     block = tl.program_id(1).to(tl.int64) * tl.num_programs(0) + tl.program_id(0)
     rows = block * ROWS + tl.arange(0, ROWS)
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
@@ -628,15 +633,26 @@ def _softmax_fused_backward_kernel(y_ptr, dy_ptr, dx_ptr, n_rows, n_cols, y_row_
         _fused_backward_edges_tile(y_ptr, dy_ptr, dx_ptr, rows, n_rows, n_cols, y_row_stride, dy_row_stride,
                                    dx_row_stride, LOG_SOFTMAX, BLOCK, EDGES, EDGE_LANES, INTERPRETER)
     else:
-        cols = tl.arange(0, BLOCK)
-        mask = (rows < n_rows)[:, None] & (cols < n_cols)[None, :]
+        live = (rows < n_rows)[:, None]
+        cols = tl.arange(0, BLOCK)[None, :]
+        mask = live & (cols < n_cols)
         # Padding is +0 in both: it adds nothing to either sum.
-        y = tl.load(y_ptr + rows[:, None] * y_row_stride + cols[None, :], mask=mask, other=0.0).to(tl.float32)
-        g = tl.load(dy_ptr + rows[:, None] * dy_row_stride + cols[None, :], mask=mask, other=0.0).to(tl.float32)
-        s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=1)[:, None]
-        dx = softmax_rows.grad_out(y, g, s, LOG_SOFTMAX)
-        tl.store(dx_ptr + rows[:, None] * dx_row_stride + cols[None, :],
+        y = tl.load(y_ptr + rows[:, None] * y_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+        g = tl.load(dy_ptr + rows[:, None] * dy_row_stride + cols, mask=mask, other=0.0).to(tl.float32)
+        s = tl.sum(softmax_rows.grad_term(y, g, LOG_SOFTMAX), axis=1)
+        if TAIL:
+            cols_t = BLOCK + tl.arange(0, TAIL)[None, :]
+            mask_t = live & (cols_t < n_cols)
+            y_t = tl.load(y_ptr + rows[:, None] * y_row_stride + cols_t, mask=mask_t, other=0.0).to(tl.float32)
+            g_t = tl.load(dy_ptr + rows[:, None] * dy_row_stride + cols_t, mask=mask_t, other=0.0).to(tl.float32)
+            s += tl.sum(softmax_rows.grad_term(y_t, g_t, LOG_SOFTMAX), axis=1)
+        dx = softmax_rows.grad_out(y, g, s[:, None], LOG_SOFTMAX)
+        tl.store(dx_ptr + rows[:, None] * dx_row_stride + cols,
                  downcast.rounded(dx, dx_ptr.dtype.element_ty, INTERPRETER), mask=mask)
+        if TAIL:
+            dx_t = softmax_rows.grad_out(y_t, g_t, s[:, None], LOG_SOFTMAX)
+            tl.store(dx_ptr + rows[:, None] * dx_row_stride + cols_t,
+                     downcast.rounded(dx_t, dx_ptr.dtype.element_ty, INTERPRETER), mask=mask_t)
 
 
 @triton.jit
@@ -866,15 +882,16 @@ def window_parts(x: torch.Tensor, edges_: int, block: int) -> tuple[int, int]:
     return (half, tail) if tail <= half // 2 else (block, 0)
 
 
-def plain_parts(cols: int, align: int, elem: int, block: int) -> tuple[int, int]:
+def plain_parts(cols: int, align: int, elem: int, block: int,
+                blocks: dict[int, tuple[int, ...]]) -> tuple[int, int]:
     """(BLOCK, TAIL) of a plain tile `block` units wide on rows of `cols` values of `elem`
     bytes at ALIGN `align`: for rows of whole 16-byte vectors whose block is one of
-    FUSED_PLAIN_TAIL_BLOCKS[elem], half the block and the fewest columns past it (a
+    `blocks`[elem] (FUSED_PLAIN_TAIL_BLOCKS, FUSED_BWD_PLAIN_TAIL_BLOCKS), half the block and the fewest columns past it (a
     power of two) that hold the rest of the row, where those are at most
     1 / FUSED_PLAIN_TAIL_MAX_PART of the half (bf16 264: 256 + 8; not 384: 256 + 128);
     else (block, 0)."""
     half = block // 2
-    if align * elem < 16 or block not in FUSED_PLAIN_TAIL_BLOCKS.get(elem, ()) or cols <= half:
+    if align * elem < 16 or block not in blocks.get(elem, ()) or cols <= half:
         return block, 0
     tail = triton.next_power_of_2(cols - half)
     return (half, tail) if tail <= half // FUSED_PLAIN_TAIL_MAX_PART else (block, 0)
@@ -949,7 +966,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     if window_:
         block, tail = window_parts(x, edges_, block)
     else:
-        block, tail = plain_parts(cols, align, elem, block) if not (edges_ or pairs_) else (block, 0)
+        block, tail = (block, 0) if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
     if tail:
         warps = max(1, warps // FUSED_TAIL_WARPS_DIVISOR)
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
@@ -1121,10 +1138,15 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     if edges_ and not window_:
         tile_rows = min(tile_rows, FUSED_EDGES_TILE_ROWS)
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
+    tail = 0
+    if not (window_ or edges_ or pairs_):
+        block, tail = plain_parts(cols, align, y.element_size(), block, FUSED_BWD_PLAIN_TAIL_BLOCKS)
+        if tail:
+            warps = max(1, warps // FUSED_TAIL_WARPS_DIVISOR)
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
     constexprs = {"ROWS": tile_rows, "BLOCK": block, "PAIRS": pairs_, "ALIGN": align,
                   "BF16": y.dtype == torch.bfloat16, "EDGES": edges_,
-                  "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_}
+                  "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_, "TAIL": tail}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 

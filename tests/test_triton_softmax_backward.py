@@ -191,6 +191,28 @@ def test_backward_fused_small_tiles_agree_in_full_and_partial_tiles(op, dtype):
         run_and_check(target, y[:, :cols], dy=dy[:, :cols])
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_fused_two_part_tiles_agree(op, dtype, monkeypatch):
+    # `plain_parts` in the backward (FUSED_BWD_PLAIN_TAIL_BLOCKS, here the forward's
+    # blocks): y and dy as half the padded block and a tail, the sum over both parts; NaN
+    # and inf in the tail (backward_special_rows puts dy's NaN in the row's last value),
+    # rows for tiles on every SM and a partial last one; every element against float64.
+    softmax_mod, _, fused, *_ = _modules()
+    monkeypatch.setattr(fused, "FUSED_BWD_PLAIN_TAIL_BLOCKS", fused.FUSED_PLAIN_TAIL_BLOCKS)
+    target = Target("triton", op, "fused")
+    on_gpu = torch.device(DEVICE).type == "cuda"
+    for cols in ((136, 264, 320) if dtype == torch.float32 else (136, 264, 520, 4160)):
+        rows = 5 if not on_gpu else torch.cuda.get_device_properties(DEVICE).multi_processor_count * 32 + 3
+        y, dy = backward_inputs(op, rows, cols, dtype, seed=cols)
+        c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
+        assert c["TAIL"] and c["BLOCK"] + c["TAIL"] >= cols > c["BLOCK"], c
+        run_and_check(target, y, dy=dy)
+        y, dy, nan_rows = backward_special_rows(op, cols, dtype)
+        out, _ = run_and_check(target, y, dy=dy)
+        assert torch.isnan(out[nan_rows]).all()
+
+
 def _prepublished_slots(op: str, y: torch.Tensor, dy: torch.Tensor, split: int, chunk: int,
                         groups: int, edges: int = 0) -> torch.Tensor:
     """The exchange buffer as `split` lays it out, with the words every program of a group

@@ -151,3 +151,28 @@ timeout $(( 440 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
   --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 33x320,9x640,3x5120 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
 
 ## call 7
+# session 53 call 7 (H200). Call 6 (H200): tails of a quarter gain too (bf16 320 / 640 /
+# 5120 80.7 / 79.4 / 94.8 -> 89.5 / 95.9 / 98.8, fp32 320 92.1 -> 98.8). Here the backward's
+# padded rows (`fused`, the backward's tile) against its two parts
+# (FUSED_BWD_PLAIN_TAIL_BLOCKS set to the forward's blocks; none by default), and the
+# backward's two-part test on the GPU.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+M=kernels_triton.softmax_fused
+f=$out/bwd_tail_${tag}_$rev.txt; : > $f
+for cfg in off on off; do
+  for op in softmax_backward log_softmax_backward; do
+    timeout 100 python3 benchmarks/tuning/tune.py --op $op --cols 136,264,320,520,640,1040,4160,5120 --dtype bf16,fp16,fp32 --impl triton/fused \
+      --set "$M.FUSED_BWD_PLAIN_TAIL_BLOCKS=__import__('$M', fromlist=['x']).FUSED_PLAIN_TAIL_BLOCKS if '$cfg' == 'on' else {}" \
+      --label "$cfg" 2>&1 | grep -v Warn | tee -a $f
+  done
+  echo "cfg $cfg $(el)"
+  [ $(el) -gt 200 ] && break
+done
+timeout $(( 260 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax_backward.py \
+  -k "two_part" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_bwd_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_tail_${tag}_$rev.log | tail -12
+echo "elapsed $(el)"
+
+## call 8
