@@ -176,3 +176,24 @@ timeout $(( 260 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "elapsed $(el)"
 
 ## call 8
+# session 53 call 8 (H100). Call 7 (H200): the backward's padded 16-bit rows trail (bf16
+# 520 / 1040 / 4160 / 5120 93.0 / 92.9 / 81.0 / 89.9, log-softmax fp16 4160 69.2); its two
+# parts gain at blocks of 1024 and 8192 (bf16 520 103.5, 4160 94.8, 5120 103.1;
+# log-softmax 103.5 / 102.8 / 102.9), tie or lose a little elsewhere, fp32 flat. Here the
+# same on the H100, bf16 and fp32, the padded tile and the two parts once each.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+M=kernels_triton.softmax_fused
+f=$out/bwd_tail_${tag}_$rev.txt; : > $f
+for cfg in off on; do
+  for op in softmax_backward log_softmax_backward; do
+    timeout 60 python3 benchmarks/tuning/tune.py --op $op --cols 136,264,520,640,1040,4160,5120 --dtype bf16,fp32 --impl triton/fused \
+      --set "$M.FUSED_BWD_PLAIN_TAIL_BLOCKS=__import__('$M', fromlist=['x']).FUSED_PLAIN_TAIL_BLOCKS if '$cfg' == 'on' else {}" \
+      --label "$cfg" 2>&1 | grep -v Warn | tee -a $f
+  done
+  echo "cfg $cfg $(el)"
+done
+
+## call 9
