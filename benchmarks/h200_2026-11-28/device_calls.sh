@@ -176,7 +176,8 @@ timeout $(( 260 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "elapsed $(el)"
 
 ## call 8
-# session 53 call 8 (H100). Call 7 (H200): the backward's padded 16-bit rows trail (bf16
+# session 53 call 8 (H100): not run in session 53 (its device time was spent); the next
+# session's first call. Call 7 (H200): the backward's padded 16-bit rows trail (bf16
 # 520 / 1040 / 4160 / 5120 93.0 / 92.9 / 81.0 / 89.9, log-softmax fp16 4160 69.2); its two
 # parts gain at blocks of 1024 and 8192 (bf16 520 103.5, 4160 94.8, 5120 103.1;
 # log-softmax 103.5 / 102.8 / 102.9), tie or lose a little elsewhere, fp32 flat. Here the
