@@ -890,10 +890,10 @@ def plain_parts(cols: int, align: int, elem: int, block: int,
                 blocks: dict[int, tuple[int, ...]]) -> tuple[int, int]:
     """(BLOCK, TAIL) of a plain tile `block` units wide on rows of `cols` values of `elem`
     bytes at ALIGN `align`: for rows of whole 16-byte vectors whose block is one of
-    `blocks`[elem] (FUSED_PLAIN_TAIL_BLOCKS, FUSED_BWD_PLAIN_TAIL_BLOCKS), half the block and the fewest columns past it (a
-    power of two) that hold the rest of the row, where those are at most
-    1 / FUSED_PLAIN_TAIL_MAX_PART of the half (bf16 264: 256 + 8; not 384: 256 + 128);
-    else (block, 0)."""
+    `blocks`[elem] (FUSED_PLAIN_TAIL_BLOCKS, FUSED_BWD_PLAIN_TAIL_BLOCKS), half the block
+    and the fewest columns past it (a power of two) that hold the rest of the row, where
+    those are at most 1 / FUSED_PLAIN_TAIL_MAX_PART of the half (bf16 264: 256 + 8; not
+    384: 256 + 128); else (block, 0)."""
     half = block // 2
     if align * elem < 16 or block not in blocks.get(elem, ()) or cols <= half:
         return block, 0
@@ -1144,7 +1144,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     warps = max(1, min(FUSED_MAX_WARPS, tile_rows * block // (32 * per_thread)))
     tail = 0
     if not (window_ or edges_ or pairs_):
-        block, tail = plain_parts(cols, align, y.element_size(), block, FUSED_BWD_PLAIN_TAIL_BLOCKS)
+        block, tail = plain_parts(cols, align, elem, block, FUSED_BWD_PLAIN_TAIL_BLOCKS)
         if tail:
             warps = max(1, warps // FUSED_TAIL_WARPS_DIVISOR)
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
