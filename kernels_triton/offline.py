@@ -157,9 +157,10 @@ DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 # a 32-64 KiB row (fused's widest), split's one-chunk and 16 KiB chunks, widened chunks
 # (rows of more 16 KiB chunks than SMs), odd rows (ALIGN 1) read as head, 16-byte vectors
 # and tail (row_edges.py; 197: many to a program; 16383 and 32767: fused's widest, the
-# backward's and 16-bit rows', fp32 rows').
+# backward's and 16-bit rows', fp32 rows'); aligned rows just past a power of two (264:
+# fused's forward in two parts, softmax_fused.plain_parts).
 SHAPES = [(4096, 128), (64, 4096), (8, 16384), (4, 32768), (300, 65536), (300, 262144), (8, 1 << 20),
-          (4096, 197), (64, 3001), (8, 16383), (4, 32767), (16, 65537)]
+          (4096, 197), (64, 3001), (8, 16383), (4, 32767), (16, 65537), (4096, 264)]
 # Odd rows in a view one element in, whose rows and output's differ in their offsets
 # from 16 bytes: element by element.
 OFFSET_SHAPES = [(64, 3001), (16, 65537)]
