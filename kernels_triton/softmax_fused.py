@@ -576,8 +576,8 @@ FUSED_BWD_WINDOW_MIN_FILL = 2 / 3
 # / 130 / 260 10.9 / 43.0 / 84.8 -> 47.0 / 71.9 / 94.0 (log-softmax 34.8 / 68.3 / 92.3).
 FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
 # Aligned rows (ALIGN 16, not paired) of 128-2048 columns, powers of two, take tiles of
-# 16 KiB of each tensor at 8 units of each a thread (`_backward_tile`). 1 GiB, % of copy, softmax backward, 8 KiB / 16 ->
-# 16 KiB / 8, 128 / 256 / 512 / 1024 / 2048 columns (`tuning/tune.py`,
+# 16 KiB of each tensor at 8 units of each a thread (`_backward_tile`). 1 GiB, % of copy,
+# softmax backward, 8 KiB / 16 -> 16 KiB / 8, 128 / 256 / 512 / 1024 / 2048 columns (`tuning/tune.py`,
 # benchmarks/h100_2026-11-27i/tiles_bwd_{,r2_}h100_*.txt, two rounds alike,
 # benchmarks/h200_2026-11-27i/tiles_bwd_h200_d52c863.txt):
 #   H100 fp32 100.2 / 101.4 / 101.0 / 101.3 / 101.3 -> 101.4 / 101.5 / 101.4 / 101.5 / 101.5
