@@ -4,7 +4,8 @@ A program holds a ``[ROWS, BLOCK]`` tile of whole rows in registers: the minimum
 traffic, the same as a device-to-device copy. Narrow rows are packed many to a tile so
 every program moves enough bytes (FUSED_TILE_BYTES; aligned rows of some widths take
 tiles of other bytes and values a thread, measured per width: `_tile`,
-FUSED_BWD_SMALL_TILE_*); wide 16-bit rows are held two
+FUSED_BWD_SMALL_TILE_*; aligned rows just past a power of two, as two parts of powers of
+two, not one padded to the next: `plain_parts`); wide 16-bit rows are held two
 values per 32-bit word (pairs.py), half the registers of Triton's fp32 widening
 (`_fused_pairs_tile`); the widest of those (one program per SM) are held as segments,
 reduced per thread first and stored segment by segment (`_fused_pairs_segments`). Rows
