@@ -896,7 +896,7 @@ def plain_parts(cols: int, align: int, elem: int, block: int,
     those are at most 1 / FUSED_PLAIN_TAIL_MAX_PART of the half (bf16 264: 256 + 8; not
     384: 256 + 128); else (block, 0)."""
     half = block // 2
-    if align * elem < 16 or block not in blocks.get(elem, ()) or cols <= half:
+    if align * elem < row_edges.VECTOR_BYTES or block not in blocks.get(elem, ()) or cols <= half:
         return block, 0
     tail = triton.next_power_of_2(cols - half)
     return (half, tail) if tail <= half // FUSED_PLAIN_TAIL_MAX_PART else (block, 0)

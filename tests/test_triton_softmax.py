@@ -225,11 +225,16 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
         assert agreement.ok, agreement.summary()
 
 
-def _offline_fused_tile(x: torch.Tensor, op: str, limits) -> tuple[int, int]:
-    """(tile rows, warps) of `fused`'s plan for `x` on the offline GPU `limits`
-    (residency made up: nothing compiles)."""
+def _offline_fused_plan(x: torch.Tensor, op: str, limits) -> dict:
+    """`fused`'s plan for `x` on the offline GPU `limits` (residency made up: nothing
+    compiles)."""
     softmax_mod, *_ = _modules()
-    p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
+    return softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
+
+
+def _offline_fused_tile(x: torch.Tensor, op: str, limits) -> tuple[int, int]:
+    """(tile rows, warps) of `_offline_fused_plan`."""
+    p = _offline_fused_plan(x, op, limits)
     return p["constexprs"]["ROWS"], p["num_warps"]
 
 
@@ -313,14 +318,14 @@ def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
     # most a quarter of the half (FUSED_PLAIN_TAIL_MAX_PART), over half the padded tile's warps; other
     # blocks, rows that fill too much of the block, rows off whole 16-byte vectors and
     # powers of two keep one tile. Planned for the offline H100 and H200 (the same rule).
-    softmax_mod, _, fused, *_ = _modules()
+    _, _, fused, *_ = _modules()
     from kernels_triton import offline
     assert fused.FUSED_PLAIN_TAIL_BLOCKS == {2: (256, 512, 1024, 8192), 4: (256, 512)}
     assert fused.FUSED_PLAIN_TAIL_MAX_PART == 4
     rows = 1 << 16
     for limits in (offline.H100, offline.H200):
         def parts(x):
-            p = softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
+            p = _offline_fused_plan(x, op, limits)
             return p["constexprs"]["BLOCK"], p["constexprs"]["TAIL"], p["num_warps"]
 
         for dtype in (torch.bfloat16, torch.float16):
