@@ -591,14 +591,19 @@ FUSED_BWD_EDGE_ROWS_BYTES = (1024, 2048)
 FUSED_BWD_SMALL_TILE_COLS = (128, 2048)
 FUSED_BWD_SMALL_TILE_BYTES = 16 * 1024
 FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD = 8
-# The forward's FUSED_PLAIN_TAIL_BLOCKS for the backward: none yet, measured on the H200
-# alone. 1 GiB, % of copy, `fused`, padded -> two parts at the forward's blocks, softmax /
-# log-softmax backward (benchmarks/h200_2026-11-28/bwd_tail_h200_6c360e3.txt): bf16 520 /
-# 4160 / 5120 93.0 / 81.0 / 89.9 -> 103.5 / 94.8 / 103.1, 92.9 / 78.8 / 86.3 -> 103.5 /
-# 102.8 / 102.9 (fp16 4160 log-softmax 69.2 -> 102.7): gains at 16-bit blocks of 1024 and
-# 8192; 136 / 264 +1-5 but fp16 264 93.7 -> 90.3; 320 / 640 -0.2 to -1.5; fp32 flat or
-# -1.1 (136). The H100's side is call 8 of that folder's device_calls.sh (not run yet).
-FUSED_BWD_PLAIN_TAIL_BLOCKS: dict[int, tuple[int, ...]] = {}
+# The forward's two parts (FUSED_PLAIN_TAIL_BLOCKS) in the backward: 16-bit blocks of 1024
+# and 8192, the ones that gain on the H200 and hold >= 100 on the H100. 1 GiB, % of copy,
+# `fused`, padded -> two parts, softmax / log-softmax backward, bf16
+# (benchmarks/h200_2026-11-28/bwd_tail_h200_6c360e3.txt, bwd_tail_h100_0da7396.txt):
+#   H200 520 / 4160 / 5120 93.0 / 81.0 / 89.9 -> 103.5 / 94.8 / 103.1,
+#        log-softmax 92.9 / 78.8 / 86.3 -> 103.5 / 102.8 / 102.9 (fp16 4160 69.2 -> 102.7)
+#   H100 520 / 4160 / 5120 103.0 / 95.0 / 101.6 -> 102.0 / 102.8 / 101.9,
+#        log-softmax 103.0 / 93.5 / 97.4 -> 101.8 / 101.3 / 101.7
+# The H200's padded 16-bit tiles likely trail because its bandwidth is 1.4x the H100's for the
+# same SMs: a tile half empty leaves too few bytes in flight there. Blocks of 256 / 512
+# lose on the H100 (bf16 264 103.3 -> 100.7) and on the H200 in fp16 (264 93.7 -> 90.3);
+# fp32 is flat on the H200 and loses on the H100 (136 101.5 -> 99.0).
+FUSED_BWD_PLAIN_TAIL_BLOCKS = {2: (1024, 8192)}
 # Under the interpreter, tiles of at most this many units of each tensor.
 INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 

@@ -37,7 +37,7 @@ from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, run_and_check, special_rows
 from triton_support import (BACKEND, BWD_OPS, BWD_VARIANTS, CPU_ROWS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK,
                             VARIANTS, odd_tensors)
-from triton_support import check_compiled_plan, gpu_limits
+from triton_support import MadeUpTarget, check_compiled_plan, gpu_limits, offline_fused_plan
 from triton_support import interpreted as _interpreted
 from triton_support import modules as _modules
 from triton_support import ODD_WIDTHS, ROW_LAYOUTS, forced_oneshot, in_layout, split_parts
@@ -225,16 +225,9 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
         assert agreement.ok, agreement.summary()
 
 
-def _offline_fused_plan(x: torch.Tensor, op: str, limits) -> dict:
-    """`fused`'s plan for `x` on the offline GPU `limits` (residency made up: nothing
-    compiles)."""
-    softmax_mod, *_ = _modules()
-    return softmax_mod.plan_offline(x, op, "fused", None, MadeUpTarget(1, limits))
-
-
 def _offline_fused_tile(x: torch.Tensor, op: str, limits) -> tuple[int, int]:
-    """(tile rows, warps) of `_offline_fused_plan`."""
-    p = _offline_fused_plan(x, op, limits)
+    """(tile rows, warps) of `offline_fused_plan`."""
+    p = offline_fused_plan(x, op, limits)
     return p["constexprs"]["ROWS"], p["num_warps"]
 
 
@@ -325,7 +318,7 @@ def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
     rows = 1 << 16
     for limits in (offline.H100, offline.H200):
         def parts(x):
-            p = _offline_fused_plan(x, op, limits)
+            p = offline_fused_plan(x, op, limits)
             return p["constexprs"]["BLOCK"], p["constexprs"]["TAIL"], p["num_warps"]
 
         for dtype in (torch.bfloat16, torch.float16):
@@ -727,23 +720,6 @@ def test_split_geometry_by_element_size():
     assert split.respread(2, tolerated + 1, {"CHUNK": 8192}) == 4
     assert split.respread(split.SPLIT_MAX_WARPS, 1000, {"CHUNK": 1 << 20}) is None
     assert split.respread(4, 1000, {"CHUNK": 256}) == 8 and split.respread(4, 1000, {"CHUNK": 128}) is None
-
-
-class MadeUpTarget:
-    """A target for `plan_offline` that compiles nothing: every kernel asked of it holds
-    `per_sm` programs per SM (as if by its registers) on `limits` (default: the offline
-    H100), and `compiled` keeps the constexprs of each compile in order. The plan's rules
-    on made-up residency, anywhere."""
-
-    def __init__(self, per_sm: int, limits=None):
-        from kernels_triton import offline
-        self.per_sm, self.limits, self.compiled, self.warps = per_sm, limits or offline.H100, [], []
-
-    def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
-        self.compiled.append(dict(constexprs))
-        self.warps.append(num_warps)
-        return _modules()[1].CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
-                                               programs_per_sm=self.per_sm, limited_by="registers")
 
 
 @pytest.mark.parametrize("op", ["softmax", "softmax_backward"])

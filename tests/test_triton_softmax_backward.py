@@ -28,7 +28,7 @@ from comparison.inputs import make_gradient, make_rows
 from softmax_cases import Target, check_double_backward_refused, run_and_check
 from triton_support import BACKEND, BWD_OPS, BWD_VARIANTS, DEVICE, DTYPE_IDS, DTYPES, OPS, PYTESTMARK, odd_tensors
 from triton_support import ODD_WIDTHS, ROW_LAYOUTS, check_compiled_plan, forced_oneshot, gpu_limits, in_layout
-from triton_support import split_parts
+from triton_support import offline_fused_plan, split_parts
 from triton_support import modules as _modules
 from triton_support import same_bits as _same_bits
 from triton_support import truncated_bf16 as _truncated_bf16
@@ -191,13 +191,41 @@ def test_backward_fused_small_tiles_agree_in_full_and_partial_tiles(op, dtype):
         run_and_check(target, y[:, :cols], dy=dy[:, :cols])
 
 
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_fused_holds_16_bit_rows_past_blocks_of_1024_and_8192_in_two_parts(op):
+    # FUSED_BWD_PLAIN_TAIL_BLOCKS: the backward takes the forward's two parts for aligned
+    # 16-bit rows padded to 1024 or 8192 only (half the block and a tail of at most a
+    # quarter of it, over half the warps); 16-bit rows padded to 256-4096 and every fp32
+    # row keep the padded tile. Planned for the offline H100 and H200 (the same rule).
+    _, _, fused, *_ = _modules()
+    from kernels_triton import offline
+    assert fused.FUSED_BWD_PLAIN_TAIL_BLOCKS == {2: (1024, 8192)}
+    rows = 1 << 16
+    for limits in (offline.H100, offline.H200):
+        def parts(cols, dtype):
+            y = torch.empty(rows, cols, dtype=dtype)
+            p = offline_fused_plan(y, op, limits, dy=y)
+            return p["constexprs"]["BLOCK"], p["constexprs"]["TAIL"], p["num_warps"]
+
+        for dtype in (torch.bfloat16, torch.float16):
+            assert parts(520, dtype) == (512, 8, 4)          # padded: 1024 over 8 warps
+            assert parts(4160, dtype) == (4096, 64, 8)       # padded: 8192 over 16
+            assert parts(5120, dtype) == (4096, 1024, 8)     # a tail of a quarter
+            assert parts(264, dtype)[:2] == (512, 0)
+            assert parts(1040, dtype)[:2] == (2048, 0)
+            assert parts(768, dtype)[:2] == (1024, 0)        # 256 past 512: more than a quarter
+        for cols in (136, 264, 520, 4160):
+            assert parts(cols, torch.float32)[1] == 0
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("op", BWD_OPS)
 def test_backward_fused_two_part_tiles_agree(op, dtype, monkeypatch):
     # `plain_parts` in the backward (FUSED_BWD_PLAIN_TAIL_BLOCKS, here the forward's
-    # blocks): y and dy as half the padded block and a tail, the sum over both parts; NaN
-    # and inf in the tail (backward_special_rows puts dy's NaN in the row's last value),
-    # rows for tiles on every SM and a partial last one; every element against float64.
+    # blocks, so that fp32 and 16-bit 256 / 512 take it too): y and dy as half the padded
+    # block and a tail, the sum over both parts; NaN and inf in the tail
+    # (backward_special_rows puts dy's NaN in the row's last value), rows for tiles on
+    # every SM and a partial last one; every element against float64.
     softmax_mod, _, fused, *_ = _modules()
     monkeypatch.setattr(fused, "FUSED_BWD_PLAIN_TAIL_BLOCKS", fused.FUSED_PLAIN_TAIL_BLOCKS)
     target = Target("triton", op, "fused")

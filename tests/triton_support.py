@@ -175,3 +175,26 @@ def in_layout(values: torch.Tensor, layout: str) -> torch.Tensor:
     else:
         out = torch.full((rows * cols + 1,), math.nan, dtype=values.dtype, device=values.device)[1:].view(rows, cols)
     return out.copy_(values)
+
+
+class MadeUpTarget:
+    """A target for `plan_offline` that compiles nothing: every kernel asked of it holds
+    `per_sm` programs per SM (as if by its registers) on `limits` (default: the offline
+    H100), and `compiled` keeps the constexprs of each compile in order. The plan's rules
+    on made-up residency, anywhere."""
+
+    def __init__(self, per_sm: int, limits=None):
+        from kernels_triton import offline
+        self.per_sm, self.limits, self.compiled, self.warps = per_sm, limits or offline.H100, [], []
+
+    def compile(self, kernel, args, constexprs, num_warps, maxnreg=None):
+        self.compiled.append(dict(constexprs))
+        self.warps.append(num_warps)
+        return modules()[1].CompiledResources(n_regs=64, n_spills=0, shared=0, num_warps=num_warps,
+                                              programs_per_sm=self.per_sm, limited_by="registers")
+
+
+def offline_fused_plan(x: torch.Tensor, op: str, limits, dy: torch.Tensor | None = None) -> dict:
+    """`fused`'s plan for `x` (y, with `dy`, for a backward op) on the offline GPU `limits`
+    (residency made up: nothing compiles)."""
+    return modules()[0].plan_offline(x, op, "fused", dy, MadeUpTarget(1, limits))
