@@ -106,8 +106,13 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
         return (f"naive would re-read each row cols times: minutes per GiB at {cols} columns "
                 f"(it serves up to NAIVE_MAX_COLS = {limits['NAIVE_MAX_COLS']})")
     if status == "too_wide_for_warp":
-        return (f"warp_per_row keeps a row in one warp's registers (32 lanes x 32 values): {cols} columns "
-                f"exceed WARP_PER_ROW_MAX_COLS = {limits['WARP_PER_ROW_MAX_COLS']}")
+        if size == 2 and cols <= limits["WARP_PER_ROW_MAX_COLS_16BIT"]:
+            return (f"warp_per_row holds 16-bit rows past WARP_PER_ROW_MAX_COLS = {limits['WARP_PER_ROW_MAX_COLS']} "
+                    f"columns (up to WARP_PER_ROW_MAX_COLS_16BIT = {limits['WARP_PER_ROW_MAX_COLS_16BIT']}) only "
+                    f"when it reads them in 16-byte packs: this view of {cols} columns is strided or misaligned")
+        widest = limits["WARP_PER_ROW_MAX_COLS_16BIT" if size == 2 else "WARP_PER_ROW_MAX_COLS"]
+        return (f"warp_per_row keeps a row in one warp's registers (32 lanes x {widest // 32} values): {cols} "
+                f"columns exceed WARP_PER_ROW_MAX_COLS{'_16BIT' if size == 2 else ''} = {widest}")
     if status == "row_exceeds_registers":
         capacity = p["cluster_size"] * p["threads"] * p["cols_per_thread"]
         return (f"cluster_regs keeps the row in registers of at most {p['cluster_size']} CTAs x {p['threads']} "

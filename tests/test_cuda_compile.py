@@ -146,7 +146,7 @@ _WARP_ROW_SHAPE_PROGRAM = r"""
 using namespace sk::softmax;
 template <typename T> void show(const char* dtype, int pack) {
   for (int fast = 0; fast < 2; ++fast) {
-    for (int cols = 1; cols <= kWarpRowMaxCols; ++cols) {
+    for (int cols = 1; cols <= 32 * warp_row_forward_max_values(sizeof(T), pack); ++cols) {
       // Contiguous rows not a whole number of 16-byte packs are read in three parts.
       const bool edges = cols * static_cast<int>(sizeof(T)) % 16 != 0;
       const WarpRowShape s = warp_row_shape<T>(cols, pack, 1000, fast != 0, edges);
@@ -198,6 +198,12 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 1, 129] == (4, 32, 1)         # four packs: one row
     assert shapes["bf16", 1, 511] == (16, 32, 1)
     assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row
+    # 16-bit rows in 16-byte packs to twice fp32's width (kWarpRowMaxColsPerThread16):
+    assert max(c for d, _, c in shapes if d == "fp32") == 1024
+    assert max(c for d, _, c in shapes if d == "bf16") == 2048
+    assert shapes["bf16", 1, 1040] == (32, 40, 1)       # five packs on 32 lanes (instance of 40)
+    assert shapes["fp16", 0, 1537] == (32, 48, 1)       # six packs: 48 values; 56 -> 64
+    assert shapes["bf16", 1, 1800] == (32, 64, 1)
 
 
 def _global_stores(obj: Path) -> dict[str, dict[str, int]]:

@@ -52,25 +52,33 @@ def limit(name: str) -> int:
     return cuda_softmax.constants()[name]
 
 
+def _warp_row_max_cols(x: torch.Tensor) -> int:
+    """warp_per_row's widest forward row for x: WARP_PER_ROW_MAX_COLS_16BIT for contiguous
+    16-bit rows from a 16-byte boundary (read in 16-byte packs, whole or realigned), else
+    WARP_PER_ROW_MAX_COLS."""
+    packed16 = x.element_size() == 2 and x.is_contiguous() and x.data_ptr() % 16 == 0
+    return limit("WARP_PER_ROW_MAX_COLS_16BIT" if packed16 else "WARP_PER_ROW_MAX_COLS")
+
+
 # The variant table: which widths each variant may decline (None: serves every width).
 # Static limits are the planner's constants; shared-memory limits come from the GPU.
 VARIANT_LIMITS = {
     "auto": None,
-    "naive": lambda cols, plan: cols > limit("NAIVE_MAX_COLS"),
+    "naive": lambda x, plan: x.shape[1] > limit("NAIVE_MAX_COLS"),
     "smem_tree": None,
     "coalesced": None,
     "warp_shuffle": None,
-    "warp_per_row": lambda cols, plan: cols > limit("WARP_PER_ROW_MAX_COLS"),
-    "block_smem": lambda cols, plan: plan["status"] == "row_exceeds_smem",
+    "warp_per_row": lambda x, plan: x.shape[1] > _warp_row_max_cols(x),
+    "block_smem": lambda x, plan: plan["status"] == "row_exceeds_smem",
     "block_uncached": None,
     "online": None,
-    "cluster_smem": lambda cols, plan: plan["status"] != "ok",
-    "cluster_regs": lambda cols, plan: plan["status"] != "ok",
-    "cluster_tma": lambda cols, plan: plan["status"] != "ok",
-    "block_hybrid": lambda cols, plan: plan["status"] != "ok",
-    "split": lambda cols, plan: plan["status"] == "too_many_chunks",
-    "split_smem": lambda cols, plan: plan["status"] == "too_many_chunks",
-    "split_hybrid": lambda cols, plan: plan["status"] != "ok",
+    "cluster_smem": lambda x, plan: plan["status"] != "ok",
+    "cluster_regs": lambda x, plan: plan["status"] != "ok",
+    "cluster_tma": lambda x, plan: plan["status"] != "ok",
+    "block_hybrid": lambda x, plan: plan["status"] != "ok",
+    "split": lambda x, plan: plan["status"] == "too_many_chunks",
+    "split_smem": lambda x, plan: plan["status"] == "too_many_chunks",
+    "split_hybrid": lambda x, plan: plan["status"] != "ok",
 }
 VARIANTS = list(VARIANT_LIMITS)
 assert VARIANTS[1:] == list(cuda_softmax.LADDER)
@@ -89,10 +97,12 @@ WIDTHS = [
     511,    # odd: 16 scalars per lane
     512,    # fp32: 4 packs per lane
     1000,   # multiple of 8 only: full packs, last lanes padded (cols_per_thread 32)
-    1024,   # widest warp_per_row: 32 values per lane
-    1025,   # first width past warp_per_row (auto: cluster_regs, rows sharing a CTA); odd: scalar packs
-    2047,   # odd: block paths with scalar packs
-    2048,   # block_smem with 16-byte packs
+    1024,   # widest warp_per_row of fp32: 32 values per lane; auto's widest warp_per_row
+    1025,   # first width past auto's warp_per_row (cluster_regs, rows sharing a CTA); odd: scalar
+            # packs; 16-bit warp_per_row realigned, 40 values per lane
+    2047,   # odd: block paths with scalar packs; 16-bit warp_per_row realigned, 64 values per lane
+    2048,   # block_smem with 16-byte packs; widest 16-bit warp_per_row
+    2049,   # 16-bit warp_per_row declines
     4096,   # naive's widest (NAIVE_MAX_COLS)
     4097,   # naive declines; odd
     8192,   # block_smem, 32 KB fp32 rows
@@ -112,7 +122,7 @@ def declines(variant: str, x: torch.Tensor, op: str = "softmax") -> bool:
         return False
     needs_plan = variant in ("block_smem", "cluster_smem", "cluster_regs", "cluster_tma", "block_hybrid", "split",
                              "split_smem", "split_hybrid")
-    return bool(limit(x.shape[1], cuda_softmax.plan(x, op, variant) if needs_plan else None))
+    return bool(limit(x, cuda_softmax.plan(x, op, variant) if needs_plan else None))
 
 
 def check_result(op: str, x: torch.Tensor, y: torch.Tensor, what: str = "") -> None:
@@ -294,6 +304,9 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     the name of the rule that applies (an aligned, contiguous x: the plans auto tries)."""
     if x.shape[1] <= limit("WARP_PER_ROW_MAX_COLS"):
         return "warp_per_row", "narrow_row"
+    if x.element_size() == 2 and x.shape[1] <= limit("WARP_PER_ROW_MAX_COLS_16BIT") \
+            and cuda_softmax.plan(x, "softmax", "warp_per_row")["status"] == "ok":
+        return "warp_per_row", "narrow_row"   # rows read in 16-byte packs (whole or realigned)
     hopper = _is_hopper(x.device)
     if _few_rows_cluster(x):
         return "cluster_regs", "few_rows_cluster"
@@ -367,7 +380,8 @@ HOPPER_AUTO_FAST_SM = {
 }
 
 
-@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 4096, 16384, 32768, 65536, 131072, 262144, 524288, 1048576])
+@pytest.mark.parametrize("cols", [1, 128, 1024, 1025, 1040, 2048, 2049, 4096, 16384, 32768, 65536, 131072, 262144,
+                                  524288, 1048576])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_auto_plan_follows_the_thresholds(dtype, cols):
     x = make_rows(4, cols, dtype, "cuda", seed=cols)
@@ -1291,6 +1305,34 @@ def test_backward_16bit_rows_over_8kb_take_64_bytes_per_thread(dtype):
         p = cuda_softmax.plan(y, "softmax_backward", "cluster_regs", dy=y)
         assert p["cluster_size"] == 1 and p["group_width"] == threads, p
         assert p["cols_per_thread"] * y.element_size() == bytes_per_thread, p
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_warp_per_row_holds_16_bit_rows_in_16_byte_packs_to_twice_the_width(dtype):
+    """kWarpRowMaxCols16: the forward's 16-bit rows read in 16-byte packs, whole or
+    realigned (odd widths), up to WARP_PER_ROW_MAX_COLS_16BIT at 40-64 values per lane,
+    and `auto` takes them there; past it, or in narrower packs (a view off its 8-byte
+    boundary), the variant declines and says why, and `auto` takes the block paths.
+    Every element against float64, outputs poisoned first (run_and_check)."""
+    widest = limit("WARP_PER_ROW_MAX_COLS_16BIT")
+    assert widest == 2 * limit("WARP_PER_ROW_MAX_COLS")
+    for cols, values in ((1040, 40), (1500, 48), (2047, 64), (widest, 64)):
+        x = make_rows(7, cols, dtype, "cuda", seed=cols)
+        p = cuda_softmax.plan(x, "softmax", "warp_per_row")
+        assert (p["status"], p["pack"], p["group_width"], p["cols_per_thread"]) == ("ok", 8, 32, values), p
+        assert cuda_softmax.plan(x, "softmax", "auto")["variant"] == "warp_per_row"
+        for op in OPS:
+            run_and_check(Target("cuda", op, "warp_per_row"), x)
+            run_and_check(Target("cuda", op, "auto"), x)
+    x = make_rows(2, widest + 1, dtype, "cuda")
+    assert "WARP_PER_ROW_MAX_COLS_16BIT = " + str(widest) in cuda_softmax.why_unsupported(x, "softmax", "warp_per_row")
+    narrow = make_rows(3, 1040 * 3 + 2, dtype, "cuda").view(-1)[1:1 + 3 * 1040].view(3, 1040)   # 2-byte aligned
+    why = cuda_softmax.why_unsupported(narrow, "softmax", "warp_per_row")
+    assert why is not None and "16-byte packs" in why, why
+    assert cuda_softmax.plan(narrow, "softmax", "auto")["variant"] != "warp_per_row"
+    run_and_check(Target("cuda", "softmax", "auto"), narrow)
+    y = make_rows(2, 1040, dtype, "cuda")
+    assert cuda_softmax.plan(y, "softmax_backward", "warp_per_row", dy=y)["status"] == "too_wide_for_warp"
 
 
 @pytest.mark.parametrize(("variant", "limit_name"), [("naive", "NAIVE_MAX_COLS"),

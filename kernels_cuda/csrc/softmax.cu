@@ -310,6 +310,7 @@ std::map<std::string, int64_t> softmax_constants() {
   return {
       {"NAIVE_MAX_COLS", kNaiveMaxCols},
       {"WARP_PER_ROW_MAX_COLS", kWarpRowMaxCols},
+      {"WARP_PER_ROW_MAX_COLS_16BIT", kWarpRowMaxCols16},
       {"WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH", kWarpRowTwoRowsMinSmBandwidth},
       {"WARP_ROW_ROWS16_WIDE", kWarpRowRows16Wide},
       {"WARP_ROW_ROWS16_NARROW", kWarpRowRows16Narrow},

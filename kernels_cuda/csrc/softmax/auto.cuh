@@ -3,7 +3,15 @@
 // The rule, in order, tuned on an H200 (2026-11-21, 1 GiB inputs, % of device-to-device
 // copy bandwidth; the tuning logs in benchmarks/ hold the runs):
 // 0. warp_per_row up to kWarpRowMaxCols (1024) columns: the row in one warp's registers,
-//    one read and one write, no shared memory, no barriers.
+//    one read and one write, no shared memory, no barriers; 16-bit rows read in 16-byte
+//    packs up to kWarpRowMaxCols16 (2048: 40-64 values a lane, kept packed), ahead of
+//    one CTA's cluster_regs (a block reduction per row) there. 1 GiB, % of copy, softmax
+//    forward bf16, cluster_regs -> warp_per_row (benchmarks/h200_2026-11-28/
+//    warp16_fwd_h200_02c70c5.csv): H200 1040 / 1280 / 1536 / 2047 / 2048 65.8 / 78.5 /
+//    87.2 / 86.0 / 98.4 -> 94.7 / 98.8 / 98.8 / 97.0 / 98.1 (log-softmax 71.3-97.7 ->
+//    97.2-99.1); H100 (warp16_fwd_h100_c1db5e9.csv) 1040 88.2 -> 99.4, 1280-2048
+//    99.6-100.4 -> 99.0-99.9: one rule for both (every cell >= 94 on the H200, >= 99 on
+//    the H100).
 // 0b. (sm_90) few rows: a row of more than kFewRowsMinRowBytes over a cluster of
 //    cluster_regs CTAs of about kFewRowsCtaBytes each, halved until rows x CTAs are at
 //    most the SMs (at least 2 CTAs; more where registers need them), ahead of the
@@ -229,6 +237,13 @@ Plan plan_auto(const Problem& p) {
   if (p.cols <= kWarpRowMaxCols) {
     return auto_choice(plan_warp_per_row<T>(p), AutoReason::narrow_row,
                   "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) + ": row in registers");
+  }
+  if (sizeof(T) == 2 && p.cols <= kWarpRowMaxCols16) {
+    if (Plan warp = plan_warp_per_row<T>(p); warp.status == PlanStatus::ok) {
+      return auto_choice(std::move(warp), AutoReason::narrow_row,
+                         "16-bit cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS_16BIT " + n(kWarpRowMaxCols16) +
+                             " in 16-byte packs: row in registers");
+    }
   }
   const DeviceProperties device = device_properties(p.device);
   const int64_t sms = device.sm_count;

@@ -41,9 +41,20 @@ namespace softmax {
 constexpr int kWarpRowThreads = 128;
 // A row in one warp's registers: 32 lanes x 32 values (no spills with 128 threads). Up
 // to this width a whole row is one read and one write with no shared memory and no
-// barriers, the cheapest path there is (OneFlow's limit too); `auto` takes it up to here.
+// barriers, the cheapest path there is (OneFlow's limit too); `auto` takes it up to here
+// (and the forward's 16-bit rows in 16-byte packs up to kWarpRowMaxCols16, below).
 constexpr int kWarpRowMaxColsPerThread = 32;
 constexpr int64_t kWarpRowMaxCols = 32 * kWarpRowMaxColsPerThread;
+// The forward's 16-bit rows read in 16-byte packs (contiguous rows, whole or realigned)
+// stay packed two values per register as loaded (RegSlice): a lane holds 64 of them in
+// the registers 32 fp32 values take (sm_90: 48-72 registers at 40-64 values, no
+// spills). Narrower packs (strided or misaligned views) and the backward (y and dy:
+// 80-128 registers there, and spills) keep kWarpRowMaxColsPerThread.
+constexpr int kWarpRowMaxColsPerThread16 = 2 * kWarpRowMaxColsPerThread;
+constexpr int64_t kWarpRowMaxCols16 = 32 * kWarpRowMaxColsPerThread16;
+constexpr int warp_row_forward_max_values(int elem, int pack) {
+  return elem == 2 && pack * elem == 16 ? kWarpRowMaxColsPerThread16 : kWarpRowMaxColsPerThread;
+}
 // Lanes that hold one pack of a row take kWarpRowRows rows at once (their loads all in
 // flight together), so that each warp keeps enough bytes in flight on narrow rows: in
 // the forward only rows of one pack since the lane packs below, in the backward every
@@ -202,7 +213,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
   const int G = a.group_width;
   const WarpRowGroups g(G, R);
   const int group_lane = g.group_lane;
-  // <= kWarpRowMaxCols; kEdges: the whole packs' columns, from each row's head.
+  // <= 32 lanes x warp_row_forward_max_values; kEdges: the whole packs' columns, from each row's head.
   const int cols = static_cast<int>(kEdges ? edge_body<N>(a.cols) * N : a.cols);
 
   for (int64_t base = g.first; base < a.rows; base += g.step) {
@@ -280,9 +291,10 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
 
 // warp_per_row (forward and backward) instantiates cols_per_thread only from this list (multiples of the pack):
 // padding a row up to the next entry wastes at most 3/8 of the lanes' arithmetic (5 -> 8),
-// never memory traffic, and keeps the build small.
+// never memory traffic, and keeps the build small. Entries past kWarpRowMaxColsPerThread
+// are the forward's 16-byte 16-bit packs' alone (Kernels::max_values).
 template <int... Cs> struct IntList {};
-using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32>;
+using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64>;
 
 // Rows per group of a 16-bit forward row of three 16-byte packs per lane (every
 // contiguous 16-bit row packs so, whole or realigned) in a group of `group` lanes, where
@@ -345,7 +357,7 @@ const void* warp_row_kernel(int rows_per_access, int group, bool edges) {
 // The first listed C >= needed that is a multiple of N; writes it to *chosen.
 template <typename Kernels, typename T, int N, int C, int... Rest>
 const void* pick_warp_row(int needed, int rows_per_access, int group, bool edges, int* chosen) {
-  if constexpr (C % N == 0) {
+  if constexpr (C % N == 0 && C <= Kernels::template max_values<T, N>()) {
     if (needed <= C) {
       *chosen = C;
       return warp_row_kernel<Kernels, T, N, C>(rows_per_access, group, edges);
@@ -376,6 +388,9 @@ struct WarpRowFamilyOf {
 struct WarpRowKernels {
   static constexpr const char* kName = "warp_per_row";
   static constexpr bool kRows16 = true;
+  template <typename T, int N> static constexpr int max_values() {
+    return warp_row_forward_max_values(static_cast<int>(sizeof(T)), N);
+  }
   template <typename T, int N, int C, int R, bool kEdges, int kGroup = 0> static const void* get() {
     return reinterpret_cast<const void*>(&softmax_warp_per_row_kernel<T, N, C, R, kEdges, kGroup>);
   }
@@ -407,11 +422,11 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, 
 template <typename T>
 Plan plan_warp_per_row(const Problem& p) {
   Plan plan = new_plan(Variant::warp_per_row);
-  if (p.cols > kWarpRowMaxCols) {
+  const int pack = realigned_pack<T>(p, plan.realigned);
+  if (p.cols > 32 * int64_t{warp_row_forward_max_values(static_cast<int>(sizeof(T)), pack)}) {
     plan.status = PlanStatus::too_wide_for_warp;
     return plan;
   }
-  const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
   const bool fast_sm = device_properties(p.device).dram_bytes_per_sm_s() >= kWarpRowTwoRowsMinSmBandwidth;
   const WarpRowShape shape = warp_row_shape<T>(p.cols, pack, rows, fast_sm, plan.realigned != 0);
@@ -490,6 +505,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 struct WarpRowBackwardKernels {
   static constexpr const char* kName = "warp_per_row backward";
   static constexpr bool kRows16 = false;  // rows of several packs: one per group
+  template <typename T, int N> static constexpr int max_values() { return kWarpRowMaxColsPerThread; }
   template <typename T, int N, int C, int R, bool kEdges, int kGroup = 0> static const void* get() {
     static_assert(kGroup == 0, "the backward's groups are known at run time");
     return reinterpret_cast<const void*>(&softmax_backward_warp_per_row_kernel<T, N, C, R, kEdges>);
