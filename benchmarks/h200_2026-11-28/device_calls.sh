@@ -198,3 +198,161 @@ for cfg in off on; do
 done
 
 ## call 9
+# session 54 call 9 (H100; call 10 runs it on the H200). Call 8 (H100): the backward's two
+# parts gain at 16-bit blocks of 8192 (bf16 4160 95.0 -> 102.8, log-softmax 93.5 -> 101.3,
+# 5120 97.4 -> 101.7), lose a point at 1024 (520 103.0 -> 102.0) and at 256 / 512 (264
+# 103.3 -> 100.7) and fp32 136 (101.5 -> 99.0). Taken: FUSED_BWD_PLAIN_TAIL_BLOCKS 16-bit
+# 1024 and 8192 (the H200's gain at 1024: 93.0 -> 103.5). Here Triton `auto` backward
+# before (the session's first commit's kernels_triton, carried in .device/before) and
+# after, twice, through `python -m comparison --pass bwd` (every element against
+# float64), 16-bit widths of those blocks and 264 / 1040 (no change); the backward's
+# two-part tests on the GPU; compute-sanitizer memcheck over the backward's `fused` and
+# `auto` at the two parts.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees bwd_tail bwd 2 "--cols 264,520,1040,4160,5120 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/bwd_tail_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax_backward.py \
+  -k "two_part or past_blocks" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_bwd_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_tail_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+f=$out/sanitize_bwd_tail_${tag}_$rev
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 33x520,5x4160,3x5120 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
+
+## call 10
+# session 54 call 10 (H200): call 9's commands on the H200. Call 9 (H100): `auto`
+# backward before -> after, 16-bit 4160 92.8-94.4 -> 100.9-102.1 (fp16 log-softmax 85.0 ->
+# 100.9), 5120 log-softmax 91.7-96.7 -> 101.1-101.5, 520 102.8 -> 101.2-101.6, 264 / 1040
+# unchanged; the two-part tests 8 passed; memcheck 24 cases, 0 errors. Then both
+# backends' `auto` at the aligned widths just past a power of two, forward and backward
+# (CUDA's there not yet measured).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+build_trees $root > $out/build_${tag}_$rev.log 2>&1 &   # CUDA's extension, for the second part (CPU only)
+compare_trees bwd_tail bwd 2 "--cols 264,520,1040,4160,5120 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/bwd_tail_compare_${tag}_$rev.txt
+echo "compare $(el)"
+wait; tail -1 $out/build_${tag}_$rev.log
+for pass in fwd bwd; do
+  timeout 200 python3 -m comparison --cols 136,264,520,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends cuda,triton \
+    --variants auto --min-bytes 1GiB --pass $pass --format csv --output $out/padded_both_${pass}_${tag}_$rev.csv | tail -1
+done
+echo "both $(el)"
+timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax_backward.py \
+  -k "two_part or past_blocks" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_bwd_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_tail_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+f=$out/sanitize_bwd_tail_${tag}_$rev
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 33x520,5x4160,3x5120 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
+
+## call 11
+# session 54 call 11 (H200). Call 10 (H200): `auto` backward before -> after, 16-bit 520
+# 93-94 -> 103-104, 4160 67-80 -> 94.6-103.7, 5120 75-90 -> 98-104, 264 / 1040 unchanged;
+# the two-part tests 8 passed; memcheck rc 0 (its summary and the forward CSV did not come
+# back: a call returns 8 files). Both backends' `auto` backward at the padded widths: CUDA
+# bf16 136 87.6, 1040 87.2 (log 85.3); Triton bf16 264 92.7, 1040 93.3 (log 89.3), 2080
+# 94.5 (90.7), fp32 log-softmax 4160 94.1; each at 101-104 where the other trails. Here
+# every variant that holds such rows, both backends, to find what `auto` could take: the
+# forward at every padded width (bf16, fp32), the backward where a backend trails.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build.log 2>&1 &   # CUDA's extension while Triton's run (CPU only)
+V=auto,fused,online,tiled
+run() {  # run NAME PASS SECONDS ARGS...: one report, into $out/NAME_<pass>_<gpu>_<rev>.csv
+  local name=$1 pass=$2 secs=$3; shift 3
+  timeout $secs python3 -m comparison "$@" --min-bytes 1GiB --pass $pass --format csv --quiet \
+    --output $out/${name}_${pass}_${tag}_$rev.csv | tail -1
+}
+run padded_triton fwd 200 --cols 136,264,520,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants $V
+run padded_triton bwd 100 --cols 136,264,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants $V
+echo "triton $(el)"
+wait; tail -1 $out/build.log; rm $out/build.log
+V=auto,warp_per_row,block_smem,block_uncached
+run padded_cuda fwd 150 --cols 136,264,520,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends cuda --variants $V
+run padded_cuda bwd 60 --cols 136,264,1040,2080 --dtype bf16 --op softmax,log_softmax --backends cuda --variants $V
+echo "cuda $(el)"
+
+## call 12
+# session 54 call 12 (whichever GPU comes; call 13 the other). Call 11 (it got an H100,
+# not the H200 it asked for; its Triton half named variants of the other pass and ran
+# nothing): CUDA `auto` forward bf16 1040 88.1 (log-softmax 93.3), fp32 136 90.4 / 87.7,
+# every other padded width 97.5-100; the backward 100.5-102.4 at 136-2080. CUDA's 16-bit
+# 1040 is one CTA's cluster_regs (past warp_per_row's 1024 columns). Here warp_per_row
+# holding the forward's 16-bit rows in 16-byte packs to 2048 (40-64 values per lane,
+# kWarpRowMaxCols16) and `auto` taking it there, against the block paths `auto` took
+# before (cluster_regs, block_hybrid); the GPU tests of warp_per_row and `auto`'s plan;
+# compute-sanitizer's four tools over warp_per_row and `auto` at those widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+echo "built $(el)"
+timeout 200 python3 -m comparison --cols 1040,1280,1536,2047,2048 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+  --variants auto,warp_per_row,cluster_regs,block_hybrid --min-bytes 1GiB --pass fwd --format csv --quiet \
+  --output $out/warp16_fwd_${tag}_$rev.csv | tail -1
+echo "measured $(el)"
+timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "(16_bit_rows_in_16_byte or auto_plan_follows or variant or static_limits or warp_per_row or alignment) and not billion" 2>&1 \
+  | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_warp16_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_warp16_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+f=$out/sanitize_warp16_${tag}_$rev
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants warp_per_row,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 33x1040,5x1500,3x2047,2x2048 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 13
+# session 54 call 13 (H100): call 12's commands on the H100. Call 12 (H200): `auto`
+# (warp_per_row) against cluster_regs, softmax forward bf16 1040 / 1280 / 1536 / 2047 /
+# 2048 94.7 / 98.8 / 98.8 / 97.0 / 98.1 against 65.8 / 78.5 / 87.2 / 86.0 / 98.4
+# (log-softmax 99.1 / 98.7 / 98.7 / 97.2 / 98.1 against 71.3 / 84.2 / 93.2 / 87.1 / 97.7);
+# the GPU tests 425 passed; the four sanitizer tools over 32 cases, 0 errors.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+echo "built $(el)"
+timeout 200 python3 -m comparison --cols 1040,1280,1536,2047,2048 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+  --variants auto,warp_per_row,cluster_regs,block_hybrid --min-bytes 1GiB --pass fwd --format csv --quiet \
+  --output $out/warp16_fwd_${tag}_$rev.csv | tail -1
+echo "measured $(el)"
+timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "(16_bit_rows_in_16_byte or auto_plan_follows or variant or static_limits or warp_per_row or alignment) and not billion" 2>&1 \
+  | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_warp16_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_warp16_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+f=$out/sanitize_warp16_${tag}_$rev
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants warp_per_row,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 33x1040,5x1500,3x2047,2x2048 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 14
+# session 54 call 14 (H200), written, not run (session 54's device time spent): call 11's
+# Triton half with each pass's own variants (call 11 named `tiled` in the forward and
+# `online` in the backward, and `python -m comparison` refused both), and CUDA's side at
+# the same widths: which variant serves the H200's padded rows where `auto` trails
+# (Triton backward bf16 264 / 1040 / 2080 89-95, CUDA backward bf16 136 / 1040 85-88).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build.log 2>&1 &   # CUDA's extension while Triton's run (CPU only)
+run() {  # run NAME PASS SECONDS ARGS...: one report, into $out/NAME_<pass>_<gpu>_<rev>.csv
+  local name=$1 pass=$2 secs=$3; shift 3
+  timeout $secs python3 -m comparison "$@" --min-bytes 1GiB --pass $pass --format csv --quiet \
+    --output $out/${name}_${pass}_${tag}_$rev.csv | tail -1
+}
+run padded_triton fwd 200 --cols 136,264,520,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto,fused,online
+run padded_triton bwd 100 --cols 136,264,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends triton --variants auto,fused,tiled
+echo "triton $(el)"
+wait; tail -1 $out/build.log; rm $out/build.log
+run padded_cuda fwd 150 --cols 136,264,520,1040,2080,4160 --dtype bf16,fp32 --op softmax,log_softmax --backends cuda --variants auto,warp_per_row,block_smem,cluster_regs
+run padded_cuda bwd 60 --cols 136,264,1040,2080 --dtype bf16 --op softmax,log_softmax --backends cuda --variants auto,warp_per_row,block_smem,cluster_regs
+echo "cuda $(el)"
+
+## call 15
