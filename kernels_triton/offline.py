@@ -64,6 +64,14 @@ class Target:
         _compiled(self, kernel, signature, num_warps, maxnreg)
         return _ACCESSES[(self, kernel, signature, num_warps, maxnreg)]
 
+    def sass(self, kernel, args: tuple, constexprs: dict, num_warps: int, maxnreg: int | None = None) -> str:
+        """The machine code (SASS, from the cuobjdump Triton ships) of `kernel` compiled as
+        `compile` compiles it (once): the instructions alone, one a line with its offset."""
+        signature = _signature(kernel, args, constexprs)
+        _compiled(self, kernel, signature, num_warps, maxnreg)
+        listing = _cuobjdump("-sass", _CUBINS[(self, kernel, signature, num_warps, maxnreg)])
+        return "\n".join(line.strip() for line in listing.splitlines() if line.strip().startswith("/*"))
+
 
 def _signature(kernel, args: tuple, constexprs: dict) -> tuple:
     """(signature, constexprs, attrs) as Triton's JIT would specialise the launch: the
@@ -113,6 +121,7 @@ def _compiled(target: Target, kernel, signature: tuple, num_warps: int,
                                                     num_warps=num_warps, programs_per_sm=per_sm,
                                                     limited_by=limited_by)
     _ACCESSES[key] = global_accesses(compiled.asm["ptx"])
+    _CUBINS[key] = compiled.asm["cubin"]
     return res
 
 
@@ -120,8 +129,9 @@ def _compiled(target: Target, kernel, signature: tuple, num_warps: int,
 # kind, the vector's count and the element's bits. Volatile loads and atomics (split's
 # exchange) are not plain.
 _ACCESS = re.compile(r"\b(ld|st)\.global(?:\.[A-Za-z0-9_:]+)*?(?:\.v(\d))?\.[bfsu](\d+)\s")
-# The global accesses of each compiled kernel, by _COMPILED's key.
+# The global accesses and the cubin of each compiled kernel, by _COMPILED's key.
 _ACCESSES: dict = {}
+_CUBINS: dict = {}
 
 
 def global_accesses(ptx: str) -> dict:
@@ -136,17 +146,21 @@ def global_accesses(ptx: str) -> dict:
 
 
 
-def _resource_usage(cubin: bytes) -> tuple[int, int]:
-    """(registers, stack bytes per thread) of a cubin, from the cuobjdump Triton ships. The
-    stack frame is what the driver reports as the spills of a loaded kernel."""
+def _cuobjdump(option: str, cubin: bytes) -> str:
+    """What the cuobjdump Triton ships prints for `cubin` with `option`."""
     import triton
 
     tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(cubin)
         f.flush()
-        usage = subprocess.run([tool, "--dump-resource-usage", f.name], capture_output=True, text=True,
-                               check=True).stdout
+        return subprocess.run([tool, option, f.name], capture_output=True, text=True, check=True).stdout
+
+
+def _resource_usage(cubin: bytes) -> tuple[int, int]:
+    """(registers, stack bytes per thread) of a cubin. The stack frame is what the driver
+    reports as the spills of a loaded kernel."""
+    usage = _cuobjdump("--dump-resource-usage", cubin)
     return int(re.search(r"REG:(\d+)", usage).group(1)), int(re.search(r"STACK:(\d+)", usage).group(1))
 
 

@@ -285,23 +285,16 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
             x_t = tl.load(x_ptr + rows[:, None] * x_row_stride + cols_t, mask=mask_t,
                           other=-float("inf")).to(tl.float32)
             m = tl.maximum(m, tl.max(x_t, axis=1))
-        shifted = x - m[:, None]
-        e = tl.exp2(shifted * LOG2E)
-        d = tl.sum(e, axis=1)
+        shifted, e, d = _shifted_exps(x, m)
         if TAIL:
-            shifted_t = x_t - m[:, None]
-            e_t = tl.exp2(shifted_t * LOG2E)
-            d += tl.sum(e_t, axis=1)
-        if LOG_SOFTMAX:
-            log_d = tl.log2(d) * LN2
-            y = shifted - log_d[:, None]
-        else:
-            r = 1.0 / d
-            y = e * r[:, None]
+            shifted_t, e_t, d_t = _shifted_exps(x_t, m)
+            d += d_t
+        norm = _normaliser(d, LOG_SOFTMAX)
+        y = _outputs(shifted, e, norm, LOG_SOFTMAX)
         tl.store(y_ptr + rows[:, None] * y_row_stride + cols,
                  downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
         if TAIL:
-            y_t = shifted_t - log_d[:, None] if LOG_SOFTMAX else e_t * r[:, None]
+            y_t = _outputs(shifted_t, e_t, norm, LOG_SOFTMAX)
             tl.store(y_ptr + rows[:, None] * y_row_stride + cols_t,
                      downcast.rounded(y_t, y_ptr.dtype.element_ty, INTERPRETER), mask=mask_t)
 
@@ -388,19 +381,12 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
         cols_t = BLOCK + tl.arange(0, TAIL)[None, :]
         x_t = _window_values(x_ptr, x_base, live, cols_t, h, end, n_cols, EDGES)
         m = tl.maximum(m, tl.max(x_t, axis=1))
-    shifted = x - m[:, None]
-    e = tl.exp2(shifted * LOG2E)
-    d = tl.sum(e, axis=1)
+    shifted, e, d = _shifted_exps(x, m)
     if TAIL:
-        shifted_t = x_t - m[:, None]
-        e_t = tl.exp2(shifted_t * LOG2E)
-        d += tl.sum(e_t, axis=1)
-    if LOG_SOFTMAX:
-        log_d = tl.log2(d) * LN2
-        y = shifted - log_d[:, None]
-    else:
-        r = 1.0 / d
-        y = e * r[:, None]
+        shifted_t, e_t, d_t = _shifted_exps(x_t, m)
+        d += d_t
+    norm = _normaliser(d, LOG_SOFTMAX)
+    y = _outputs(shifted, e, norm, LOG_SOFTMAX)
     # y's row starts sit at x's offsets from 16 bytes (row_edges.edge_vector). Worked
     # out again from the row rather than from x_base (`moved`): kept live across the
     # reductions, the four rows' 64-bit bases and heads took 16 more registers.
@@ -408,20 +394,38 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     tl.store(y_ptr + y_base[:, None] + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
              mask=row_edges.window_whole(live, cols, h, end, EDGES))
     if TAIL:
-        if LOG_SOFTMAX:
-            y_t = shifted_t - log_d[:, None]
-        else:
-            y_t = e_t * r[:, None]
+        y_t = _outputs(shifted_t, e_t, norm, LOG_SOFTMAX)
         tl.store(y_ptr + y_base[:, None] + cols_t, downcast.rounded(y_t, y_ptr.dtype.element_ty, INTERPRETER),
                  mask=row_edges.window_whole(live, cols_t, h, end, EDGES))
     e_cols, e_mask = row_edges.window_edges(live, tl.arange(0, EDGE_LANES)[None, :], h, end, EDGES)
     xe = tl.load(x_ptr + x_base[:, None] + e_cols, mask=e_mask, other=0.0).to(tl.float32)
     if LOG_SOFTMAX:
-        ye = (xe - m[:, None]) - log_d[:, None]
+        ye = (xe - m[:, None]) - norm[:, None]
     else:
-        ye = tl.exp2((xe - m[:, None]) * LOG2E) * r[:, None]
+        ye = tl.exp2((xe - m[:, None]) * LOG2E) * norm[:, None]
     tl.store(y_ptr + y_base[:, None] + e_cols, downcast.rounded(ye, y_ptr.dtype.element_ty, INTERPRETER),
              mask=e_mask)
+
+
+@triton.jit
+def _shifted_exps(x, m):
+    # A tile's x - max and exp(x - max) (exp2 of the shift times log2 e) for its rows'
+    # maxima m, and each row's sum of the exps: one part of a tile, the first or its tail.
+    shifted = x - m[:, None]
+    e = tl.exp2(shifted * LOG2E)
+    return shifted, e, tl.sum(e, axis=1)
+
+
+@triton.jit
+def _normaliser(d, LOG_SOFTMAX: tl.constexpr):
+    # What each row's outputs take from its sum of exps d: log d, or 1 / d.
+    return tl.log2(d) * LN2 if LOG_SOFTMAX else 1.0 / d
+
+
+@triton.jit
+def _outputs(shifted, e, norm, LOG_SOFTMAX: tl.constexpr):
+    # A part's outputs from `_shifted_exps` and `_normaliser`: x - max - log d, or e / d.
+    return shifted - norm[:, None] if LOG_SOFTMAX else e * norm[:, None]
 
 
 @triton.jit

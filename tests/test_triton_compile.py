@@ -117,3 +117,28 @@ def test_odd_rows_load_whole_vectors(plans):
     assert {tuple(r["shape"]) for r in offset} == set(OFFSET_SHAPES)
     assert all(r["constexprs"]["ALIGN"] == 1 and not r["constexprs"].get("EDGES") and not wide(r, "ld")
                for r in offset), [(r["op"], r["variant"], r["accesses"]) for r in offset if wide(r, "ld")]
+
+
+def test_machine_code_fingerprints_tell_a_changed_kernel(tmp_path):
+    """benchmarks/tuning/triton_machine_code.py: the same source twice gives the same SASS
+    fingerprints (compare exits 0), and a record that differs in one plan's machine code
+    is named (exit 1): the check that a source refactor leaves what runs alone."""
+    why = _offline_tools()
+    if why:
+        pytest.skip(why)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    tool = [sys.executable, str(ROOT / "benchmarks" / "tuning" / "triton_machine_code.py")]
+    records = [tmp_path / "a.json", tmp_path / "b.json"]
+    for record in records:
+        subprocess.run(tool + ["--out", str(record), "--op", "softmax", "--dtype", "bf16", "--cols", "264",
+                               "--rows", "4096", "--gpu", "H100"], cwd=ROOT, env=env, check=True, capture_output=True)
+    found = json.loads(records[0].read_text())
+    assert len(found) == 2 and all(len(plan["sass"]) == 16 and plan["constexprs"]["TAIL"] for plan in found.values())
+    same = subprocess.run(tool + ["--compare", *map(str, records)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert same.returncode == 0 and "2 the same, 0 differ" in same.stdout, same.stdout
+    key = sorted(found)[0]
+    found[key]["sass"] = "0" * 16
+    records[1].write_text(json.dumps(found))
+    changed = subprocess.run(tool + ["--compare", *map(str, records)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert changed.returncode == 1 and f"{key}: SASS differs" in changed.stdout, changed.stdout
