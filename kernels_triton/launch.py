@@ -50,6 +50,12 @@ SMEM_RESERVED_PER_PROGRAM = 1024
 MAX_PROGRAMS_PER_SM = 16
 # CUDA's limit on grid.x; one-shot grids with more programs use a second dimension.
 MAX_GRID = 2 ** 31 - 1
+# Options every kernel here is compiled with, whatever the installed Triton's defaults:
+# a multiply and an add fused into one FMA, as Triton 3.6 (the GPU machine's, where every
+# kernel was measured) and 3.9 do by default. Triton 3.9 warns that 3.10's default turns
+# fusion off, which would change the arithmetic and the machine code of every kernel
+# unmeasured.
+COMPILE_OPTIONS = {"enable_fp_fusion": True}
 
 
 # -- devices ---------------------------------------------------------------------------------
@@ -184,7 +190,7 @@ def compiled_resources(kernel, args: tuple, *, num_warps: int, limits: DeviceLim
     ``torch.cuda.device(limits.index)``: the binary is loaded on the current device.
     Triton caches the binary, so the launch that follows (with the same options) reuses it."""
     options = {"maxnreg": maxnreg} if maxnreg else {}
-    compiled = kernel.warmup(*args, grid=(1,), num_warps=num_warps, **options, **constexprs)
+    compiled = kernel.warmup(*args, grid=(1,), num_warps=num_warps, **COMPILE_OPTIONS, **options, **constexprs)
     compiled._init_handles()  # loads the binary; fills n_regs and n_spills
     shared = int(compiled.metadata.shared)
     per_sm, limited_by = programs_per_sm(compiled.n_regs, shared, num_warps, limits)
@@ -382,20 +388,20 @@ def plan_options(p: dict) -> dict:
 
 
 def launch(kernel, grid: tuple, args: tuple, p: dict, num_warps: int, options: dict, constexprs: dict) -> None:
-    """``kernel[grid](*args, num_warps=num_warps, **options, **constexprs)`` for plan `p`:
+    """``kernel[grid](*args, num_warps=num_warps, **COMPILE_OPTIONS, **options, **constexprs)`` for plan `p`:
     through Triton's JIT the first time `p` launches tensors of a given 16-byte alignment
     (what Triton specialises on beyond the plan's shapes, strides and dtypes), through the
     `BoundKernel` it returned after that. Call on the arguments' device (`on_device`)."""
     bound_launch = p.get("bound_launch")
     if bound_launch is None:  # the interpreter, or a Triton the binding does not fit
-        kernel[grid](*args, num_warps=num_warps, **options, **constexprs)
+        kernel[grid](*args, num_warps=num_warps, **COMPILE_OPTIONS, **options, **constexprs)
         return
     key = (kernel, *[a.data_ptr() % 16 == 0 for a in args if isinstance(a, torch.Tensor)])
     bound = bound_launch.get(key)
     if bound is not None:
         bound(grid, args, p["device"])
         return
-    compiled = kernel[grid](*args, num_warps=num_warps, **options, **constexprs)
+    compiled = kernel[grid](*args, num_warps=num_warps, **COMPILE_OPTIONS, **options, **constexprs)
     bound = BoundKernel.bind(kernel, compiled, len(args), constexprs)
     if bound is None:
         p["bound_launch"] = None

@@ -110,7 +110,7 @@ def _compiled(target: Target, kernel, signature: tuple, num_warps: int,
         return _COMPILED[key]
     sig, consts, attrs = (dict(part) for part in signature)
     attrs = {where: [list(a) for a in values] for where, values in attrs.items()}
-    options = {"num_warps": num_warps} | ({"maxnreg": maxnreg} if maxnreg else {})
+    options = {"num_warps": num_warps, **launch.COMPILE_OPTIONS} | ({"maxnreg": maxnreg} if maxnreg else {})
     compiled = triton.compile(ASTSource(fn=kernel, signature=sig, constexprs=consts, attrs=attrs),
                               target=GPUTarget("cuda", target.capability, target.limits.warp_size),
                               options=options)

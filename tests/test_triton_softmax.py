@@ -1438,7 +1438,9 @@ def test_bound_kernel_passes_the_launcher_what_the_jit_would(monkeypatch):
     kernel, p = Kernel(), {"bound_launch": {}, "device": 1}
     x, y = torch.zeros(4, 8), torch.zeros(4, 8)
     launch.launch(kernel, (5,), (x, y, 32), p, 4, {"maxnreg": 64}, {"BLOCK": 16})
-    assert launched.pop() == ("jit", (5,), (x, y, 32), {"num_warps": 4, "maxnreg": 64, "BLOCK": 16})
+    # launch.COMPILE_OPTIONS with every compile: fusion pinned whatever Triton's default.
+    assert launched.pop() == ("jit", (5,), (x, y, 32), {"num_warps": 4, "enable_fp_fusion": True, "maxnreg": 64,
+                                                         "BLOCK": 16})
     launch.launch(kernel, (5,), (x, y, 32), p, 4, {"maxnreg": 64}, {"BLOCK": 16})
     (kind, args), = launched
     # No profiler hooked: no hook and no metadata reach the launcher, whether Triton keeps

@@ -41,6 +41,8 @@ def fingerprints(ops, variants, dtypes, cols, rows: int, gpus) -> dict:
     dtype, width, layout)."""
     found = {}
     for gpu, op, variant, dname, n, offset in itertools.product(gpus, ops, variants, dtypes, cols, (False, True)):
+        if variant not in ("auto", *softmax.VARIANTS[op]):
+            continue  # tiled is the backward's, online the forward's
         dtype, target = DTYPES[dname], offline.Target(GPUS[gpu])
         x = torch.empty(rows * n + 1, dtype=dtype)[1:].view(rows, n) if offset else torch.empty(rows, n, dtype=dtype)
         backward = op in softmax.BACKWARD_OPS
