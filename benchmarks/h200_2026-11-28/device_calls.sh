@@ -105,7 +105,7 @@ timeout $(( 540 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
   -k "tiles or two_part or past_a_power" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tail_${tag}_$rev.log | tail -12
 echo "tests $(el)"
 f=$out/sanitize_tail_${tag}_$rev
-timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
   --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 301x136,7x264,33x520,5x4160 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
 
 ## call 5
@@ -127,7 +127,7 @@ timeout $(( 540 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
   -k "tiles or two_part or past_a_power" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tail_${tag}_$rev.log | tail -12
 echo "tests $(el)"
 f=$out/sanitize_tail_${tag}_$rev
-timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
   --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 301x136,7x264,33x320,33x520,5x4160 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
 
 ## call 6
@@ -147,7 +147,7 @@ echo "compare $(el)"
 timeout $(( 400 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
   -k "two_part or past_a_power" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_quarter_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_quarter_${tag}_$rev.log | tail -12
 f=$out/sanitize_quarter_${tag}_$rev
-timeout $(( 440 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+timeout $(( 440 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
   --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 33x320,9x640,3x5120 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
 
 ## call 7
@@ -219,7 +219,7 @@ timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
   -k "two_part or past_blocks" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_bwd_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_tail_${tag}_$rev.log | tail -12
 echo "tests $(el)"
 f=$out/sanitize_bwd_tail_${tag}_$rev
-timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
   --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 33x520,5x4160,3x5120 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
 
 ## call 10
@@ -247,7 +247,7 @@ timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
   -k "two_part or past_blocks" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_bwd_tail_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_tail_${tag}_$rev.log | tail -12
 echo "tests $(el)"
 f=$out/sanitize_bwd_tail_${tag}_$rev
-timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --variants fused,auto \
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
   --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 33x520,5x4160,3x5120 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -3 $f.summary
 
 ## call 11
@@ -356,3 +356,29 @@ run padded_cuda bwd 60 --cols 136,264,1040,2080 --dtype bf16 --op softmax,log_so
 echo "cuda $(el)"
 
 ## call 15
+# session 55 call 15 (either GPU; session 55 had no device time: written, not run). The
+# GPU tests of what no GPU has run yet: test_cuda_softmax's variant table whose limits
+# take the tensor (16-bit warp_per_row to 2048 only in 16-byte packs), and Triton's
+# kernels compiled with launch.COMPILE_OPTIONS (enable_fp_fusion=True) and softmax_fused's
+# shared tile helpers (the same SASS offline in Triton 3.6 and 3.9,
+# benchmarks/cpu_2026-11-28/): the Triton softmax suites and the CUDA variant table;
+# Triton memcheck over `fused` at the two-part and window widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build.log 2>&1 &
+timeout 300 python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  tests/test_triton_softmax_backward.py 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' \
+  > $out/gpu_tests_triton_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_triton_${tag}_$rev.log | tail -8
+echo "triton tests $(el)"
+wait; tail -1 $out/build.log; rm $out/build.log
+timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "(16_bit_rows_in_16_byte or auto_plan_follows or variant or static_limits or warp_per_row or alignment) and not billion" 2>&1 \
+  | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_cuda_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_cuda_${tag}_$rev.log | tail -8
+echo "cuda tests $(el)"
+f=$out/sanitize_fused_${tag}_$rev
+timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes bf16,fp16,fp32 --ops softmax,log_softmax,softmax_backward --shapes 33x136,9x271,5x520,3x4160 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 16
