@@ -182,11 +182,21 @@ OFFSET_SHAPES = [(64, 3001), (16, 65537)]
 REDUCE_SHAPES = [(4096, 128), (64, 65536), (1 << 24,), (1000,)]
 
 
-def _layout(shape: tuple, dtype: torch.dtype, offset: bool) -> torch.Tensor:
+def layout(shape: tuple, dtype: torch.dtype, offset: bool) -> torch.Tensor:
     """A tensor of `shape`: fresh, or (`offset`) a view one element into a flat one."""
     if not offset:
         return torch.empty(shape, dtype=dtype)
     return torch.empty(math.prod(shape) + 1, dtype=dtype)[1:].view(shape)
+
+
+def plan_kernel(op: str, x: torch.Tensor, p: dict) -> tuple:
+    """(kernel, compile arguments) of softmax plan `p` for `op` on `x` (for a backward op,
+    `x` stands for both y and dy), as the plan compiles it."""
+    from . import softmax
+
+    backward = op in softmax.BACKWARD_OPS
+    family = (softmax.BACKWARD_FAMILIES if backward else softmax.FAMILIES)[p["kernel"]]
+    return family.KERNEL, family.compile_args(x, x) if backward else family.compile_args(x)
 
 
 def _plan_row(plan, x: torch.Tensor, op: str, variant: str, dname: str, accesses=None) -> dict:
@@ -225,15 +235,12 @@ def check(target: Target = Target(), shapes=SHAPES, reduce_shapes=REDUCE_SHAPES,
     layouts = [(shape, False) for shape in shapes] + [(shape, True) for shape in offset_shapes]
     for op, variants in softmax.VARIANTS.items():
         backward = op in softmax.BACKWARD_OPS
-        families = softmax.BACKWARD_FAMILIES if backward else softmax.FAMILIES
 
         def accesses(x, p):
-            family = families[p["kernel"]]
-            args = family.compile_args(x, x) if backward else family.compile_args(x)
-            return target.accesses(family.KERNEL, args, p["constexprs"], p["num_warps"], p.get("maxnreg"))
+            return target.accesses(*plan_kernel(op, x, p), p["constexprs"], p["num_warps"], p.get("maxnreg"))
         for variant, (dname, dtype), (shape, offset) in itertools.product(("auto", *variants), dtypes.items(),
                                                                           layouts):
-            x = _layout(shape, dtype, offset)
+            x = layout(shape, dtype, offset)
             rows.append(_plan_row(lambda x: softmax.plan_offline(x, op, variant, x if backward else None, target),
                                   x, op, variant, dname, accesses))
     for op, variants in reduce.VARIANTS.items():

@@ -39,13 +39,20 @@ def _offline_tools() -> str | None:
     return None
 
 
+def _compiling_env() -> dict:
+    """This process's environment for a child that compiles for a GPU: without
+    TRITON_INTERPRET (conftest sets it), the checkout first on the path."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    return env
+
+
 @pytest.fixture(scope="module")
 def plans() -> list[dict]:
     why = _offline_tools()
     if why:
         pytest.skip(why)
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env = _compiling_env()
     result = subprocess.run([sys.executable, "-m", "kernels_triton.offline", "--json"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=1800)
     assert result.returncode == 0, result.stderr[-4000:]
@@ -126,8 +133,7 @@ def test_machine_code_fingerprints_tell_a_changed_kernel(tmp_path):
     why = _offline_tools()
     if why:
         pytest.skip(why)
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env = _compiling_env()
     tool = [sys.executable, str(ROOT / "benchmarks" / "tuning" / "triton_machine_code.py")]
     records = [tmp_path / "a.json", tmp_path / "b.json"]
     for record in records:

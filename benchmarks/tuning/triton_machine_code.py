@@ -5,7 +5,7 @@ shown here, without a GPU, to leave every plan's SASS, registers and residency a
 were, or the plans where it does not are named.
 
     rm -rf /tmp/base && mkdir /tmp/base && git archive <base> kernels_triton | tar -x -C /tmp/base
-    cp kernels_triton/offline.py /tmp/base/kernels_triton/  # a base older than Target.sass
+    cp kernels_triton/offline.py /tmp/base/kernels_triton/  # a base older than Target.sass, plan_kernel
     PYTHONPATH=/tmp/base python benchmarks/tuning/triton_machine_code.py --out base.json
     python benchmarks/tuning/triton_machine_code.py --out head.json
     python benchmarks/tuning/triton_machine_code.py --compare base.json head.json
@@ -43,17 +43,13 @@ def fingerprints(ops, variants, dtypes, cols, rows: int, gpus) -> dict:
     for gpu, op, variant, dname, n, offset in itertools.product(gpus, ops, variants, dtypes, cols, (False, True)):
         if variant not in ("auto", *softmax.VARIANTS[op]):
             continue  # tiled is the backward's, online the forward's
-        dtype, target = DTYPES[dname], offline.Target(GPUS[gpu])
-        x = torch.empty(rows * n + 1, dtype=dtype)[1:].view(rows, n) if offset else torch.empty(rows, n, dtype=dtype)
-        backward = op in softmax.BACKWARD_OPS
+        target, x = offline.Target(GPUS[gpu]), offline.layout((rows, n), DTYPES[dname], offset)
         key = f"{gpu} {op} {variant} {dname} {rows}x{n}{' offset' if offset else ''}"
-        p = softmax.plan_offline(x, op, variant, x if backward else None, target)
+        p = softmax.plan_offline(x, op, variant, x if op in softmax.BACKWARD_OPS else None, target)
         if p["kernel"] is None:
             found[key] = {"unsupported": p["unsupported"]}
             continue
-        family = (softmax.BACKWARD_FAMILIES if backward else softmax.FAMILIES)[p["kernel"]]
-        args = family.compile_args(x, x) if backward else family.compile_args(x)
-        sass = target.sass(family.KERNEL, args, p["constexprs"], p["num_warps"], p.get("maxnreg"))
+        sass = target.sass(*offline.plan_kernel(op, x, p), p["constexprs"], p["num_warps"], p.get("maxnreg"))
         found[key] = {"kernel": p["kernel"], "num_warps": p["num_warps"], "n_regs": p["n_regs"],
                       "n_spills": p["n_spills"], "programs_per_sm": p["programs_per_sm"],
                       "constexprs": {k: v for k, v in p["constexprs"].items() if k != "INTERPRETER"},
