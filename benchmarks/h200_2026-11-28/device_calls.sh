@@ -382,3 +382,38 @@ timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools m
   --dtypes bf16,fp16,fp32 --ops softmax,log_softmax,softmax_backward --shapes 33x136,9x271,5x520,3x4160 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 
 ## call 16
+# session 56 call 16 (H200). Call 14 (H200): CUDA `auto` forward bf16 2080 / 4160 79.5 /
+# 89.2 (one CTA's cluster_regs: 260 packs on 96 threads of four packs, 384 slots; 520 on
+# 160, 640), where fp32 rows of the same bytes (1040) run at 98.1 in the same geometry:
+# 16-bit rows do four times fp32's exps per byte, and the slots past the row are summed
+# as exp(-inf). Here RegSlice::reduce skipping the packs past the slice (cluster_regs
+# forward) against b996dad's kernels_cuda (carried in .device/before), twice, through
+# `python -m comparison`, at 16-bit widths whose groups leave slots empty and powers of
+# two beside. Triton `fused` forward at the padded 16-bit widths (bf16 520 / 1040 / 2080
+# 77-82, log-softmax 1040 65.6) in other tiles through tuning/tune.py's --set.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda && cp -r $root/.device/before/kernels_cuda /tmp/before/
+build_trees $root /tmp/before > $out/build.log 2>&1 &
+tune() {  # tune LABEL SETS...: Triton fused at the padded widths, one line per op
+  local label=$1; shift
+  for op in softmax log_softmax; do
+    timeout 60 python3 benchmarks/tuning/tune.py --cols 520,1040,2080,1024,2048 --dtype bf16 --op $op \
+      --impl triton/fused --label $label "$@"
+  done
+}
+{
+  tune tile16k
+  tune tile32k --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=32768
+  tune tile8k --set kernels_triton.softmax_fused.FUSED_TILE_BYTES=8192
+  tune units16 --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=16
+  tune units64 --set kernels_triton.softmax_fused.FUSED_UNITS_PER_THREAD=64
+} 2>&1 | tee $out/fused_tiles16_${tag}_$rev.txt | grep -v Warn
+echo "triton $(el)"
+wait; cat $out/build.log; rm $out/build.log
+compare_trees skip_fwd fwd 2 "--cols 1040,2048,2080,2560,3000,4096,4160,6000 --dtype bf16,fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/skip_compare_${tag}_$rev.txt
+echo "compare $(el)"
+
+## call 17

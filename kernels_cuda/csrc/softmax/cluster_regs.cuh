@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   const int64_t first_col = head + static_cast<int64_t>(first) * N;
   RegSlice<T, N, B> s;
   s.load(a.x + row * a.x_stride + first_col, t, G, local);
-  OnlinePair acc = s.reduce(a.log);
+  OnlinePair acc = s.reduce(a.log, t, G, local);
   if constexpr (kEdges) {
     if (row < a.rows && rank == 0) {
       const T* xr = a.x + row * a.x_stride;
