@@ -219,6 +219,21 @@ FUSED_SMALL_TILES_16BIT = ((128, 256, 8 * 1024, 8), (512, 2048, 16 * 1024, 16))
 # 52-63; a cap of 80 spills), and what makes some blocks and tails gain is not known.
 FUSED_PLAIN_TAIL_BLOCKS = {2: (256, 512, 1024, 8192), 4: (256, 512)}
 FUSED_PLAIN_TAIL_MAX_PART = 4
+# Plain 16-bit rows of a width that is not a power of two (aligned to 16-byte vectors)
+# take 8 KiB tiles where their block is padded (bf16 1040 in a block of 2048: 2 rows a
+# tile, not 4) and 64 values a thread where they are held in two parts (bf16 520 = 512
+# + 8: half the warps). 1 GiB, % of copy, Triton `fused`, softmax / log-softmax
+# (`tuning/tune.py`, benchmarks/h200_2026-11-28/fused_tiles16_*_{49d6625,f6a1264}.txt),
+# 16 KiB at 32 -> 8 KiB at 32 / 16 KiB at 64:
+#   H200 bf16 520 79.1 / 76.7 -> 88.5 / 80.6 | 97.7 / 97.7; 1040 76.9 / 65.8 -> 85.3 /
+#        78.0 | 80.2 / 74.8; 2080 83.7 / 78.9 -> 90.5 / 86.1 | 83.5 / 81.7
+#   H100 bf16 520 95.1 / 94.3 -> 100.4 / 97.2 | 99.4 / 99.3; 1040 95.4 / 87.2 -> 100.8 /
+#        100.1 | 95.9 / 92.9; 2080 98.6 / 96.2 -> 100.5 / 100.7 | 98.0 / 96.5
+# 136, 264 and 4160 (two parts) and the powers of two 1024 / 2048 within 0.3 on the H100
+# (the H100's 16-bit powers of two take FUSED_SMALL_TILES_16BIT). Blocks of 8192 and
+# more hold one row a tile either way.
+FUSED_PADDED_16BIT_TILE_BYTES = 8 * 1024
+FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD = 64
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -953,7 +968,8 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x)
 
-    tile_bytes, per_thread = _tile(elem, cols, align, limits)
+    plain = not (edges_ or pairs_) and x.data_ptr() % row_edges.VECTOR_BYTES == 0
+    tile_bytes, per_thread = _tile(elem, cols, align, limits, plain)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_MAX_TILE_ROWS,
@@ -991,17 +1007,24 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
-def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None) -> tuple[int, int]:
+def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None, plain: bool) -> tuple[int, int]:
     """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
-    bytes at ALIGN `align` on the GPU of `limits`: FUSED_WIDE_TILE_* and
-    FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
-    FUSED_SMALL_TILES_16BIT for aligned 16-bit rows on GPUs that are not `fast_sm`, else
-    FUSED_TILE_BYTES at FUSED_UNITS_PER_THREAD."""
+    bytes at ALIGN `align` on the GPU of `limits` (`plain`: rows held as whole vectors
+    from a vector boundary, neither pairs nor edges): FUSED_WIDE_TILE_* and FUSED_SMALL_TILE_* for aligned fp32
+    rows of their widths (`_fills_small_tile`), FUSED_PADDED_16BIT_* for plain 16-bit
+    rows of a width that is not a power of two, FUSED_SMALL_TILES_16BIT for aligned
+    16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
+    FUSED_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and elem == 4:
         if cols == FUSED_WIDE_TILE_FP32_COLS:
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
         if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
+    if plain and elem == 2 and align * elem >= row_edges.VECTOR_BYTES and cols & (cols - 1):
+        block = triton.next_power_of_2(cols)
+        if plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)[1]:
+            return FUSED_TILE_BYTES, FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD
+        return FUSED_PADDED_16BIT_TILE_BYTES, FUSED_UNITS_PER_THREAD
     if align == softmax_rows.MAX_ALIGN and elem == 2 and limits is not None and not softmax_split.fast_sm(limits):
         for low, high, tile_bytes, per_thread in FUSED_SMALL_TILES_16BIT:
             if _fills_small_tile(cols, (low, high)):

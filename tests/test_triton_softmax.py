@@ -275,7 +275,7 @@ def test_fused_tiles_of_aligned_16bit_rows_by_bandwidth_per_sm(op):
         assert plan(torch.empty(rows, 1024, dtype=dtype), limits=offline.H100) == (8, 16)
         assert plan(torch.empty(rows, 1024, dtype=dtype), limits=offline.H200) == (8, 8)
         assert plan(torch.empty(rows, 4096, dtype=dtype), limits=offline.H100) == (2, 8)
-        assert plan(torch.empty(rows, 1040, dtype=dtype), limits=offline.H100) == (4, 8)   # padded to 2048
+        assert plan(torch.empty(rows, 1040, dtype=dtype), limits=offline.H100) == (2, 4)   # padded: 8 KiB
         assert plan(torch.empty(rows, 129, dtype=dtype)[:, 1:], limits=offline.H100) == (64, 8)  # ALIGN 1
 
 
@@ -298,7 +298,8 @@ def test_fused_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
     for view, align in ((x, 16), (strided, 4)):
         if sms is not None:
             from kernels_triton import launch
-            tile_bytes, _ = fused._tile(view.element_size(), cols, align, launch.device_limits(view.device.index))
+            tile_bytes, _ = fused._tile(view.element_size(), cols, align, launch.device_limits(view.device.index),
+                                        plain=True)
             expected = min(fused.FUSED_MAX_TILE_ROWS, max(1, tile_bytes // (view.element_size() * cols)))
             assert softmax_mod.plan(view, op, "fused")["constexprs"]["ROWS"] == expected
         run_and_check(target, view)
@@ -322,12 +323,13 @@ def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
             return p["constexprs"]["BLOCK"], p["constexprs"]["TAIL"], p["num_warps"]
 
         for dtype in (torch.bfloat16, torch.float16):
-            assert parts(torch.empty(rows, 136, dtype=dtype)) == (128, 8, 4)      # 32 rows: 8 warps padded
-            assert parts(torch.empty(rows, 264, dtype=dtype)) == (256, 8, 4)
-            assert parts(torch.empty(rows, 320, dtype=dtype)) == (256, 64, 4)      # a tail of a quarter
+            # 16-bit parts at 64 values a thread (FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD)
+            assert parts(torch.empty(rows, 136, dtype=dtype)) == (128, 8, 2)      # 32 rows: 4 warps, halved
+            assert parts(torch.empty(rows, 264, dtype=dtype)) == (256, 8, 2)
+            assert parts(torch.empty(rows, 320, dtype=dtype)) == (256, 64, 2)      # a tail of a quarter
             assert parts(torch.empty(rows, 384, dtype=dtype))[:2] == (512, 0)     # ... not half
-            assert parts(torch.empty(rows, 520, dtype=dtype)) == (512, 8, 4)
-            assert parts(torch.empty(rows, 4160, dtype=dtype)) == (4096, 64, 4)
+            assert parts(torch.empty(rows, 520, dtype=dtype)) == (512, 8, 2)
+            assert parts(torch.empty(rows, 4160, dtype=dtype)) == (4096, 64, 2)
             assert parts(torch.empty(rows, 400, dtype=dtype))[:2] == (512, 0)     # 144 past 256: 256 more
             assert parts(torch.empty(rows, 1040, dtype=dtype))[:2] == (2048, 0)   # a block of 2048
             assert parts(torch.empty(rows, 2080, dtype=dtype))[:2] == (4096, 0)
@@ -337,6 +339,32 @@ def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
         assert parts(torch.empty(rows, 520))[:2] == (1024, 0)
         assert parts(torch.empty(rows, 140)) == (128, 16, 2)                      # ALIGN 4: 16-byte vectors
         assert parts(torch.empty(rows, 266)[:, :264])[1] == 0                     # row stride of 266: ALIGN 2
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_fused_tiles_of_padded_16bit_rows(op):
+    # FUSED_PADDED_16BIT_TILE_BYTES: plain 16-bit rows of a width that is not a power of
+    # two, on 16-byte vectors from a vector boundary, in a padded block take 8 KiB tiles
+    # at 32 values a thread (bf16 1040: 2 rows of 2048 over 4 warps, not 4 over 8); rows
+    # held in two parts take 64 values a thread (the test above); blocks of 8192 hold one
+    # row either way; fp32 rows, powers of two and rows off whole vectors keep their
+    # tiles. Planned for the offline H100 and H200 (the same rule).
+    _, _, fused, *_ = _modules()
+    from kernels_triton import offline
+    assert fused.FUSED_PADDED_16BIT_TILE_BYTES == 8 * 1024
+    assert fused.FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD == 64
+    rows = 1 << 16
+    for limits in (offline.H100, offline.H200):
+        plan = functools.partial(_offline_fused_tile, op=op, limits=limits)
+        for dtype in (torch.bfloat16, torch.float16):
+            assert plan(torch.empty(rows, 1040, dtype=dtype)) == (2, 4)
+            assert plan(torch.empty(rows, 1536, dtype=dtype)) == (2, 4)
+            assert plan(torch.empty(rows, 2080, dtype=dtype)) == (1, 4)
+            assert plan(torch.empty(rows, 3000, dtype=dtype)) == (1, 4)       # ALIGN 8: whole vectors
+            assert plan(torch.empty(rows, 6000, dtype=dtype)) == (1, 8)       # a block of 8192
+            assert plan(torch.empty(rows, 1044, dtype=dtype)[:, :1040]) == (4, 8)  # ALIGN 4: 16 KiB
+        assert plan(torch.empty(rows, 1040)) == (2, 4)                           # fp32: 16 KiB
+        assert plan(torch.empty(rows, 2080)) == (1, 4)
 
 
 @pytest.mark.parametrize("op", OPS)

@@ -458,3 +458,34 @@ timeout $(( 590 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
   --dtypes bf16,fp16,fp32 --ops softmax,log_softmax --shapes 33x2080,5x4160,3x2560,2x6000 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 
 ## call 18
+# session 56 call 18 (H200). Call 17 (H100): the reduce skip flat (within 0.1 at bf16
+# 2048-6000; the four sanitizer tools over cluster_regs, 48 cases each, 0 errors);
+# Triton `fused` 16-bit 520 / 1040 / 2080 in 8 KiB tiles 95.1 / 95.4 / 98.6 -> 100.4 /
+# 100.8 / 100.5 (log-softmax 94.3 / 87.2 / 96.2 -> 97.2 / 100.1 / 100.7), 64 values a
+# thread 520 99.4 / 99.3; 136 / 264 / 4160 and the powers of two within 0.3 either way;
+# CUDA backward bf16 1040 `auto` 101.4 / 100.3 against `block_smem` 102.0 / 102.1. Taken
+# (softmax_fused.FUSED_PADDED_16BIT_*): plain 16-bit rows of a width that is not a power
+# of two in 8 KiB tiles, or at 64 values a thread where held in two parts. Here Triton
+# `auto` before (f6a1264's kernels_triton, carried in .device/before) and after, twice,
+# through `python -m comparison` on the H200, at the widths the rule changes; the tile
+# tests on the GPU; memcheck over them; the backward's tests past 2^31 elements alone
+# (call 15 ran them beside 7 other workers, out of memory).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees tiles16_fwd fwd 2 "--cols 136,264,520,1040,1536,2080,2560,3000,4160 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/tiles16_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout 60 python3 -m comparison --cols 520,1040,2080 --dtype fp16 --op softmax,log_softmax --backends triton --min-bytes 1GiB --quiet | grep -E "triton/"
+timeout $(( 330 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  -k "(tile or two_part or past_a_power or fused) and not 2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_tiles16_${tag}_$rev.log; grep -E "passed|failed|FAILED|Error" $out/gpu_tests_tiles16_${tag}_$rev.log | tail -6
+echo "tests $(el)"
+f=$out/sanitize_tiles16_${tag}_$rev
+timeout $(( 390 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 33x520,9x1040,7x1536,5x2080,3x4160 > $f.summary 2>&1; echo "sanitize rc $? at $(el)" >> $f.summary; tail -4 $f.summary
+timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider tests/test_triton_softmax_backward.py \
+  -k "more_than_2_to_the_31" 2>&1 | grep -Ev 'PytestBenchmark|warner' | tail -4 | tee $out/gpu_tests_2e31_${tag}_$rev.log
+echo "done $(el)"
+
+## call 19
