@@ -489,3 +489,29 @@ timeout $(( 480 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovi
 echo "done $(el)"
 
 ## call 19
+# session 56 call 19 (H200). Call 18 (H200): `auto` before -> after, two rounds alike:
+# the 8 KiB tiles gained at every padded width (bf16 1040 / 1536 / 2080 / 2560 / 3000 77.0
+# / 96.9 / 81.7 / 92.9 / 98.3 -> 85.3 / 99.6 / 89.0 / 98.7 / 99.2, log-softmax 65.9 ->
+# 77.7 at 1040), 64 values a thread gained at 520 (79.0 -> 97.8) and lost at the other
+# blocks of two parts (136 / 264 / 4160 96.5 / 98.5 / 97.0 -> 93.3 / 96.7 / 91.6); GPU
+# tile tests 57 passed; memcheck 40 cases, 0 errors; the backward past 2^31 elements, 8
+# passed alone. Taken: 64 a thread only in blocks of 1024 (FUSED_PADDED_16BIT_PARTS_BLOCKS).
+# Here the final rule against f6a1264's kernels_triton (.device/before) at the two-part
+# widths and 1040, twice, and fp16 at the padded widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees final16_fwd fwd 2 "--cols 136,264,520,640,1040,4160 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/final16_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout 100 python3 -m comparison --cols 520,1040,1536,2080,2560 --dtype fp16 --op softmax,log_softmax --backends triton \
+  --min-bytes 1GiB --format csv --quiet --output $out/padded16_fp16_fwd_${tag}_$rev.csv | tail -1
+python3 - $out/padded16_fp16_fwd_${tag}_$rev.csv <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r["op"], r["dtype"], r["cols"], r["backend"], r["variant"], r["pct_of_copy"][:5], r["ok"])
+PY
+echo "done $(el)"
+
+## call 20
