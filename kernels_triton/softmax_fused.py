@@ -222,8 +222,8 @@ FUSED_PLAIN_TAIL_MAX_PART = 4
 # Plain 16-bit rows of a width that is not a power of two (aligned to 16-byte vectors)
 # take 8 KiB tiles where their block is padded (bf16 1040 in a block of 2048: 2 rows a
 # tile over 4 warps, not 4 over 8), and 64 values a thread where they are held in two
-# parts of a block of FUSED_PADDED_16BIT_PARTS_BLOCKS (bf16 520 = 512 + 8: half the
-# warps, twice the programs per SM at the same 95 registers). 1 GiB, % of copy, Triton
+# parts of a block and tail of FUSED_PADDED_16BIT_PARTS_MAX_TAIL (bf16 520 = 512 + 8: half
+# the warps, twice the programs per SM at the same 95 registers). 1 GiB, % of copy, Triton
 # `fused`, softmax / log-softmax, 16 KiB at 32 -> 8 KiB at 32 / 16 KiB at 64
 # (`tuning/tune.py`, benchmarks/h200_2026-11-28/fused_tiles16_*_{49d6625,f6a1264}.txt):
 #   H200 bf16 520 79.1 / 76.7 -> 88.5 / 80.6 | 97.7 / 97.7; 1040 76.9 / 65.8 -> 85.3 /
@@ -236,12 +236,14 @@ FUSED_PLAIN_TAIL_MAX_PART = 4
 # / 99.2 (log-softmax 65.9 / 87.5 / 78.1 / 89.7 / 96.3 -> 77.7 / 100.3 / 84.7 / 97.9 /
 # 99.3); 64 a thread 520 79.0 / 76.8 -> 97.8 / 97.9, but the other blocks of two parts
 # lost: 136 / 264 / 4160 96.5 / 98.5 / 97.0 -> 93.3 / 96.7 / 91.6 (their registers rose
-# to 108-157 from 55-64; on the H100 they were within 0.3), hence the one block. The
-# powers of two (1024 / 2048) were within 0.3 on the H100. Blocks of 8192 and more hold
-# one row a tile either way.
+# to 108-157 from 55-64; on the H100 they were within 0.3), and so did a longer tail in
+# the same block (call 19, benchmarks/h200_2026-11-28/final16_compare_h200_201c213.txt):
+# 640 = 512 + 128 96.0 / 95.1 -> 86.9 / 85.0; hence the one block and tail (513-520
+# columns), the only ones measured to gain. The powers of two (1024 / 2048) were within
+# 0.3 on the H100. Blocks of 8192 and more hold one row a tile either way.
 FUSED_PADDED_16BIT_TILE_BYTES = 8 * 1024
 FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD = 64
-FUSED_PADDED_16BIT_PARTS_BLOCKS = (1024,)
+FUSED_PADDED_16BIT_PARTS_MAX_TAIL = {1024: 8}  # block: most columns past its half
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -1020,8 +1022,8 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None, 
     bytes at ALIGN `align` on the GPU of `limits` (`plain`: rows held as whole vectors
     from a vector boundary, neither pairs nor edges): FUSED_WIDE_TILE_* and FUSED_SMALL_TILE_* for aligned fp32
     rows of their widths (`_fills_small_tile`), FUSED_PADDED_16BIT_* for plain 16-bit
-    rows of a width that is not a power of two (the two parts' only in
-    FUSED_PADDED_16BIT_PARTS_BLOCKS), FUSED_SMALL_TILES_16BIT for aligned
+    rows of a width that is not a power of two (the two parts' only within
+    FUSED_PADDED_16BIT_PARTS_MAX_TAIL), FUSED_SMALL_TILES_16BIT for aligned
     16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
     FUSED_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and elem == 4:
@@ -1031,9 +1033,10 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None, 
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
     if plain and elem == 2 and align * elem >= row_edges.VECTOR_BYTES and cols & (cols - 1):
         block = triton.next_power_of_2(cols)
-        if not plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)[1]:
+        tail = plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)[1]
+        if not tail:
             return FUSED_PADDED_16BIT_TILE_BYTES, FUSED_UNITS_PER_THREAD
-        if block in FUSED_PADDED_16BIT_PARTS_BLOCKS:
+        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(block, 0):
             return FUSED_TILE_BYTES, FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD
     if align == softmax_rows.MAX_ALIGN and elem == 2 and limits is not None and not softmax_split.fast_sm(limits):
         for low, high, tile_bytes, per_thread in FUSED_SMALL_TILES_16BIT:

@@ -327,8 +327,9 @@ def test_fused_holds_aligned_rows_past_a_power_of_two_in_two_parts(op):
             assert parts(torch.empty(rows, 264, dtype=dtype)) == (256, 8, 4)
             assert parts(torch.empty(rows, 320, dtype=dtype)) == (256, 64, 4)      # a tail of a quarter
             assert parts(torch.empty(rows, 384, dtype=dtype))[:2] == (512, 0)     # ... not half
-            # a block of 1024 at 64 values a thread (FUSED_PADDED_16BIT_PARTS_BLOCKS)
+            # a block of 1024 and a tail of 8 at 64 values a thread (FUSED_PADDED_16BIT_PARTS_MAX_TAIL)
             assert parts(torch.empty(rows, 520, dtype=dtype)) == (512, 8, 2)
+            assert parts(torch.empty(rows, 640, dtype=dtype)) == (512, 128, 4)
             assert parts(torch.empty(rows, 4160, dtype=dtype)) == (4096, 64, 4)
             assert parts(torch.empty(rows, 400, dtype=dtype))[:2] == (512, 0)     # 144 past 256: 256 more
             assert parts(torch.empty(rows, 1040, dtype=dtype))[:2] == (2048, 0)   # a block of 2048
@@ -346,15 +347,15 @@ def test_fused_tiles_of_padded_16bit_rows(op):
     # FUSED_PADDED_16BIT_TILE_BYTES: plain 16-bit rows of a width that is not a power of
     # two, on 16-byte vectors from a vector boundary, in a padded block take 8 KiB tiles
     # at 32 values a thread (bf16 1040: 2 rows of 2048 over 4 warps, not 4 over 8); rows
-    # held in two parts of a block of 1024 take 64 values a thread (the test above,
-    # FUSED_PADDED_16BIT_PARTS_BLOCKS); blocks of 8192 hold one
+    # held in two parts of a block of 1024 and a tail of 8 take 64 values a thread (the
+    # test above, FUSED_PADDED_16BIT_PARTS_MAX_TAIL); blocks of 8192 hold one
     # row either way; fp32 rows, powers of two and rows off whole vectors keep their
     # tiles. Planned for the offline H100 and H200 (the same rule).
     _, _, fused, *_ = _modules()
     from kernels_triton import offline
     assert fused.FUSED_PADDED_16BIT_TILE_BYTES == 8 * 1024
     assert fused.FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD == 64
-    assert fused.FUSED_PADDED_16BIT_PARTS_BLOCKS == (1024,)
+    assert fused.FUSED_PADDED_16BIT_PARTS_MAX_TAIL == {1024: 8}
     rows = 1 << 16
     for limits in (offline.H100, offline.H200):
         plan = functools.partial(_offline_fused_tile, op=op, limits=limits)
