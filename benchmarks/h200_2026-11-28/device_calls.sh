@@ -515,3 +515,25 @@ PY
 echo "done $(el)"
 
 ## call 20
+# session 56 call 20 (H100; 253 s of device time left). Call 19 (H200): 64 values a
+# thread lost at 640 (512 + 128: 96.0 -> 86.9), so it is kept for tails of at most 8
+# (3556700); 520 79.1 -> 97.5. Here the final rule on the H100 through `python -m
+# comparison` against f6a1264's kernels_triton (.device/before), once, at the widths it
+# changes (1536 / 2560 / 3000 not measured on the H100 before); then, while time is left,
+# the Triton backward's tiles at the H200's short 16-bit widths (a lead for the next
+# session's H200 call).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton && cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees final16_fwd fwd 1 "--cols 520,640,1040,1536,2080,2560,3000 --dtype bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before 2>&1 | tee $out/final16_compare_${tag}_$rev.txt
+echo "compare $(el)"
+B=kernels_triton.softmax_fused
+for set in "" "--set $B.FUSED_BWD_TILE_BYTES=4096" "--set $B.FUSED_BWD_TILE_BYTES=16384" "--set $B.FUSED_BWD_UNITS_PER_THREAD=32"; do
+  timeout $(( 140 - $(el) )) python3 benchmarks/tuning/tune.py --cols 264,1040,2080 --dtype bf16 --op softmax_backward \
+    --impl triton/fused --label "${set##*.}" $set 2>&1 | grep -v Warn
+done | tee $out/fused_bwd_tiles16_${tag}_$rev.txt
+echo "done $(el)"
+
+## call 21
