@@ -537,3 +537,32 @@ done | tee $out/fused_bwd_tiles16_${tag}_$rev.txt
 echo "done $(el)"
 
 ## call 21
+# session 56 call 21 (written, not run: session 56's device time spent; run it on the
+# H200, then on the H100). Call 20 (H100): the final Triton rule 520 / 1040 / 2080 94.9 /
+# 95.2 / 97.8 -> 99.3 / 100.4 / 99.8, 1536-3000 within 0.4; the backward's tiles at bf16
+# 264 / 1040 / 2080: today's 8 KiB at 16 a thread best on the H100 (102.8-103.0). Here
+# which CUDA backward serves 16-bit rows whose one-CTA cluster_regs groups leave threads
+# idle (bf16 1040: 65 of 96 threads a row; `block_smem` beat `auto` there on both GPUs,
+# 92.0 / 92.7 against 87.4 / 85.4 on the H200, 102.0 / 102.1 against 101.4 / 100.3 on the
+# H100), at widths of more and fewer idle threads, fp16 beside; and the Triton backward's
+# tiles at the H200's short 16-bit widths (92.9-94.7 there).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build.log 2>&1 &
+B=kernels_triton.softmax_fused
+for set in "" "--set $B.FUSED_BWD_TILE_BYTES=4096" "--set $B.FUSED_BWD_TILE_BYTES=16384" "--set $B.FUSED_BWD_UNITS_PER_THREAD=8" "--set $B.FUSED_BWD_UNITS_PER_THREAD=32"; do
+  for op in softmax_backward log_softmax_backward; do
+    timeout 60 python3 benchmarks/tuning/tune.py --cols 264,1040,2080,1024,2048 --dtype bf16 --op $op \
+      --impl triton/fused --label "${set##*.}" $set 2>&1 | grep -v Warn
+  done
+done | tee $out/fused_bwd_tiles16_${tag}_$rev.txt
+echo "triton $(el)"
+wait; tail -1 $out/build.log; rm $out/build.log
+timeout 240 python3 -m comparison --cols 1040,1100,1280,1536,2080,2200,3000,4160 --dtype bf16,fp16 --op softmax,log_softmax \
+  --backends cuda --variants auto,block_smem,cluster_regs,block_hybrid --min-bytes 1GiB --pass bwd --format csv --quiet \
+  --output $out/idle_bwd16_${tag}_$rev.csv | tail -1
+echo "cuda $(el)"
+
+## call 22
