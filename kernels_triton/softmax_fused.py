@@ -1020,11 +1020,11 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
 def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None, plain: bool) -> tuple[int, int]:
     """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
     bytes at ALIGN `align` on the GPU of `limits` (`plain`: rows held as whole vectors
-    from a vector boundary, neither pairs nor edges): FUSED_WIDE_TILE_* and FUSED_SMALL_TILE_* for aligned fp32
-    rows of their widths (`_fills_small_tile`), FUSED_PADDED_16BIT_* for plain 16-bit
-    rows of a width that is not a power of two (the two parts' only within
-    FUSED_PADDED_16BIT_PARTS_MAX_TAIL), FUSED_SMALL_TILES_16BIT for aligned
-    16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
+    from a vector boundary, neither pairs nor edges): FUSED_WIDE_TILE_* and
+    FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
+    FUSED_PADDED_16BIT_* for plain 16-bit rows of a width that is not a power of two (the
+    two parts' only within FUSED_PADDED_16BIT_PARTS_MAX_TAIL), FUSED_SMALL_TILES_16BIT for
+    aligned 16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
     FUSED_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and elem == 4:
         if cols == FUSED_WIDE_TILE_FP32_COLS:

@@ -397,6 +397,31 @@ def test_fused_two_part_tiles_agree(op, dtype):
         run_and_check(target, edges.to(dtype))
 
 
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_fused_padded_16bit_tiles_agree(op, dtype):
+    # FUSED_PADDED_16BIT_TILE_BYTES on a GPU (or the interpreter): 16-bit rows padded to
+    # a block of 2048 or 4096 in 8 KiB tiles, rows enough for full tiles on every SM and
+    # a partial last one, the matrix's special rows, the row's max in the padded block's
+    # last real column; every element against float64.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
+    for cols in (1040, 1536, 2080):
+        x = make_rows(7 if sms is None else sms * 16 + 1, cols, dtype, DEVICE, seed=cols)
+        constexprs = softmax_mod.plan(x, op, "fused")["constexprs"]
+        assert constexprs["BLOCK"] == 1 << (cols - 1).bit_length() and constexprs["TAIL"] == 0, constexprs
+        if sms is not None:
+            assert constexprs["ROWS"] == fused.FUSED_PADDED_16BIT_TILE_BYTES // (2 * constexprs["BLOCK"])
+        run_and_check(target, x)
+        run_and_check(target, special_rows(cols, dtype, DEVICE))
+        last = make_rows(3, cols, torch.float32, DEVICE, seed=2)
+        last[0, -1] = 60.0
+        last[1, 0] = 60.0
+        last[2, -1] = math.inf
+        run_and_check(target, last.to(dtype))
+
+
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [

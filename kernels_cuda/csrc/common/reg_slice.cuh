@@ -140,7 +140,6 @@ struct RegSlice {
   }
 
  public:
-
   // The output of packs t, t + G, ... at yr, given the row's constants n.
   // fp32 softmax: exp(x - m_t) * exp(m_t - m) / d, where the factor is 0 for a thread
   // of only -inf (exp(-inf - m)) unless the row's maximum is -inf or NaN too: then
