@@ -6,6 +6,8 @@ collection time, only when no CUDA GPU is visible (on a GPU the tests run compil
 """
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 import torch
@@ -53,3 +55,23 @@ def _fresh_triton_plans(request):
     launch.clear_plans()
     yield
     launch.clear_plans()
+
+
+@pytest.fixture
+def gpu_memory_in_turn():
+    """For tests whose tensors take most of a GPU's memory (past 2^31 elements): the
+    pytest-xdist workers take them one at a time, holding a lock file while each runs
+    (eight workers on an H200 ran two of them out of memory beside each other's). Where
+    the platform has no fcntl, the tests run as they come."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(Path(tempfile.gettempdir()) / "softmax-kernels-gpu-memory.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            torch.cuda.empty_cache()  # what this test held goes back before the next one starts
+            fcntl.flock(lock, fcntl.LOCK_UN)

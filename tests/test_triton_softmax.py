@@ -1400,7 +1400,7 @@ def test_gpu_side_stream(op, variant, cols):
 @pytest.mark.gpu
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["auto", "online", "split", "split_oneshot"])  # auto: fused, 4096 wide
-def test_gpu_more_than_2_to_the_31_elements(variant):
+def test_gpu_more_than_2_to_the_31_elements(variant, gpu_memory_in_turn):
     # split_oneshot: rows of 8 chunks, each taken by ticket.
     cols = 65536 if variant == "split_oneshot" else 4096
     rows = 2 ** 31 // cols + 8

@@ -888,7 +888,7 @@ def test_gpu_backward_misaligned_y_and_side_stream(op, variant, cols):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["auto", "tiled", "split", "split_oneshot"])  # auto: fused, 4096 wide
 @pytest.mark.parametrize("op", BWD_OPS)
-def test_gpu_backward_more_than_2_to_the_31_elements(op, variant):
+def test_gpu_backward_more_than_2_to_the_31_elements(op, variant, gpu_memory_in_turn):
     # split_oneshot: rows of 8 chunks, each taken by ticket.
     cols = 65536 if variant == "split_oneshot" else 4096
     rows = 2 ** 31 // cols + 8
