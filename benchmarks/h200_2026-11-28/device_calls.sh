@@ -566,3 +566,22 @@ timeout 240 python3 -m comparison --cols 1040,1100,1280,1536,2080,2200,3000,4160
 echo "cuda $(el)"
 
 ## call 22
+# session 56 call 22 (H200; written, not run: session 56's device time spent). CUDA's
+# fp32 forward at 136 / 264 columns trails on the H200 (69.3 / 92.3, call 14): warp_per_row
+# holds such a row on 32 lanes of two or three 16-byte packs, one row per warp (544 /
+# 1056 bytes), too few bytes in flight for an SM that streams 37 GB/s. Here
+# tuning/warp_rows32_experiment.patch (two rows per group there on GPUs of 30 GB/s or
+# more per SM, as 16-bit rows of three packs take; sm_90 registers 48 / 61 for two rows
+# of two / three packs against 39 / 48, no spills) against the checkout, twice, with
+# widths of one and four packs a lane beside (no change there).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/rows32 && cp -r $root /tmp/rows32 && (cd /tmp/rows32 && patch -p1 -s < benchmarks/tuning/warp_rows32_experiment.patch)
+build_trees $root /tmp/rows32
+echo "built $(el)"
+compare_trees rows32_fwd fwd 2 "--cols 128,136,200,256,264,320,384,520 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/rows32 2>&1 | tee $out/rows32_compare_${tag}_$rev.txt
+echo "compare $(el)"
+
+## call 23
