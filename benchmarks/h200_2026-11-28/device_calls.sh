@@ -585,3 +585,23 @@ compare_trees rows32_fwd fwd 2 "--cols 128,136,200,256,264,320,384,520 --dtype f
 echo "compare $(el)"
 
 ## call 23
+# session 56 call 23 (H200; written, not run). The 16-bit forward computes each value's
+# exp twice (RegSlice keeps the values packed: once for the row's sum, once for the
+# output); session 43's Nsight Compute showed the MUFU pipe 49-63% busy on the H200's
+# bf16 forward, and dropping one of the two exps gained 5.5 points at bf16 262144
+# (benchmarks/README.md, session 43). Here tuning/exp16_experiment.patch (cluster_regs'
+# forward holds 16-bit rows as fp32 in registers, 32-64 bytes of them a thread, each exp
+# computed once; sm_90: 40 / 56 registers at 32 / 64 bytes, no spills) against the
+# checkout, twice: `cluster_regs` itself and `auto`, bf16 2080-131072, softmax (where the
+# second exp goes) and log-softmax (none to save: what the unpacking costs).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/exp16 && cp -r $root /tmp/exp16 && (cd /tmp/exp16 && patch -p1 -s < benchmarks/tuning/exp16_experiment.patch)
+build_trees $root /tmp/exp16
+echo "built $(el)"
+compare_trees exp16_fwd fwd 2 "--cols 2080,4160,8192,16384,32768,65536,131072 --dtype bf16 --op softmax,log_softmax --backends cuda --variants auto,cluster_regs --min-bytes 1GiB --quiet --format csv" $root /tmp/exp16 2>&1 | tee $out/exp16_compare_${tag}_$rev.txt
+echo "compare $(el)"
+
+## call 24
