@@ -978,14 +978,16 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x)
 
-    plain = not (edges_ or pairs_) and x.data_ptr() % row_edges.VECTOR_BYTES == 0
-    tile_bytes, per_thread = _tile(elem, cols, align, limits, plain)
+    block = triton.next_power_of_2(body_units(units, edges_))
+    # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
+    parts = None if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
+    vector_start = x.data_ptr() % row_edges.VECTOR_BYTES == 0
+    tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_MAX_TILE_ROWS,
                           INTERPRET_FUSED_TILE_UNITS)
 
-    block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = rows_of(block)
     window_ = window(x, edges_, block, tile_rows)
     if (edges_ and not window_ and _span_bytes(x, edges_) <= FUSED_EDGE_ROWS_BYTES[0]
@@ -1006,7 +1008,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     if window_:
         block, tail = window_parts(x, edges_, block)
     else:
-        block, tail = (block, 0) if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
+        block, tail = parts or (block, 0)  # the window's doubled block is edges' alone
     if tail:
         warps = max(1, warps // FUSED_TAIL_WARPS_DIVISOR)
     maxnreg = FUSED_PAIRS_MAX_REGISTERS if pairs_ and sm_count is not None else None
@@ -1017,10 +1019,12 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
-def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None, plain: bool) -> tuple[int, int]:
+def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
+          parts: tuple[int, int] | None) -> tuple[int, int]:
     """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
-    bytes at ALIGN `align` on the GPU of `limits` (`plain`: rows held as whole vectors
-    from a vector boundary, neither pairs nor edges): FUSED_WIDE_TILE_* and
+    bytes at ALIGN `align` on the GPU of `limits` (`parts`: the (BLOCK, TAIL) of
+    `plain_parts` for rows held as whole vectors from a vector boundary, neither pairs nor
+    edges; else None): FUSED_WIDE_TILE_* and
     FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
     FUSED_PADDED_16BIT_* for plain 16-bit rows of a width that is not a power of two (the
     two parts' only within FUSED_PADDED_16BIT_PARTS_MAX_TAIL), FUSED_SMALL_TILES_16BIT for
@@ -1031,12 +1035,11 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None, 
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
         if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
-    if plain and elem == 2 and align * elem >= row_edges.VECTOR_BYTES and cols & (cols - 1):
-        block = triton.next_power_of_2(cols)
-        tail = plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)[1]
+    if parts is not None and elem == 2 and align * elem >= row_edges.VECTOR_BYTES and cols & (cols - 1):
+        half, tail = parts
         if not tail:
             return FUSED_PADDED_16BIT_TILE_BYTES, FUSED_UNITS_PER_THREAD
-        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(block, 0):
+        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(2 * half, 0):
             return FUSED_TILE_BYTES, FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD
     if align == softmax_rows.MAX_ALIGN and elem == 2 and limits is not None and not softmax_split.fast_sm(limits):
         for low, high, tile_bytes, per_thread in FUSED_SMALL_TILES_16BIT:

@@ -299,7 +299,7 @@ def test_fused_tiles_agree_in_full_and_partial_tiles(op, dtype, cols):
         if sms is not None:
             from kernels_triton import launch
             tile_bytes, _ = fused._tile(view.element_size(), cols, align, launch.device_limits(view.device.index),
-                                        plain=True)
+                                        parts=(cols, 0))
             expected = min(fused.FUSED_MAX_TILE_ROWS, max(1, tile_bytes // (view.element_size() * cols)))
             assert softmax_mod.plan(view, op, "fused")["constexprs"]["ROWS"] == expected
         run_and_check(target, view)
