@@ -605,3 +605,39 @@ compare_trees exp16_fwd fwd 2 "--cols 2080,4160,8192,16384,32768,65536,131072 --
 echo "compare $(el)"
 
 ## call 24
+# session 57 call 24 (H200; session 57 is lent no H100). Calls 21-23 of session 56 in
+# one build of three trees: the checkout, tuning/exp16_experiment.patch (call 23) and
+# tuning/warp_rows32_experiment.patch (call 22); while they build, the Triton backward's
+# tiles at the H200's short 16-bit widths (call 21's first half). Widths cut to fit one
+# call: exp16 at 2080 / 4160 / 8192 / 32768 / 131072, rows32 at 128-520. The CSVs come
+# back in one tar (a call returns at most 8 files).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for p in exp16 rows32; do
+  rm -rf /tmp/$p && cp -r $root /tmp/$p
+done
+(cd /tmp/exp16 && patch -p1 -s < benchmarks/tuning/exp16_experiment.patch)
+(cd /tmp/rows32 && patch -p1 -s < benchmarks/tuning/warp_rows32_experiment.patch)
+build_trees $root /tmp/exp16 /tmp/rows32 > $out/build.log 2>&1 &
+B=kernels_triton.softmax_fused
+for set in "" "--set $B.FUSED_BWD_TILE_BYTES=4096" "--set $B.FUSED_BWD_TILE_BYTES=16384" "--set $B.FUSED_BWD_UNITS_PER_THREAD=8" "--set $B.FUSED_BWD_UNITS_PER_THREAD=32"; do
+  for op in softmax_backward log_softmax_backward; do
+    timeout 60 python3 benchmarks/tuning/tune.py --cols 264,1040,2080,1024,2048 --dtype bf16 --op $op \
+      --impl triton/fused --label "${set##*.}" $set 2>&1 | grep -v Warn
+  done
+done > $out/fused_bwd_tiles16_${tag}_$rev.txt
+echo "triton $(el)"
+wait; cat $out/build.log; rm $out/build.log
+echo "built $(el)"
+compare_trees exp16_fwd fwd 2 "--cols 2080,4160,8192,32768,131072 --dtype bf16 --op softmax,log_softmax --backends cuda --variants auto,cluster_regs --min-bytes 1GiB --quiet --format csv" $root /tmp/exp16 > $out/exp16_compare_${tag}_$rev.txt 2>&1
+cat $out/exp16_compare_${tag}_$rev.txt
+echo "exp16 $(el)"
+compare_trees rows32_fwd fwd 2 "--cols 128,136,200,264,384,520 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/rows32 > $out/rows32_compare_${tag}_$rev.txt 2>&1
+cat $out/rows32_compare_${tag}_$rev.txt
+echo "rows32 $(el)"
+cat $out/fused_bwd_tiles16_${tag}_$rev.txt
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 25
