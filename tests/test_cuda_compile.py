@@ -155,7 +155,7 @@ template <typename T> void show(const char* dtype, int pack) {
   }
 }
 int main() {
-  std::printf("rows16 %d %d\n", kWarpRowRows16Wide, kWarpRowRows16Narrow);
+  std::printf("rows %d %d %d\n", kWarpRowRows16Wide, kWarpRowRows16Narrow, kWarpRowRows32);
   show<__nv_bfloat16>("bf16", 8);
   show<__half>("fp16", 8);
   show<float>("fp32", 4);
@@ -171,7 +171,8 @@ def test_warp_per_row_forward_shapes(tmp_path):
     for contiguous rows (16-byte packs: 16-bit rows whole or realigned): several rows per
     group only where a lane holds one pack (kWarpRowRows) or, on the fast GPU, three
     16-bit packs (kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 16, and on 8
-    for rows not read in three parts; the lane packs give three packs on no other group). tests/test_cuda_softmax.py's
+    for rows not read in three parts; the lane packs give three packs on no other group),
+    and fp32 rows of two or three packs on 32 lanes (kWarpRowRows32). tests/test_cuda_softmax.py's
     test_warp_per_row_lane_packs checks plans on a GPU."""
     source, program = tmp_path / "shapes.cu", tmp_path / "shapes"
     source.write_text(_WARP_ROW_SHAPE_PROGRAM)
@@ -179,7 +180,7 @@ def test_warp_per_row_forward_shapes(tmp_path):
                             "-o", str(program)], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     lines = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
-    wide, narrow = (int(v) for v in lines[0].split()[1:])
+    wide, narrow, rows32 = (int(v) for v in lines[0].split()[1:])
     shapes = {(d, int(f), int(c)): (int(g), int(n), int(r)) for d, f, c, g, n, r in (s.split() for s in lines[1:])}
     for (dtype, fast, cols), (group, needed, rows) in shapes.items():
         pack = 4 if dtype == "fp32" else 8
@@ -187,7 +188,10 @@ def test_warp_per_row_forward_shapes(tmp_path):
         assert three_packs == (dtype != "fp32" and cols // 8 in (*range(17, 25), *range(33, 49), *range(65, 97)))
         edges = cols % 8 != 0 if dtype != "fp32" else cols % 4 != 0
         several = fast and three_packs and not (group == 8 and edges)
-        expected = 4 if needed == pack else (wide if group == 32 else narrow) if several else 1
+        fp32_several = fast and dtype == "fp32" and group == 32 and needed in (2 * pack, 3 * pack)
+        assert fp32_several == (fast and dtype == "fp32" and 132 <= cols < 388), (cols, group, needed)
+        expected = (4 if needed == pack else (wide if group == 32 else narrow) if several
+                    else rows32 if fp32_several else 1)
         assert rows == expected, (dtype, fast, cols, group, needed, rows)
         assert not three_packs or group == (8 if cols < 264 else 16 if cols < 520 else 32), (dtype, cols, group)
     # The shapes the GPU test names, on the fast GPU (group, values per lane, rows):
@@ -198,6 +202,11 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 1, 129] == (4, 32, 1)         # four packs: one row
     assert shapes["bf16", 1, 511] == (16, 32, 1)
     assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row
+    assert shapes["fp32", 1, 128] == (16, 8, 1)         # fp32, two packs on 16 lanes: one row
+    assert shapes["fp32", 1, 136] == (32, 8, rows32)    # two packs on 32 lanes
+    assert shapes["fp32", 1, 384] == (32, 12, rows32)   # three packs on 32 lanes
+    assert shapes["fp32", 1, 388] == (32, 16, 1)        # four packs: one row
+    assert shapes["fp32", 0, 264] == (32, 12, 1)        # below the bandwidth: one row
     # 16-bit rows in 16-byte packs to twice fp32's width (kWarpRowMaxColsPerThread16):
     assert max(c for d, _, c in shapes if d == "fp32") == 1024
     assert max(c for d, _, c in shapes if d == "bf16") == 2048

@@ -1266,19 +1266,23 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float16, 577, (32, 24, 0)),   # 32 lanes of three packs: kWarpRowRows16Wide rows (0)
     (torch.bfloat16, 1024, (32, 32, 1)),  # four packs: one row per group
     (torch.float32, 4, (1, 4, 4)),
+    (torch.float32, 136, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
+    (torch.float32, 263, (32, 12, -2)),  # 32 lanes of three packs, in three parts
+    (torch.float32, 520, (32, 20, 1)),   # five packs: one row
 ])
 def test_warp_per_row_lane_packs(dtype, cols, geometry):
     """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
     rows of three packs take WARP_ROW_ROWS16_WIDE rows per group on 32 lanes (0 above) and
-    WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows not read in three parts (-1 above), on GPUs of
+    WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows not read in three parts (-1 above), fp32
+    rows of two or three packs on 32 lanes WARP_ROW_ROWS32 (-2 above), on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
     the H100's 25), one elsewhere. test_cuda_compile.py checks the same rule at every
     width without a GPU."""
     p = cuda_softmax.plan(make_rows(4, cols, dtype, "cuda"), "softmax", "warp_per_row")
     if geometry[2] <= 0:
         two = _sm_bandwidth(cuda_softmax.gpu_properties(0)) >= limit("WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH")
-        rows = limit("WARP_ROW_ROWS16_WIDE" if geometry[2] == 0 else "WARP_ROW_ROWS16_NARROW")
+        rows = limit({0: "WARP_ROW_ROWS16_WIDE", -1: "WARP_ROW_ROWS16_NARROW", -2: "WARP_ROW_ROWS32"}[geometry[2]])
         geometry = (*geometry[:2], rows if two else 1)
     assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == geometry, p
 
@@ -1292,6 +1296,18 @@ def test_warp_per_row_three_pack_rows(dtype, cols):
     part of its rows (3, 65, 1001), every value against float64."""
     for rows in (1, 3, 65, 1001):
         x = make_rows(rows, cols, dtype, "cuda", seed=cols + rows)
+        for op in OPS:
+            run_and_check(Target("cuda", op, "warp_per_row"), x)
+
+
+@pytest.mark.parametrize("cols", [136, 201, 256, 263, 300, 384])
+def test_warp_per_row_fp32_rows_of_two_and_three_packs(cols):
+    """fp32 rows of two or three packs a lane on 32 lanes (two rows per group on GPUs of
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH), whole (136, 256, 300, 384) and read in three
+    parts (201, 263), at row counts that leave a group part of its rows (3, 65, 1001),
+    every value against float64."""
+    for rows in (1, 3, 65, 1001):
+        x = make_rows(rows, cols, torch.float32, "cuda", seed=cols + rows)
         for op in OPS:
             run_and_check(Target("cuda", op, "warp_per_row"), x)
 

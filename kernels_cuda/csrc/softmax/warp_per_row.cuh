@@ -117,6 +117,16 @@ constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 10
 // 77.9 -> 80.6 / 81.5, 199 91.2 / 88.5 -> 83.3 / 84.4 (hence one row there). The H100 (25
 // GB/s per SM) keeps one row. 1: one row per group there, and no instance built for it.
 constexpr int kWarpRowRows16Narrow = 2;
+// The same on fp32 rows of two or three 16-byte packs per lane on 32 lanes (132-387
+// columns): one row is 544-1536 bytes per warp's row step, too few in flight on the
+// H200. Registers (sm_90): 48 / 61 for two rows of two / three packs against 39 / 48 for
+// one, no spills. H200, 1 GiB, % of copy, forward, one row per group -> two, two rounds
+// alike (benchmarks/h200_2026-11-28/rows32_compare_h200_06f3bca.txt): softmax 136 / 200
+// / 264 69.3 / 90.1 / 92.8 -> 78.5 / 98.5 / 97.6, log-softmax 65.0 / 87.5 / 90.3 -> 73.7 /
+// 95.8 / 95.5; at 384 (every lane's three packs full) 99.5 -> 98.9 (log-softmax 99.7 ->
+// 99.0), as 16-bit 768 above. 128 (16 lanes) and 520 (five packs) unchanged. The H100
+// (25 GB/s per SM) keeps one row. 1: one row per group, and no instance built for it.
+constexpr int kWarpRowRows32 = 2;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -310,6 +320,14 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
   return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
 }
 
+// kWarpRowRows32 for fp32 rows of two or three 16-byte packs a lane on 32 lanes, else 1
+// (GPUs of kWarpRowTwoRowsMinSmBandwidth).
+constexpr int warp_row_rows32(int elem, int pack, int values_per_lane, int group) {
+  return elem == 4 && pack == 4 && group == 32 && (values_per_lane == 2 * pack || values_per_lane == 3 * pack)
+             ? kWarpRowRows32
+             : 1;
+}
+
 // The instance of warp_row_rows16's rows in groups of kGroup lanes where the plan asks
 // for it, else nullptr.
 template <typename Kernels, typename T, int N, int C, bool kEdges, int kGroup>
@@ -323,13 +341,17 @@ const void* warp_row_rows16_instance(int rows_per_access, int group) {
 
 // The instances plan_warp_per_row and plan_warp_per_row_backward pick from, through
 // `Kernels` (the forward's or the backward's kernel template: get<T, N, C, R, kEdges,
-// kGroup>(), a name for errors, and kRows16: whether it takes warp_row_rows16's rows).
+// kGroup>(), a name for errors, and kSeveralRows: whether it takes warp_row_rows16's and
+// warp_row_rows32's rows).
 template <typename Kernels, typename T, int N, int C, bool kEdges>
 const void* warp_row_instance(int rows_per_access, int group) {
   if constexpr (C == N) {
     if (rows_per_access == kWarpRowRows) return Kernels::template get<T, N, C, kWarpRowRows, kEdges>();
   }
-  if constexpr (Kernels::kRows16) {
+  if constexpr (Kernels::kSeveralRows && kWarpRowRows32 > 1 && sizeof(T) == 4 && N == 4 && (C == 2 * N || C == 3 * N)) {
+    if (rows_per_access == kWarpRowRows32) return Kernels::template get<T, N, C, kWarpRowRows32, kEdges>();
+  }
+  if constexpr (Kernels::kSeveralRows) {
     for (const void* fn : {warp_row_rows16_instance<Kernels, T, N, C, kEdges, 8>(rows_per_access, group),
                            warp_row_rows16_instance<Kernels, T, N, C, kEdges, 16>(rows_per_access, group),
                            warp_row_rows16_instance<Kernels, T, N, C, kEdges, 32>(rows_per_access, group)}) {
@@ -387,7 +409,7 @@ struct WarpRowFamilyOf {
 
 struct WarpRowKernels {
   static constexpr const char* kName = "warp_per_row";
-  static constexpr bool kRows16 = true;
+  static constexpr bool kSeveralRows = true;
   template <typename T, int N> static constexpr int max_values() {
     return warp_row_forward_max_values(static_cast<int>(sizeof(T)), N);
   }
@@ -415,8 +437,10 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, 
   }
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
-  const int rows16 = fast_sm ? warp_row_rows16<T>(pack, needed, group, edges) : 1;
-  return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : rows16};
+  const int several = !fast_sm           ? 1
+                      : sizeof(T) == 2 ? warp_row_rows16<T>(pack, needed, group, edges)
+                                       : warp_row_rows32(static_cast<int>(sizeof(T)), pack, needed, group);
+  return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : several};
 }
 
 template <typename T>
@@ -504,7 +528,7 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 
 struct WarpRowBackwardKernels {
   static constexpr const char* kName = "warp_per_row backward";
-  static constexpr bool kRows16 = false;  // rows of several packs: one per group
+  static constexpr bool kSeveralRows = false;  // rows of several packs: one per group
   template <typename T, int N> static constexpr int max_values() { return kWarpRowMaxColsPerThread; }
   template <typename T, int N, int C, int R, bool kEdges, int kGroup = 0> static const void* get() {
     static_assert(kGroup == 0, "the backward's groups are known at run time");
