@@ -633,6 +633,29 @@ FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD = 8
 # lose on the H100 (bf16 264 103.3 -> 100.7) and on the H200 in fp16 (264 93.7 -> 90.3);
 # fp32 is flat on the H200 and loses on the H100 (136 101.5 -> 99.0).
 FUSED_BWD_PLAIN_TAIL_BLOCKS = {2: (1024, 8192)}
+# Plain 16-bit rows of a width that is not a power of two, padded in one block (16-byte
+# vectors from a vector boundary, neither pairs nor two parts), on GPUs that are
+# `fast_sm` take tiles of 4 KiB of each tensor, at 32 units of each a thread where the
+# block is 2 KiB or more (1024 columns: bf16 1040 one row of 2048 over 2 warps, not two
+# over 8); elsewhere the 8 KiB tile at 16. The H200's padded tiles leave too few bytes in
+# flight per SM for its bandwidth, as the forward's (FUSED_PADDED_16BIT_*). 1 GiB, % of
+# copy, `fused`, bf16 softmax / bf16 log-softmax / fp16 softmax backward, 8 KiB at 16
+# -> 4 KiB at 16 | 4 KiB at 32 (`tuning/tune.py`, H200,
+# benchmarks/h200_2026-11-28/fused_bwd_padded16_h200_ada645d.txt):
+#   136 98.9 / 101.0 / 100.0 -> 100.6 / 102.5 / 101.4 | 88.2 / 95.8 / 89.0
+#   264 92.2 / 92.7 / 93.3 -> 96.2 / 96.7 / 98.6 | 90.3 / 97.2 / 101.9
+#   704 103.7 / 103.6 / 103.9 -> 103.2 / 102.3 / 103.2 | 103.0 / 102.7 / 102.9
+#   1040 93.1 / 89.3 / 94.5 -> 99.7 / 102.9 / 100.8 | 102.8 / 100.1 / 103.3
+#   2080 94.9 / 91.2 / 96.8 -> 94.9 / 91.2 / 96.8 | 102.0 / 100.0 / 102.9
+#   6000 94.3 / 90.0 / 94.5 -> 94.4 / 90.1 / 94.5 | 102.8 / 100.0 / 102.8
+# (400, 1536, 2600, 3000 within 0.5 of 103 at each but 2600's log-softmax 98.5 ->
+# 98.5 | 103.5). The H100 (call 17, benchmarks/h200_2026-11-28/
+# fused_bwd_tiles16_h100_c4079b4.txt) lost 0.7-1.0 with either (bf16 264 / 1040 / 2080
+# 102.8 / 103.0 / 102.9 -> 4 KiB 102.0 / 102.0 / 102.9, 32 a thread 102.7 / 102.0 /
+# 102.2): it keeps the 8 KiB tile at 16.
+FUSED_BWD_PADDED_16BIT_TILE_BYTES = 4 * 1024
+FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES = 2 * 1024
+FUSED_BWD_PADDED_16BIT_WIDE_UNITS_PER_THREAD = 32
 # Under the interpreter, tiles of at most this many units of each tensor.
 INTERPRET_FUSED_BWD_TILE_UNITS = INTERPRET_FUSED_TILE_UNITS // 2
 
@@ -1172,7 +1195,7 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     # The window reads rows that `backward_edges` gives element loads (both tiles one
     # width), in the same block.
     edges_ = 0 if pairs_ else edges(y, dy)
-    tile_bytes, per_thread = _backward_tile(cols, align, pairs_)
+    tile_bytes, per_thread = _backward_tile(y, dy, align, pairs_, limits)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_BWD_MAX_TILE_ROWS,
@@ -1203,14 +1226,33 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
-def _backward_tile(cols: int, align: int, pairs_: bool) -> tuple[int, int]:
-    """(bytes of each tensor, units of each a thread) of the backward's tile on rows of
-    `cols` columns at ALIGN `align`, held in pairs or not: FUSED_BWD_SMALL_TILE_* for
-    aligned rows of its widths that are not paired (`_fills_small_tile`), else
+def _backward_tile(y: torch.Tensor, dy: torch.Tensor, align: int, pairs_: bool,
+                   limits: launch.DeviceLimits | None) -> tuple[int, int]:
+    """(bytes of each tensor, units of each a thread) of the backward's tile on y and dy at
+    ALIGN `align`, held in pairs or not, on the GPU of `limits`: FUSED_BWD_SMALL_TILE_* for
+    aligned rows of its widths that are not paired (`_fills_small_tile`),
+    FUSED_BWD_PADDED_16BIT_* for padded plain 16-bit rows on `fast_sm` GPUs, else
     FUSED_BWD_TILE_BYTES at FUSED_BWD_UNITS_PER_THREAD."""
+    cols, elem = y.shape[1], y.element_size()
     if align == softmax_rows.MAX_ALIGN and not pairs_ and _fills_small_tile(cols, FUSED_BWD_SMALL_TILE_COLS):
         return FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD
+    if _padded_16bit_backward(y, dy, align, pairs_) and limits is not None and softmax_split.fast_sm(limits):
+        wide = triton.next_power_of_2(cols) * elem >= FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES
+        return (FUSED_BWD_PADDED_16BIT_TILE_BYTES,
+                FUSED_BWD_PADDED_16BIT_WIDE_UNITS_PER_THREAD if wide else FUSED_BWD_UNITS_PER_THREAD)
     return FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD
+
+
+def _padded_16bit_backward(y: torch.Tensor, dy: torch.Tensor, align: int, pairs_: bool) -> bool:
+    """Whether the backward holds 16-bit y and dy as plain rows padded in one block: a
+    width that is not a power of two, whole 16-byte vectors from a vector boundary (so
+    neither edges nor a window), not paired, and not in two parts (`plain_parts`)."""
+    cols, elem = y.shape[1], y.element_size()
+    if elem != 2 or pairs_ or not cols & (cols - 1) or align * elem < row_edges.VECTOR_BYTES:
+        return False
+    if any(t.data_ptr() % row_edges.VECTOR_BYTES for t in (y, dy)):
+        return False
+    return plain_parts(cols, align, elem, triton.next_power_of_2(cols), FUSED_BWD_PLAIN_TAIL_BLOCKS)[1] == 0
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:

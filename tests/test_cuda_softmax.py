@@ -1268,6 +1268,7 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float32, 4, (1, 4, 4)),
     (torch.float32, 136, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
     (torch.float32, 263, (32, 12, -2)),  # 32 lanes of three packs, in three parts
+    (torch.float32, 384, (32, 12, 1)),   # every lane's three packs full: one row
     (torch.float32, 520, (32, 20, 1)),   # five packs: one row
 ])
 def test_warp_per_row_lane_packs(dtype, cols, geometry):
@@ -1275,7 +1276,8 @@ def test_warp_per_row_lane_packs(dtype, cols, geometry):
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
     rows of three packs take WARP_ROW_ROWS16_WIDE rows per group on 32 lanes (0 above) and
     WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows not read in three parts (-1 above), fp32
-    rows of two or three packs on 32 lanes WARP_ROW_ROWS32 (-2 above), on GPUs of
+    rows of two or three packs on 32 lanes that fill at most 4/5 of them WARP_ROW_ROWS32
+    (-2 above), on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
     the H100's 25), one elsewhere. test_cuda_compile.py checks the same rule at every
     width without a GPU."""
@@ -1300,12 +1302,12 @@ def test_warp_per_row_three_pack_rows(dtype, cols):
             run_and_check(Target("cuda", op, "warp_per_row"), x)
 
 
-@pytest.mark.parametrize("cols", [136, 201, 256, 263, 300, 384])
+@pytest.mark.parametrize("cols", [136, 201, 256, 263, 288, 300, 384])
 def test_warp_per_row_fp32_rows_of_two_and_three_packs(cols):
     """fp32 rows of two or three packs a lane on 32 lanes (two rows per group on GPUs of
-    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH), whole (136, 256, 300, 384) and read in three
-    parts (201, 263), at row counts that leave a group part of its rows (3, 65, 1001),
-    every value against float64."""
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH where they fill at most 4/5 of the packs), whole
+    (136, 256, 300, 384) and read in three parts (201, 263), at row counts that leave a
+    group part of its rows (3, 65, 1001), every value against float64."""
     for rows in (1, 3, 65, 1001):
         x = make_rows(rows, cols, torch.float32, "cuda", seed=cols + rows)
         for op in OPS:

@@ -218,6 +218,62 @@ def test_backward_fused_holds_16_bit_rows_past_blocks_of_1024_and_8192_in_two_pa
             assert parts(cols, torch.float32)[1] == 0
 
 
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_fused_tiles_of_padded_16bit_rows(op):
+    # FUSED_BWD_PADDED_16BIT_*: plain 16-bit rows padded in one block take 4 KiB tiles of
+    # each tensor on GPUs that are `fast_sm` (the offline H200), at 32 units a thread from
+    # blocks of 2 KiB (bf16 1040: one row of 2048 over 2 warps); the H100 keeps 8 KiB at
+    # 16; rows in two parts (520, 4160), powers of two, fp32, rows off whole vectors (ALIGN
+    # 4) or off a vector boundary keep their tiles. (ROWS, warps).
+    _, _, fused, *_ = _modules()
+    from kernels_triton import offline
+    assert fused.FUSED_BWD_PADDED_16BIT_TILE_BYTES == 4 * 1024
+    assert fused.FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES == 2 * 1024
+    assert fused.FUSED_BWD_PADDED_16BIT_WIDE_UNITS_PER_THREAD == 32
+    rows = 1 << 16
+
+    def tile(y, limits):
+        p = offline_fused_plan(y, op, limits, dy=y)
+        return p["constexprs"]["ROWS"], p["num_warps"]
+
+    for dtype in (torch.bfloat16, torch.float16):
+        for cols, h100, h200 in ((136, (16, 8), (8, 4)), (264, (8, 8), (4, 4)), (704, (4, 8), (2, 2)),
+                                 (1040, (2, 8), (1, 2)), (2080, (1, 8), (1, 4)), (6000, (1, 16), (1, 8)),
+                                 (520, (4, 4), (4, 4)), (4160, (1, 8), (1, 8)), (1024, (8, 32), (8, 32))):
+            y = torch.empty(rows, cols, dtype=dtype)
+            assert tile(y, offline.H100) == h100, (dtype, cols)
+            assert tile(y, offline.H200) == h200, (dtype, cols)
+        strided = torch.empty(rows, 1044, dtype=dtype)[:, :1040]          # ALIGN 4
+        assert tile(strided, offline.H200) == tile(strided, offline.H100)
+        shifted = torch.empty(rows * 1040 + 4, dtype=dtype)[4:].view(rows, 1040)  # 8 B off a vector
+        assert not fused._padded_16bit_backward(shifted, shifted, 8, False)
+        aligned = torch.empty(rows, 1040, dtype=dtype)
+        assert fused._padded_16bit_backward(aligned, aligned, 8, False)
+    for cols in (264, 1040):
+        y = torch.empty(rows, cols)
+        assert tile(y, offline.H200) == tile(y, offline.H100), cols
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("op", BWD_OPS)
+def test_backward_fused_padded_16bit_tiles_agree(op, dtype):
+    # FUSED_BWD_PADDED_16BIT_* on a GPU (or the interpreter): 16-bit rows padded to blocks
+    # of 256-8192 at 8 or 16 units of each a thread, rows for full tiles on every SM and
+    # a partial last one, NaN and inf in y and dy; every element against float64.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    on_gpu = torch.device(DEVICE).type == "cuda"
+    for cols in (136, 704, 1040, 2080, 6000):
+        rows = 5 if not on_gpu else torch.cuda.get_device_properties(DEVICE).multi_processor_count * 8 + 1
+        y, dy = backward_inputs(op, rows, cols, dtype, seed=cols)
+        c = softmax_mod.plan(y, op, "fused", dy)["constexprs"]
+        assert c["BLOCK"] == 1 << (cols - 1).bit_length() and c["TAIL"] == 0 and not c["EDGES"], c
+        run_and_check(target, y, dy=dy)
+        y, dy, nan_rows = backward_special_rows(op, cols, dtype)
+        out, _ = run_and_check(target, y, dy=dy)
+        assert torch.isnan(out[nan_rows]).all()
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("op", BWD_OPS)
 def test_backward_fused_two_part_tiles_agree(op, dtype, monkeypatch):

@@ -687,3 +687,44 @@ cat $out/fused_bwd_padded16_${tag}_$rev.txt
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz rows32_fwd_*.csv && rm rows32_fwd_*.csv)
 
 ## call 26
+# session 57 call 26 (H200). Call 25: the rows32 rule at every fp32 width of two or three
+# packs on 32 lanes gained where the lanes' packs are partly empty (136 / 201 / 264 / 288
+# +9.4 / +6.6 / +5 / +2.9) and lost where they are (nearly) full (256 / 320 / 352 / 384
+# -3.0 / -1.7 / -1.2 / -0.9): the checkout now takes two rows only where the row fills at
+# most 4/5 of the packs. The Triton backward's padded 16-bit tiles: 4 KiB at 16 a thread
+# below blocks of 2 KiB, 4 KiB at 32 from there, on fast-SM GPUs (H200 1040 / 2080 / 6000
+# 93.1 / 94.9 / 94.3 -> 102.8 / 102.0 / 102.8 through tune.py). Here both against the
+# code before them (.device/before: kernels_cuda of 06f3bca, kernels_triton of ada645d)
+# through `python -m comparison`, two rounds; the new GPU tests; compute-sanitizer:
+# memcheck over the Triton backward's `fused` / `auto` at the padded widths, the four
+# tools over `warp_per_row` / `auto` at the fp32 widths of two rows and over
+# `cluster_regs` at the bf16 widths of 49d6625's skip (its H200 run, owed since call 17).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_cuda $root/.device/before/kernels_triton /tmp/before/
+build_trees $root /tmp/before > $out/build.log 2>&1 &
+compare_trees tri_bwd bwd 2 "--cols 136,264,520,704,1040,2080,3000,6000 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before > $out/tri_bwd_padded16_compare_${tag}_$rev.txt 2>&1
+cat $out/tri_bwd_padded16_compare_${tag}_$rev.txt
+echo "triton compare $(el)"
+wait; cat $out/build.log; rm $out/build.log
+echo "built $(el)"
+compare_trees rows32_rule fwd 2 "--cols 136,200,201,256,263,264,288,307,308,320,384 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before > $out/rows32_fill_compare_${tag}_$rev.txt 2>&1
+cat $out/rows32_fill_compare_${tag}_$rev.txt
+echo "cuda compare $(el)"
+timeout 150 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_softmax_backward.py tests/test_triton_softmax.py tests/test_cuda_softmax.py \
+  -k "padded_16bit or two_part or small_tiles or warp_per_row_lane_packs or fp32_rows_of_two or three_pack_rows" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_${tag}_$rev
+timeout $(( 300 - $(el) / 2 )) python3 benchmarks/sanitize.py --out ${f}_triton.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax_backward,log_softmax_backward --shapes 65x136,33x704,9x1040,5x2080,3x6000 > $f.summary 2>&1
+echo "triton sanitize rc $? at $(el)" >> $f.summary
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out ${f}_cuda.log --backends cuda --variants warp_per_row,auto,cluster_regs \
+  --dtypes fp32,bf16 --ops softmax,log_softmax --shapes 65x136,33x201,17x263,9x288,33x2080,5x4160 >> $f.summary 2>&1
+echo "cuda sanitize rc $? at $(el)" >> $f.summary; tail -20 $f.summary
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 27

@@ -1,8 +1,9 @@
 // warp_per_row (OneFlow's register path). A group of G lanes (G = 1..32, a power of
-// two, known at run time but for the instances of several rows of several packs) owns R
-// rows (R = kWarpRowRows where a lane holds one pack of a row, kWarpRowRows16Wide /
-// kWarpRowRows16Narrow on 16-bit rows of three packs a lane on GPUs of high DRAM
-// bandwidth per SM: that many rows' loads in flight at once); each lane keeps C values
+// two, known at run time but for the 16-bit instances of several rows of several packs)
+// owns R rows (R = kWarpRowRows where a lane holds one pack of a row; on GPUs of high
+// DRAM bandwidth per SM kWarpRowRows16Wide / kWarpRowRows16Narrow on 16-bit rows of
+// three packs a lane, kWarpRowRows32 on fp32 rows of two or three packs a lane on 32
+// lanes that leave some empty: that many rows' loads in flight at once); each lane keeps C values
 // per row in registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a
 // group's accesses are contiguous. The forward's group is the fewest lanes that hold the
 // row at kWarpRowLanePacks* packs each (the backward's: one pack each up to 32 lanes).
@@ -118,15 +119,22 @@ constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 10
 // GB/s per SM) keeps one row. 1: one row per group there, and no instance built for it.
 constexpr int kWarpRowRows16Narrow = 2;
 // The same on fp32 rows of two or three 16-byte packs per lane on 32 lanes (132-387
-// columns): one row is 544-1536 bytes per warp's row step, too few in flight on the
-// H200. Registers (sm_90): 48 / 61 for two rows of two / three packs against 39 / 48 for
-// one, no spills. H200, 1 GiB, % of copy, forward, one row per group -> two, two rounds
-// alike (benchmarks/h200_2026-11-28/rows32_compare_h200_06f3bca.txt): softmax 136 / 200
-// / 264 69.3 / 90.1 / 92.8 -> 78.5 / 98.5 / 97.6, log-softmax 65.0 / 87.5 / 90.3 -> 73.7 /
-// 95.8 / 95.5; at 384 (every lane's three packs full) 99.5 -> 98.9 (log-softmax 99.7 ->
-// 99.0), as 16-bit 768 above. 128 (16 lanes) and 520 (five packs) unchanged. The H100
-// (25 GB/s per SM) keeps one row. 1: one row per group, and no instance built for it.
+// columns) where the row fills at most kWarpRowRows32MaxFill of the lanes' packs: a
+// warp's row step then moves 544-1232 bytes, too few in flight on the H200, while
+// fuller rows already keep enough and lose to the second row's registers (sm_90: 48 /
+// 61 for two rows of two / three packs against 39 / 48 for one, no spills). H200, 1
+// GiB, % of copy, forward, one row per group -> two at every width, softmax /
+// log-softmax (fill of the packs; benchmarks/h200_2026-11-28/
+// rows32_{,rule_}compare_h200_*.txt, two rounds alike): 136 (0.53) 69.3 / 65.0 -> 78.7 /
+// 73.3, 200 (0.78) 90.1 / 87.5 -> 98.5 / 95.8, 201 (0.78, three parts) 73.8 / 69.6 ->
+// 80.4 / 75.8, 263 (0.68, three parts) 82.1 / 78.5 -> 82.5 / 80.4, 264 (0.69) 92.8 /
+// 90.3 -> 97.6 / 95.5, 288 (0.75) 96.8 / 94.3 -> 99.6 / 99.0; but 320 (0.83) 100.7 /
+// 99.3 -> 99.0 / 99.2, 352 (0.92) 99.6 / 100.1 -> 98.4 / 98.6, 256 and 384 (1.0) 100.9
+// / 99.9 -> 97.9 / 98.1 and 99.5 / 99.6 -> 98.6 / 98.6. 128 (16 lanes) and 520 (five
+// packs) unchanged. The H100 (25 GB/s per SM) keeps one row. 1: one row per group, and
+// no instance built for it.
 constexpr int kWarpRowRows32 = 2;
+constexpr int kWarpRowRows32MaxFillNum = 4, kWarpRowRows32MaxFillDen = 5;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -320,10 +328,14 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
   return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
 }
 
-// kWarpRowRows32 for fp32 rows of two or three 16-byte packs a lane on 32 lanes, else 1
-// (GPUs of kWarpRowTwoRowsMinSmBandwidth).
-constexpr int warp_row_rows32(int elem, int pack, int values_per_lane, int group) {
-  return elem == 4 && pack == 4 && group == 32 && (values_per_lane == 2 * pack || values_per_lane == 3 * pack)
+// kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two or three a lane on 32
+// lanes, filling at most kWarpRowRows32MaxFill of them, else 1 (GPUs of
+// kWarpRowTwoRowsMinSmBandwidth).
+constexpr int warp_row_rows32(int elem, int pack, int values_per_lane, int group, int64_t packs) {
+  const bool two_or_three = values_per_lane == 2 * pack || values_per_lane == 3 * pack;
+  const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
+  return elem == 4 && pack == 4 && group == 32 && two_or_three &&
+                 packs * kWarpRowRows32MaxFillDen <= lane_packs * kWarpRowRows32MaxFillNum
              ? kWarpRowRows32
              : 1;
 }
@@ -439,7 +451,7 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, 
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
   const int several = !fast_sm           ? 1
                       : sizeof(T) == 2 ? warp_row_rows16<T>(pack, needed, group, edges)
-                                       : warp_row_rows32(static_cast<int>(sizeof(T)), pack, needed, group);
+                                       : warp_row_rows32(static_cast<int>(sizeof(T)), pack, needed, group, packs);
   return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : several};
 }
 
