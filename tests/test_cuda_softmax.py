@@ -1269,7 +1269,7 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float32, 136, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
     (torch.float32, 263, (32, 12, -2)),  # 32 lanes of three packs, in three parts
     (torch.float32, 384, (32, 12, 1)),   # every lane's three packs full: one row
-    (torch.float32, 520, (32, 20, 1)),   # five packs: one row
+    (torch.float32, 520, (32, 24, 1)),   # five packs (the instance of 24): one row
 ])
 def test_warp_per_row_lane_packs(dtype, cols, geometry):
     """The forward's lane group is the fewest lanes that hold the row at the dtype's packs
