@@ -728,3 +728,32 @@ echo "cuda sanitize rc $? at $(el)" >> $f.summary; tail -20 $f.summary
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 27
+# session 57 call 27 (H200). Call 26: the Triton backward's padded 16-bit tiles, `auto`
+# before -> after, two rounds alike: bf16 264 / 1040 / 2080 / 6000 92.9 / 93.5 / 94.6 /
+# 94.9 -> 96.6 / 102.9 / 101.6 / 103.3 (log-softmax 93.5 / 89.7 / 91.1 / 90.6 -> 97.3 /
+# 100.3 / 99.6 / 100.4; fp16 6000's log-softmax 82.4 -> 100.7), 520 / 704 / 3000 within
+# 0.6; CUDA's fp32 rows of two rows a group where the row fills at most 4/5 of the lanes'
+# packs: 136 / 200 / 264 / 288 69.2 / 89.6 / 92.2 / 96.7 -> 78.8 / 98.3 / 97.1 / 99.6,
+# 256 / 308 / 320 / 384 unchanged, 307 -0.5. Here where the CUDA backward's `block_smem`
+# beats `cluster_regs` (auto's one-CTA plan) on 16-bit rows of 1025-4096 columns (call
+# 25: bf16 1040 / 1280 +4.6 / +6.1, 2080 -5.0, 3000 +0.2), fp32 beside; then the CUDA and
+# Triton backward GPU test files at the checkout.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 200 python3 -m comparison --cols 1040,1152,1280,1408,1536,1664,1792,2048,2080,2304,2560,3072,4096 --dtype bf16 \
+  --op softmax,log_softmax --backends cuda --variants auto,block_smem,cluster_regs --min-bytes 1GiB --pass bwd --format csv \
+  --quiet --output $out/smem_bwd16_sweep_${tag}_$rev.csv | tail -1
+timeout 60 python3 -m comparison --cols 1040,1280,2080,3072 --dtype fp32,fp16 --op softmax --backends cuda \
+  --variants auto,block_smem,cluster_regs --min-bytes 1GiB --pass bwd --format csv --quiet \
+  --output $out/smem_bwd_sweep_fp32_fp16_${tag}_$rev.csv | tail -1
+echo "sweep $(el)"
+timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  tests/test_triton_softmax_backward.py -k "not billion and not 2_to_the_31" 2>&1 \
+  | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_bwd_files_${tag}_$rev.log
+grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_files_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+
+## call 28
