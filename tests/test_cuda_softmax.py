@@ -724,6 +724,10 @@ def _expected_auto_backward(y: torch.Tensor) -> tuple[str, str]:
     op = "softmax_backward"
     if y.shape[1] <= limit("WARP_PER_ROW_MAX_COLS"):
         return "warp_per_row", "narrow_row"
+    if y.element_size() == 2 and y.shape[1] * 2 <= limit("GRAD_SMEM_16BIT_MAX_ROW_BYTES"):
+        smem = cuda_softmax.plan(y, op, "block_smem")
+        if smem["status"] == "ok" and not smem["realigned"] and smem["pack"] == 8:
+            return "block_smem", "grad_smem_16bit"
     regs = cuda_softmax.plan(y, op, "cluster_regs")
     regs_ok = regs["status"] == "ok"
     if regs_ok and regs["cluster_size"] == 1:
@@ -934,7 +938,29 @@ def test_auto_serves_offset_views_past_the_widest_register_cluster(dtype, cols):
         run_and_check(Target("cuda", op, "auto"), y, dy=dy)
 
 
-@pytest.mark.parametrize("cols", [1000, 1025, 16384, 20480, 24576, 32768, 36864, 49152, 73728, 262144, 1 << 20])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_backward_auto_takes_block_smem_for_16bit_rows_to_4kb(dtype):
+    """auto backward's rule 0b (GRAD_SMEM_16BIT_MAX_ROW_BYTES): 16-bit rows of 1025-2048
+    columns in whole 16-byte packs take block_smem; wider rows, fp32 rows and views off
+    the 16-byte packs (offset by one value) keep the rules after it. Every value of the
+    chosen plans against float64, outputs poisoned first."""
+    assert limit("GRAD_SMEM_16BIT_MAX_ROW_BYTES") == 4096
+    for cols, smem in ((1040, True), (1664, True), (2048, True), (2080, False)):
+        y = torch.softmax(make_rows(67, cols, torch.float32, "cuda", seed=cols), -1).to(dtype)
+        shifted = torch.softmax(make_rows(67, cols + 1, torch.float32, "cuda", seed=cols), -1).to(dtype)[:, 1:]
+        for op in BACKWARD_OPS:
+            p = cuda_softmax.plan(y, op, "auto")
+            assert ((p["variant"], p["reason_code"]) == ("block_smem", "grad_smem_16bit")) == smem, p
+            assert "in whole 16-byte packs" in p["reason"] or not smem, p
+            assert cuda_softmax.plan(shifted, op, "auto")["reason_code"] != "grad_smem_16bit"
+            run_and_check(Target("cuda", op, "auto"), y, dy=torch.randn_like(y))
+            run_and_check(Target("cuda", op, "auto"), shifted, dy=torch.randn_like(shifted))
+    fp32 = make_rows(4, 1040, torch.float32, "cuda")
+    assert cuda_softmax.plan(fp32, "softmax_backward", "auto")["reason_code"] != "grad_smem_16bit"
+
+
+@pytest.mark.parametrize("cols", [1000, 1025, 1040, 1664, 2080, 16384, 20480, 24576, 32768, 36864, 49152, 73728,
+                                  262144, 1 << 20])
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 def test_backward_auto_plan_follows_the_rule(dtype, cols):
     y = torch.softmax(make_rows(2, cols, torch.float32, "cuda", seed=cols), -1).to(dtype)

@@ -757,3 +757,26 @@ grep -E "passed|failed|FAILED|Error" $out/gpu_tests_bwd_files_${tag}_$rev.log | 
 echo "tests $(el)"
 
 ## call 28
+# session 57 call 28 (H200). Call 27: the CUDA backward's block_smem against cluster_regs'
+# one CTA (auto's choice) on bf16 rows: 1040-1792 +0.7 to +19.0 (1664 88.5 -> 104.6),
+# 2048 +0.2, 2080 / 2304 / 4096 -4.7 / -1.7 / -6.6, fp32 1040 -20.2; the GPU test files
+# of both backwards: 1037 passed, 22 skipped. Here rule 0b (16-bit rows of y up to 4 KB
+# in whole 16-byte packs take block_smem) against the code before it, two rounds, with
+# the rule's tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda && cp -r $root/.device/before/kernels_cuda /tmp/before/
+build_trees $root /tmp/before
+echo "built $(el)"
+compare_trees smem16 bwd 2 "--cols 1040,1280,1664,1792,2048,2080,2304 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before > $out/smem16_bwd_compare_${tag}_$rev.txt 2>&1
+cat $out/smem16_bwd_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout $(( 560 - $(el) )) python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "backward and (auto or block_smem)" 2>&1 | grep -Ev 'PytestBenchmark|warner|^[.sFxXE]*\s*\[ *[0-9]+%\]$' > $out/gpu_tests_smem16_${tag}_$rev.log
+grep -E "passed|failed|FAILED|Error" $out/gpu_tests_smem16_${tag}_$rev.log | tail -12
+echo "tests $(el)"
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 29

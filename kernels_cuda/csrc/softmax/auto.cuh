@@ -360,6 +360,8 @@ Plan plan_auto(const Problem& p) {
 // hybrid_backward_experiment.sh and cluster_backward_experiment.sh, results in
 // benchmarks/h100_2026-11-24/ and benchmarks/h200_2026-11-24/):
 // 0. warp_per_row up to kWarpRowMaxCols columns (both rows in one warp's registers);
+// 0b. block_smem for 16-bit rows of y of up to kGradSmem16MaxRowBytes in whole 16-byte
+//    packs (kGradSmem16MaxRowBytes says why);
 // 1. cluster_regs while ONE CTA holds both rows in registers (fp32 16384, 16-bit 32768);
 // 1a. (sm_90) rows that rule 1b would give to split, but rows read in three parts:
 //    block_hybrid over a cluster of 2-16 CTAs (its plan picks their size and shape), where
@@ -436,6 +438,23 @@ Plan plan_auto(const Problem& p) {
 // 6. cluster_regs over a 2-16 CTA cluster (sm_90: rows up to 1 MB of each tensor);
 // 7. block_uncached: two passes, the second from L2 where the rows in flight fit.
 // As forward, the trial plans are for an aligned input of the same width.
+// Rule 0b: 16-bit rows of y of at most this many bytes past warp_per_row (1025-2048
+// columns) take block_smem where its plan reads them in whole 16-byte packs. cluster_regs'
+// one CTA of such a row is 3-4 warps at 32 bytes of y and of dy a thread, and where the
+// row leaves part of its last warp's lanes idle it trails block_smem, whose threads each
+// stage several packs of both rows. 1 GiB, % of copy, H200, softmax / log-softmax
+// backward, bf16, cluster_regs (auto's choice before) -> block_smem, one run
+// (benchmarks/h200_2026-11-28/smem_bwd16_sweep_h200_e51b020.csv): 1040 87.3 / 85.3 ->
+// 92.1 / 92.7, 1152 92.0 / 90.4 -> 97.6 / 98.6, 1280 96.2 / 94.5 -> 102.7 / 103.4, 1408
+// 100.7 / 97.9 -> 103.7 / 104.3, 1536 104.0 / 102.6 -> 104.8 / 104.7, 1664 88.5 / 85.6 ->
+// 104.6 / 104.6, 1792 91.4 / 89.0 -> 104.5 / 104.5, 2048 104.1 / 104.1 -> 104.3 / 104.3;
+// past it cluster_regs keeps the lead or ties (2080 99.7 / 97.5 against 95.0 / 96.2, 2304
+// 104.3 against 102.7, 4096 104.0 against 97.4); fp16 1040 / 1280 86.8 / 95.7 -> 94.3 /
+// 104.1 (smem_bwd_sweep_fp32_fp16_h200_e51b020.csv). fp32 rows stay with cluster_regs
+// (1040 103.2 against 82.9). H100 (call 17 of benchmarks/h200_2026-11-28/device_calls.sh,
+// bf16 1040): 101.4 / 100.3 -> 102.0 / 102.1.
+constexpr int64_t kGradSmem16MaxRowBytes = 4096;
+
 template <typename T>
 Plan plan_auto_backward_by_width(const Problem& p) {
   const auto n = [](int64_t v) { return std::to_string(v); };
@@ -443,6 +462,16 @@ Plan plan_auto_backward_by_width(const Problem& p) {
     return auto_choice(plan_warp_per_row_backward<T>(p), AutoReason::narrow_row,
                   "cols " + n(p.cols) + " <= WARP_PER_ROW_MAX_COLS " + n(kWarpRowMaxCols) +
                       ": rows of y and dy in registers");
+  }
+  if (sizeof(T) == 2 && p.cols * static_cast<int64_t>(sizeof(T)) <= kGradSmem16MaxRowBytes) {
+    if (Plan own = plan_block_smem_backward<T>(p); own.status == PlanStatus::ok && own.realigned == 0 &&
+                                                   own.pack * static_cast<int64_t>(sizeof(T)) == 16) {
+      const int64_t smem_bytes = own.smem_bytes;
+      return auto_choice(std::move(own), AutoReason::grad_smem_16bit,
+                         "16-bit rows of y of " + n(p.cols * static_cast<int64_t>(sizeof(T))) + " B <= " +
+                             n(kGradSmem16MaxRowBytes) + " B in whole 16-byte packs: y and dy, " + n(smem_bytes) +
+                             " B, in one block's shared memory");
+    }
   }
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device, 0, p.cols};
   const Plan regs = plan_cluster_regs_backward<T>(aligned);
