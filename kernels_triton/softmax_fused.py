@@ -652,7 +652,10 @@ FUSED_BWD_PLAIN_TAIL_BLOCKS = {2: (1024, 8192)}
 # 98.5 | 103.5). The H100 (call 17, benchmarks/h200_2026-11-28/
 # fused_bwd_tiles16_h100_c4079b4.txt) lost 0.7-1.0 with either (bf16 264 / 1040 / 2080
 # 102.8 / 103.0 / 102.9 -> 4 KiB 102.0 / 102.0 / 102.9, 32 a thread 102.7 / 102.0 /
-# 102.2): it keeps the 8 KiB tile at 16.
+# 102.2): it keeps the 8 KiB tile at 16. The rule through `auto`, H200, two rounds alike
+# (benchmarks/h200_2026-11-28/tri_bwd_padded16_compare_h200_48b09c7.txt): bf16 264 /
+# 1040 / 2080 / 6000 92.9 / 93.5 / 94.6 / 94.9 -> 96.6 / 102.9 / 101.6 / 103.3; 520 / 704 /
+# 3000 within 0.6.
 FUSED_BWD_PADDED_16BIT_TILE_BYTES = 4 * 1024
 FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES = 2 * 1024
 FUSED_BWD_PADDED_16BIT_WIDE_UNITS_PER_THREAD = 32

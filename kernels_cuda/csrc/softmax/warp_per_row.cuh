@@ -131,8 +131,10 @@ constexpr int kWarpRowRows16Narrow = 2;
 // 90.3 -> 97.6 / 95.5, 288 (0.75) 96.8 / 94.3 -> 99.6 / 99.0; but 320 (0.83) 100.7 /
 // 99.3 -> 99.0 / 99.2, 352 (0.92) 99.6 / 100.1 -> 98.4 / 98.6, 256 and 384 (1.0) 100.9
 // / 99.9 -> 97.9 / 98.1 and 99.5 / 99.6 -> 98.6 / 98.6. 128 (16 lanes) and 520 (five
-// packs) unchanged. The H100 (25 GB/s per SM) keeps one row. 1: one row per group, and
-// no instance built for it.
+// packs) unchanged. The rule against the code before any (rows32_fill_compare_h200_
+// 48b09c7.txt): the gains above, 256 / 308 / 320 / 384 within 0.1, 307 (0.79, three
+// parts) -0.5. The H100 (25 GB/s per SM) keeps one row. 1: one row per group, and no
+// instance built for it.
 constexpr int kWarpRowRows32 = 2;
 constexpr int kWarpRowRows32MaxFillNum = 4, kWarpRowRows32MaxFillDen = 5;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
