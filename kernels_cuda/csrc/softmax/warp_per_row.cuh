@@ -333,10 +333,11 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
 // kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two or three a lane on 32
 // lanes, filling at most kWarpRowRows32MaxFill of them, else 1 (GPUs of
 // kWarpRowTwoRowsMinSmBandwidth).
-constexpr int warp_row_rows32(int elem, int pack, int values_per_lane, int group, int64_t packs) {
+template <typename T>
+constexpr int warp_row_rows32(int pack, int values_per_lane, int group, int64_t packs) {
   const bool two_or_three = values_per_lane == 2 * pack || values_per_lane == 3 * pack;
   const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
-  return elem == 4 && pack == 4 && group == 32 && two_or_three &&
+  return sizeof(T) == 4 && pack == 4 && group == 32 && two_or_three &&
                  packs * kWarpRowRows32MaxFillDen <= lane_packs * kWarpRowRows32MaxFillNum
              ? kWarpRowRows32
              : 1;
@@ -453,7 +454,7 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, 
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
   const int several = !fast_sm           ? 1
                       : sizeof(T) == 2 ? warp_row_rows16<T>(pack, needed, group, edges)
-                                       : warp_row_rows32(static_cast<int>(sizeof(T)), pack, needed, group, packs);
+                                       : warp_row_rows32<T>(pack, needed, group, packs);
   return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : several};
 }
 
