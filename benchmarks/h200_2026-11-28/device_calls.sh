@@ -844,3 +844,33 @@ echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 31
+# session 57 call 31 (H200; written, not run). Triton's forward at 16-bit 1040 / 2080
+# still trails (85.4 / 89.0, log-softmax 77.7 / 84.7) in 8 KiB padded tiles at 32 values
+# a thread. Call 16 found smaller tiles and more values a thread better there (16 KiB ->
+# 8 KiB +8.4 / +6.8; 32 -> 64 a thread at 16 KiB +3.3 / -0.2), and the backward's padded
+# rows gained most from fewer, fuller threads (call 26). Here the forward's padded tile
+# at 4 KiB and at 64 values a thread, alone and together, at the padded widths; one
+# Triton-only call (no build).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+F=kernels_triton.softmax_fused
+tiles() {  # tiles LABEL SETS...: the Triton forward at the padded 16-bit widths
+  local label=$1; shift
+  for run in "bf16 softmax" "bf16 log_softmax" "fp16 softmax"; do
+    set -- $run "$@"; local dtype=$1 op=$2; shift 2
+    timeout 90 python3 benchmarks/tuning/tune.py --cols 1040,1536,2080,2600,3000,6000 --dtype $dtype \
+      --op $op --impl triton/fused --label $label "$@" 2>&1 | grep -v Warn
+  done
+}
+{
+  tiles tile8k_u32
+  tiles tile4k_u32 --set $F.FUSED_PADDED_16BIT_TILE_BYTES=4096
+  tiles tile8k_u64 --set $F.FUSED_UNITS_PER_THREAD=64
+  tiles tile4k_u64 --set $F.FUSED_PADDED_16BIT_TILE_BYTES=4096 --set $F.FUSED_UNITS_PER_THREAD=64
+} > $out/fused_fwd_padded16_${tag}_$rev.txt
+cat $out/fused_fwd_padded16_${tag}_$rev.txt
+echo "done $(el)"
+
+## call 32
