@@ -1061,7 +1061,7 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
         if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
-    if parts is not None and elem == 2 and align * elem >= row_edges.VECTOR_BYTES and cols & (cols - 1):
+    if _plain_16bit_padded(elem, cols, align, parts):
         half, tail = parts
         if not tail:
             return FUSED_PADDED_16BIT_TILE_BYTES, FUSED_UNITS_PER_THREAD
@@ -1072,6 +1072,15 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
             if _fills_small_tile(cols, (low, high)):
                 return tile_bytes, per_thread
     return FUSED_TILE_BYTES, FUSED_UNITS_PER_THREAD
+
+
+def _plain_16bit_padded(elem: int, cols: int, align: int, parts: tuple[int, int] | None) -> bool:
+    """Whether rows with `plain_parts`' `parts` (None: not held as whole vectors from a
+    vector boundary) are 16-bit rows of whole 16-byte vectors whose width is not a power
+    of two: padded in one block (TAIL 0) or held in two parts. The forward's
+    FUSED_PADDED_16BIT_* and the backward's FUSED_BWD_PADDED_16BIT_* take them."""
+    return (parts is not None and elem == 2 and align * elem >= row_edges.VECTOR_BYTES
+            and cols & (cols - 1) != 0)
 
 
 def _fills_small_tile(cols: int, bounds: tuple[int, int]) -> bool:
@@ -1198,13 +1207,16 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     # The window reads rows that `backward_edges` gives element loads (both tiles one
     # width), in the same block.
     edges_ = 0 if pairs_ else edges(y, dy)
-    tile_bytes, per_thread = _backward_tile(y, dy, align, pairs_, limits)
+    block = triton.next_power_of_2(body_units(units, edges_))
+    # Rows held as whole vectors (neither pairs nor edges), as the forward's: one tile or two parts.
+    parts = None if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_BWD_PLAIN_TAIL_BLOCKS)
+    vector_start = all(t.data_ptr() % row_edges.VECTOR_BYTES == 0 for t in (y, dy))
+    tile_bytes, per_thread = _backward_tile(elem, cols, align, pairs_, limits, parts if vector_start else None)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_BWD_MAX_TILE_ROWS,
                           INTERPRET_FUSED_BWD_TILE_UNITS)
 
-    block = triton.next_power_of_2(body_units(units, edges_))
     tile_rows = rows_of(block)
     window_ = backward_window(y, dy, edges_, block)
     if not window_ and not pairs_:
@@ -1229,33 +1241,22 @@ def backward_launch_params(y: torch.Tensor, dy: torch.Tensor, limits: launch.Dev
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
 
 
-def _backward_tile(y: torch.Tensor, dy: torch.Tensor, align: int, pairs_: bool,
-                   limits: launch.DeviceLimits | None) -> tuple[int, int]:
-    """(bytes of each tensor, units of each a thread) of the backward's tile on y and dy at
-    ALIGN `align`, held in pairs or not, on the GPU of `limits`: FUSED_BWD_SMALL_TILE_* for
-    aligned rows of its widths that are not paired (`_fills_small_tile`),
-    FUSED_BWD_PADDED_16BIT_* for padded plain 16-bit rows on `fast_sm` GPUs, else
-    FUSED_BWD_TILE_BYTES at FUSED_BWD_UNITS_PER_THREAD."""
-    cols, elem = y.shape[1], y.element_size()
+def _backward_tile(elem: int, cols: int, align: int, pairs_: bool, limits: launch.DeviceLimits | None,
+                   parts: tuple[int, int] | None) -> tuple[int, int]:
+    """(bytes of each tensor, units of each a thread) of the backward's tile on rows of
+    `cols` values of `elem` bytes at ALIGN `align`, held in pairs or not, on the GPU of
+    `limits` (`parts` as for the forward's `_tile`): FUSED_BWD_SMALL_TILE_* for aligned
+    rows of its widths that are not paired (`_fills_small_tile`), FUSED_BWD_PADDED_16BIT_*
+    for plain 16-bit rows padded in one block on `fast_sm` GPUs, else FUSED_BWD_TILE_BYTES
+    at FUSED_BWD_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and not pairs_ and _fills_small_tile(cols, FUSED_BWD_SMALL_TILE_COLS):
         return FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD
-    if _padded_16bit_backward(y, dy, align, pairs_) and limits is not None and softmax_split.fast_sm(limits):
-        wide = triton.next_power_of_2(cols) * elem >= FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES
+    if _plain_16bit_padded(elem, cols, align, parts) and not parts[1] and limits is not None \
+            and softmax_split.fast_sm(limits):
+        wide = parts[0] * elem >= FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES
         return (FUSED_BWD_PADDED_16BIT_TILE_BYTES,
                 FUSED_BWD_PADDED_16BIT_WIDE_UNITS_PER_THREAD if wide else FUSED_BWD_UNITS_PER_THREAD)
     return FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD
-
-
-def _padded_16bit_backward(y: torch.Tensor, dy: torch.Tensor, align: int, pairs_: bool) -> bool:
-    """Whether the backward holds 16-bit y and dy as plain rows padded in one block: a
-    width that is not a power of two, whole 16-byte vectors from a vector boundary (so
-    neither edges nor a window), not paired, and not in two parts (`plain_parts`)."""
-    cols, elem = y.shape[1], y.element_size()
-    if elem != 2 or pairs_ or not cols & (cols - 1) or align * elem < row_edges.VECTOR_BYTES:
-        return False
-    if any(t.data_ptr() % row_edges.VECTOR_BYTES for t in (y, dy)):
-        return False
-    return plain_parts(cols, align, elem, triton.next_power_of_2(cols), FUSED_BWD_PLAIN_TAIL_BLOCKS)[1] == 0
 
 
 def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
