@@ -244,6 +244,22 @@ FUSED_PLAIN_TAIL_MAX_PART = 4
 FUSED_PADDED_16BIT_TILE_BYTES = 8 * 1024
 FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD = 64
 FUSED_PADDED_16BIT_PARTS_MAX_TAIL = {1024: 8}  # block: most columns past its half
+# On `fast_sm` GPUs the padded rows of blocks of 4 KiB and more (2048 columns: bf16 1040
+# one row over 1 warp, not two over 4) take 4 KiB tiles at 64 values a thread: fewer,
+# fuller threads, as the backward's padded tiles (FUSED_BWD_PADDED_16BIT_*). Blocks of
+# 8 KiB and more already held one row a tile; there the 64 values are the change. 1 GiB,
+# % of copy, `fused`, bf16 softmax / bf16 log-softmax / fp16 softmax, 8 KiB at 32 -> 4
+# KiB at 32 | 8 KiB at 64 | 4 KiB at 64 (`tuning/tune.py`, H200,
+# benchmarks/h200_2026-11-28/fused_fwd_padded16_h200_10cae19.txt):
+#   1040 85.7 / 78.1 / 90.3 -> 91.6 / 88.3 / 94.4 | 84.8 / 82.4 / 89.0 | 95.7 / 95.4 / 99.1
+#   2080 90.5 / 86.5 / 93.3 -> 90.5 / 86.4 / 93.1 | 88.4 / 91.9 / 97.1 | the same
+#   2600 99.4 / 98.4 / 100.2 -> 99.4 / 98.4 / 100.2 | 97.2 / 99.8 / 100.5 | the same
+#   6000 99.8 / 91.6 / 100.2 -> 99.9 / 91.5 / 100.2 | 99.4 / 100.5 / 100.3 | the same
+# (1536 and 3000 within 0.8 of 100 in each). Not measured on the H100, which keeps the 8
+# KiB tile at 32 (100.8 / 100.1 at bf16 1040 there: FUSED_PADDED_16BIT_TILE_BYTES above).
+FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES = 4 * 1024
+FUSED_PADDED_16BIT_FAST_TILE_BYTES = 4 * 1024
+FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD = 64
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most
 # this many units keep the tests quick, and 7-row test inputs take several row blocks.
 INTERPRET_FUSED_TILE_UNITS = 2048
@@ -1053,7 +1069,8 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
     edges; else None): FUSED_WIDE_TILE_* and
     FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
     FUSED_PADDED_16BIT_* for plain 16-bit rows of a width that is not a power of two (the
-    two parts' only within FUSED_PADDED_16BIT_PARTS_MAX_TAIL), FUSED_SMALL_TILES_16BIT for
+    two parts' only within FUSED_PADDED_16BIT_PARTS_MAX_TAIL; FUSED_PADDED_16BIT_FAST_*
+    for wide padded blocks on `fast_sm` GPUs), FUSED_SMALL_TILES_16BIT for
     aligned 16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
     FUSED_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and elem == 4:
@@ -1062,10 +1079,13 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
         if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
     if _plain_16bit_padded(elem, cols, align, parts):
-        half, tail = parts
+        block, tail = parts  # (the half of the block, the tail) where held in two parts
         if not tail:
+            if (block * elem >= FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES and limits is not None
+                    and softmax_split.fast_sm(limits)):
+                return FUSED_PADDED_16BIT_FAST_TILE_BYTES, FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD
             return FUSED_PADDED_16BIT_TILE_BYTES, FUSED_UNITS_PER_THREAD
-        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(2 * half, 0):
+        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(2 * block, 0):
             return FUSED_TILE_BYTES, FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD
     if align == softmax_rows.MAX_ALIGN and elem == 2 and limits is not None and not softmax_split.fast_sm(limits):
         for low, high, tile_bytes, per_thread in FUSED_SMALL_TILES_16BIT:

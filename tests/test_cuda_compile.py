@@ -155,7 +155,8 @@ template <typename T> void show(const char* dtype, int pack) {
   }
 }
 int main() {
-  std::printf("rows %d %d %d\n", kWarpRowRows16Wide, kWarpRowRows16Narrow, kWarpRowRows32);
+  std::printf("rows %d %d %d %d\n", kWarpRowRows16Wide, kWarpRowRows16Narrow, kWarpRowRows32,
+              static_cast<int>(kWarpRowNarrow32MaxPacks));
   show<__nv_bfloat16>("bf16", 8);
   show<__half>("fp16", 8);
   show<float>("fp32", 4);
@@ -172,7 +173,8 @@ def test_warp_per_row_forward_shapes(tmp_path):
     group only where a lane holds one pack (kWarpRowRows) or, on the fast GPU, three
     16-bit packs (kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 16, and on 8
     for rows not read in three parts; the lane packs give three packs on no other group),
-    and fp32 rows of two or three packs on 32 lanes that fill at most 4/5 of them
+    and fp32 rows of two or three packs on 32 lanes that fill at most 4/5 of them, or, on
+    the fast GPU, of 33 to kWarpRowNarrow32MaxPacks packs on 16 lanes of three packs
     (kWarpRowRows32). tests/test_cuda_softmax.py's
     test_warp_per_row_lane_packs checks plans on a GPU."""
     source, program = tmp_path / "shapes.cu", tmp_path / "shapes"
@@ -181,7 +183,7 @@ def test_warp_per_row_forward_shapes(tmp_path):
                             "-o", str(program)], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     lines = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
-    wide, narrow, rows32 = (int(v) for v in lines[0].split()[1:])
+    wide, narrow, rows32, narrow32_packs = (int(v) for v in lines[0].split()[1:])
     shapes = {(d, int(f), int(c)): (int(g), int(n), int(r)) for d, f, c, g, n, r in (s.split() for s in lines[1:])}
     for (dtype, fast, cols), (group, needed, rows) in shapes.items():
         pack = 4 if dtype == "fp32" else 8
@@ -189,9 +191,11 @@ def test_warp_per_row_forward_shapes(tmp_path):
         assert three_packs == (dtype != "fp32" and cols // 8 in (*range(17, 25), *range(33, 49), *range(65, 97)))
         edges = cols % 8 != 0 if dtype != "fp32" else cols % 4 != 0
         several = fast and three_packs and not (group == 8 and edges)
+        narrow32 = dtype == "fp32" and fast and 32 < cols // pack <= narrow32_packs
+        assert narrow32 == (dtype == "fp32" and group == 16 and needed == 3 * pack), (cols, group, needed)
         fp32_lanes = dtype == "fp32" and group == 32 and needed in (2 * pack, 3 * pack)
-        assert fp32_lanes == (dtype == "fp32" and 132 <= cols < 388), (cols, group, needed)
-        fp32_several = fast and fp32_lanes and 5 * (cols // pack) <= 4 * 32 * (needed // pack)
+        assert fp32_lanes == (dtype == "fp32" and 132 <= cols < 388 and not narrow32), (cols, group, needed)
+        fp32_several = fast and (fp32_lanes or narrow32) and 5 * (cols // pack) <= 4 * group * (needed // pack)
         expected = (4 if needed == pack else (wide if group == 32 else narrow) if several
                     else rows32 if fp32_several else 1)
         assert rows == expected, (dtype, fast, cols, group, needed, rows)
@@ -205,7 +209,10 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 1, 511] == (16, 32, 1)
     assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row
     assert shapes["fp32", 1, 128] == (16, 8, 1)         # fp32, two packs on 16 lanes: one row
-    assert shapes["fp32", 1, 136] == (32, 8, rows32)    # two packs on 32 lanes
+    assert shapes["fp32", 1, 136] == (16, 12, rows32)   # 34 packs: three packs on 16 lanes
+    assert shapes["fp32", 1, 155] == (16, 12, rows32)   # 38, read in three parts
+    assert shapes["fp32", 1, 156] == (32, 8, rows32)    # 39: two packs on 32 lanes
+    assert shapes["fp32", 0, 136] == (32, 8, 1)         # below the bandwidth: 32 lanes, one row
     assert shapes["fp32", 1, 307] == (32, 12, rows32)   # three packs on 32 lanes, 76 of 96 full
     assert shapes["fp32", 1, 308] == (32, 12, 1)        # 77 of 96: fuller than kWarpRowRows32MaxFill
     assert shapes["fp32", 1, 256] == (32, 8, 1)         # every lane's two packs full

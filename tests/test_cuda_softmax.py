@@ -1292,7 +1292,7 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float16, 577, (32, 24, 0)),   # 32 lanes of three packs: kWarpRowRows16Wide rows (0)
     (torch.bfloat16, 1024, (32, 32, 1)),  # four packs: one row per group
     (torch.float32, 4, (1, 4, 4)),
-    (torch.float32, 136, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
+    (torch.float32, 160, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
     (torch.float32, 263, (32, 12, -2)),  # 32 lanes of three packs, in three parts
     (torch.float32, 384, (32, 12, 1)),   # every lane's three packs full: one row
     (torch.float32, 520, (32, 24, 1)),   # five packs (the instance of 24): one row
@@ -1328,12 +1328,28 @@ def test_warp_per_row_three_pack_rows(dtype, cols):
             run_and_check(Target("cuda", op, "warp_per_row"), x)
 
 
-@pytest.mark.parametrize("cols", [136, 201, 256, 263, 288, 300, 384])
+@pytest.mark.parametrize("cols", [132, 155, 156])
+def test_warp_per_row_fp32_rows_of_33_to_38_packs_take_16_lanes(cols):
+    """fp32 rows of 33 to WARP_ROW_NARROW32_MAX_PACKS 16-byte packs (132-155 columns) take
+    16 lanes of three packs, WARP_ROW_ROWS32 rows a group, on GPUs of
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM; elsewhere, and past the
+    limit (156: 39 packs), 32 lanes of two packs (two rows a group there where they fill at
+    most 4/5 of them)."""
+    assert limit("WARP_ROW_NARROW32_MAX_PACKS") == 38
+    p = cuda_softmax.plan(make_rows(4, cols, torch.float32, "cuda"), "softmax", "warp_per_row")
+    fast = _sm_bandwidth(cuda_softmax.gpu_properties(0)) >= limit("WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH")
+    rows32 = limit("WARP_ROW_ROWS32") if fast else 1
+    expected = (16, 12, rows32) if fast and cols // 4 <= 38 else (32, 8, rows32)
+    assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == expected, p
+
+
+@pytest.mark.parametrize("cols", [132, 136, 152, 155, 201, 256, 263, 288, 300, 384])
 def test_warp_per_row_fp32_rows_of_two_and_three_packs(cols):
     """fp32 rows of two or three packs a lane on 32 lanes (two rows per group on GPUs of
-    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH where they fill at most 4/5 of the packs), whole
-    (136, 256, 300, 384) and read in three parts (201, 263), at row counts that leave a
-    group part of its rows (3, 65, 1001), every value against float64."""
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH where they fill at most 4/5 of the packs) or on 16
+    lanes (132-155 on those GPUs), whole (132, 136, 152, 256, 300, 384) and read in three
+    parts (155, 201, 263), at row counts that leave a group part of its rows (3, 65,
+    1001), every value against float64."""
     for rows in (1, 3, 65, 1001):
         x = make_rows(rows, cols, torch.float32, "cuda", seed=cols + rows)
         for op in OPS:

@@ -874,3 +874,45 @@ cat $out/fused_fwd_padded16_${tag}_$rev.txt
 echo "done $(el)"
 
 ## call 32
+# session 58 call 32 (H200; this session too is lent no H100). Calls 30 and 31 (their
+# commands above, run by session 58 at 10cae19): the fp32 rows of 33-38 packs on 16
+# lanes of three packs gained 20-25 at 132-155 and landed (kWarpRowNarrow32*); the
+# Triton forward's padded 16-bit blocks of 4 KiB and more at 4 KiB tiles and 64 values a
+# thread gained most (bf16 1040 85.7 -> 95.7) and landed on fast-SM GPUs
+# (FUSED_PADDED_16BIT_FAST_*). Here the Triton rule against 10cae19's kernels_triton
+# (.device/before, from `git archive 10cae19 kernels_triton`) through `python -m
+# comparison`, two rounds, while the CUDA trees build; then
+# tuning/rows32_16lanes_wide_experiment.patch (every fp32 row that 16 lanes of three
+# packs hold, 39-48 packs too, two rows a group) against the checkout; the new GPU tests;
+# compute-sanitizer's four tools over warp_per_row / auto at the 16-lane widths and
+# memcheck over Triton's fused / auto forward at the padded widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_triton /tmp/before/
+rm -rf /tmp/wide32 && cp -r $root /tmp/wide32 && (cd /tmp/wide32 && patch -p1 -s < benchmarks/tuning/rows32_16lanes_wide_experiment.patch)
+build_trees $root /tmp/wide32 > $out/build.log 2>&1 &
+compare_trees tri_fwd16 fwd 2 "--cols 704,1040,1536,2080,2600,3000,6000 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before > $out/tri_fwd_padded16_compare_${tag}_$rev.txt 2>&1
+cat $out/tri_fwd_padded16_compare_${tag}_$rev.txt
+echo "triton compare $(el)"
+wait; cat $out/build.log; rm $out/build.log
+echo "built $(el)"
+compare_trees wide32 fwd 2 "--cols 152,156,160,168,176,184,192,195,200 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/wide32 > $out/wide32_compare_${tag}_$rev.txt 2>&1
+cat $out/wide32_compare_${tag}_$rev.txt
+echo "cuda compare $(el)"
+timeout 120 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_softmax.py tests/test_cuda_softmax.py \
+  -k "padded_16bit or two_part or warp_per_row_lane_packs or fp32_rows_of or three_pack_rows" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_${tag}_$rev
+timeout $(( 250 - $(el) / 2 )) python3 benchmarks/sanitize.py --out ${f}_cuda.log --backends cuda --variants warp_per_row,auto \
+  --dtypes fp32 --ops softmax,log_softmax --shapes 65x132,33x136,17x152,9x155 > $f.summary 2>&1
+echo "cuda sanitize rc $? at $(el)" >> $f.summary
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out ${f}_triton.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 9x1040,33x1536,5x2080,3x6000 >> $f.summary 2>&1
+echo "triton sanitize rc $? at $(el)" >> $f.summary; tail -20 $f.summary
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 33

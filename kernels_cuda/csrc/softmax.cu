@@ -315,6 +315,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"WARP_ROW_ROWS16_WIDE", kWarpRowRows16Wide},
       {"WARP_ROW_ROWS16_NARROW", kWarpRowRows16Narrow},
       {"WARP_ROW_ROWS32", kWarpRowRows32},
+      {"WARP_ROW_NARROW32_MAX_PACKS", kWarpRowNarrow32MaxPacks},
       {"GRAD_SMEM_16BIT_MAX_ROW_BYTES", kGradSmem16MaxRowBytes},
       {"CLUSTER_MIN_MAJOR", sk::kClusterMinMajor},
       {"MAX_CLUSTER_SIZE", sk::kMaxClusterSize},

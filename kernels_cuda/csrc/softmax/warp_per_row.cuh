@@ -3,9 +3,10 @@
 // owns R rows (R = kWarpRowRows where a lane holds one pack of a row; on GPUs of high
 // DRAM bandwidth per SM kWarpRowRows16Wide / kWarpRowRows16Narrow on 16-bit rows of
 // three packs a lane, kWarpRowRows32 on fp32 rows of two or three packs a lane on 32
-// lanes that leave some empty: that many rows' loads in flight at once); each lane keeps C values
-// per row in registers, loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a
-// group's accesses are contiguous. The forward's group is the fewest lanes that hold the
+// lanes that leave some empty, or of three packs on 16 lanes (kWarpRowNarrow32*): that
+// many rows' loads in flight at once); each lane keeps C values per row in registers,
+// loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's accesses are
+// contiguous. The forward's group is the fewest lanes that hold the
 // row at kWarpRowLanePacks* packs each (the backward's: one pack each up to 32 lanes).
 // Slots past the row end hold -inf (exp gives 0). One read and one write of the row;
 // reductions are log2(G) xor-shuffles, no shared memory, no barriers. 16-bit rows stay
@@ -137,6 +138,21 @@ constexpr int kWarpRowRows16Narrow = 2;
 // instance built for it.
 constexpr int kWarpRowRows32 = 2;
 constexpr int kWarpRowRows32MaxFillNum = 4, kWarpRowRows32MaxFillDen = 5;
+// fp32 rows past 16 lanes' two packs that fill at most 3/5 of 32 lanes' two packs (33-38
+// 16-byte packs: 132-152 columns whole, to 155 read in three parts) take 16 lanes of
+// three packs instead, still kWarpRowRows32 rows a group, on the same GPUs: a warp then
+// has four rows' loads in flight (2176 bytes a row step at 136, against 1088 for two rows
+// on 32 lanes), where four rows on 32 lanes spill (sm_90: 64 registers, 12 B of spill
+// stores) and two rows of three packs take 61 registers, no spills (the instance 32 lanes
+// of three packs use). H200, 1 GiB, % of copy, forward, two rows on 32 lanes -> two on 16
+// lanes, softmax / log-softmax (session 57's tuning/rows32_16lanes_experiment.patch,
+// landed as this, against 10cae19; benchmarks/h200_2026-11-28/
+// lanes16_compare_h200_10cae19.txt, two rounds within 0.1):
+// 132 76.8 / 72.0 -> 97.6 / 96.1, 136 79.3 / 73.8 -> 99.6 / 98.6, 144 82.5 / 77.1 ->
+// 99.3 / 99.7, 152 85.5 / 80.5 -> 99.0 / 99.4, 155 (three parts) 65.5 / 60.8 -> 86.9 /
+// 86.0; 128 (16 lanes of two packs) and 160 (40 packs: outside) unchanged.
+constexpr int kWarpRowNarrow32LanePacks = 3;
+constexpr int64_t kWarpRowNarrow32MaxPacks = 38;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -331,13 +347,14 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
 }
 
 // kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two or three a lane on 32
-// lanes, filling at most kWarpRowRows32MaxFill of them, else 1 (GPUs of
-// kWarpRowTwoRowsMinSmBandwidth).
+// lanes, filling at most kWarpRowRows32MaxFill of them, or three a lane on 16 lanes
+// (kWarpRowNarrow32*), else 1 (GPUs of kWarpRowTwoRowsMinSmBandwidth).
 template <typename T>
 constexpr int warp_row_rows32(int pack, int values_per_lane, int group, int64_t packs) {
   const bool two_or_three = values_per_lane == 2 * pack || values_per_lane == 3 * pack;
+  const bool lanes = group == 32 || (group == 16 && values_per_lane == kWarpRowNarrow32LanePacks * pack);
   const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
-  return sizeof(T) == 4 && pack == 4 && group == 32 && two_or_three &&
+  return sizeof(T) == 4 && pack == 4 && lanes && two_or_three &&
                  packs * kWarpRowRows32MaxFillDen <= lane_packs * kWarpRowRows32MaxFillNum
              ? kWarpRowRows32
              : 1;
@@ -449,6 +466,9 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, 
   int64_t lane_packs = sizeof(T) == 2 ? kWarpRowLanePacks16 : kWarpRowLanePacks32;
   while (lane_packs > 2 && ceil_div(packs, lane_packs) * pack * static_cast<int64_t>(sizeof(T)) < kWarpRowMinGroupBytes) {
     lane_packs /= 2;
+  }
+  if (sizeof(T) == 4 && pack == 4 && fast_sm && packs > 16 * kWarpRowLanePacks32 && packs <= kWarpRowNarrow32MaxPacks) {
+    lane_packs = kWarpRowNarrow32LanePacks;  // 16 lanes of three packs
   }
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
