@@ -174,8 +174,8 @@ def test_warp_per_row_forward_shapes(tmp_path):
     16-bit packs (kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 16, and on 8
     for rows not read in three parts; the lane packs give three packs on no other group),
     and fp32 rows of two or three packs on 32 lanes that fill at most 4/5 of them, or, on
-    the fast GPU, of 33 to kWarpRowNarrow32MaxPacks packs on 16 lanes of three packs
-    (kWarpRowRows32). tests/test_cuda_softmax.py's
+    the fast GPU, of 33 to kWarpRowNarrow32MaxPacks packs on 16 lanes of three packs at
+    any fill (kWarpRowRows32). tests/test_cuda_softmax.py's
     test_warp_per_row_lane_packs checks plans on a GPU."""
     source, program = tmp_path / "shapes.cu", tmp_path / "shapes"
     source.write_text(_WARP_ROW_SHAPE_PROGRAM)
@@ -195,7 +195,7 @@ def test_warp_per_row_forward_shapes(tmp_path):
         assert narrow32 == (dtype == "fp32" and group == 16 and needed == 3 * pack), (cols, group, needed)
         fp32_lanes = dtype == "fp32" and group == 32 and needed in (2 * pack, 3 * pack)
         assert fp32_lanes == (dtype == "fp32" and 132 <= cols < 388 and not narrow32), (cols, group, needed)
-        fp32_several = fast and (fp32_lanes or narrow32) and 5 * (cols // pack) <= 4 * group * (needed // pack)
+        fp32_several = narrow32 or fast and fp32_lanes and 5 * (cols // pack) <= 4 * 32 * (needed // pack)
         expected = (4 if needed == pack else (wide if group == 32 else narrow) if several
                     else rows32 if fp32_several else 1)
         assert rows == expected, (dtype, fast, cols, group, needed, rows)
@@ -210,8 +210,9 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row
     assert shapes["fp32", 1, 128] == (16, 8, 1)         # fp32, two packs on 16 lanes: one row
     assert shapes["fp32", 1, 136] == (16, 12, rows32)   # 34 packs: three packs on 16 lanes
-    assert shapes["fp32", 1, 155] == (16, 12, rows32)   # 38, read in three parts
-    assert shapes["fp32", 1, 156] == (32, 8, rows32)    # 39: two packs on 32 lanes
+    assert shapes["fp32", 1, 192] == (16, 12, rows32)   # 48: every lane's three packs full
+    assert shapes["fp32", 1, 195] == (16, 12, rows32)   # 48, read in three parts
+    assert shapes["fp32", 1, 196] == (32, 8, rows32)    # 49: two packs on 32 lanes
     assert shapes["fp32", 0, 136] == (32, 8, 1)         # below the bandwidth: 32 lanes, one row
     assert shapes["fp32", 1, 307] == (32, 12, rows32)   # three packs on 32 lanes, 76 of 96 full
     assert shapes["fp32", 1, 308] == (32, 12, 1)        # 77 of 96: fuller than kWarpRowRows32MaxFill

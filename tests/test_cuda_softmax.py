@@ -1328,28 +1328,28 @@ def test_warp_per_row_three_pack_rows(dtype, cols):
             run_and_check(Target("cuda", op, "warp_per_row"), x)
 
 
-@pytest.mark.parametrize("cols", [132, 155, 156])
-def test_warp_per_row_fp32_rows_of_33_to_38_packs_take_16_lanes(cols):
-    """fp32 rows of 33 to WARP_ROW_NARROW32_MAX_PACKS 16-byte packs (132-155 columns) take
+@pytest.mark.parametrize("cols", [132, 155, 192, 195, 196])
+def test_warp_per_row_fp32_rows_of_33_to_48_packs_take_16_lanes(cols):
+    """fp32 rows of 33 to WARP_ROW_NARROW32_MAX_PACKS 16-byte packs (132-195 columns) take
     16 lanes of three packs, WARP_ROW_ROWS32 rows a group, on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM; elsewhere, and past the
-    limit (156: 39 packs), 32 lanes of two packs (two rows a group there where they fill at
+    limit (196: 49 packs), 32 lanes of two packs (two rows a group there where they fill at
     most 4/5 of them)."""
-    assert limit("WARP_ROW_NARROW32_MAX_PACKS") == 38
+    assert limit("WARP_ROW_NARROW32_MAX_PACKS") == 48
     p = cuda_softmax.plan(make_rows(4, cols, torch.float32, "cuda"), "softmax", "warp_per_row")
     fast = _sm_bandwidth(cuda_softmax.gpu_properties(0)) >= limit("WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH")
     rows32 = limit("WARP_ROW_ROWS32") if fast else 1
-    expected = (16, 12, rows32) if fast and cols // 4 <= 38 else (32, 8, rows32)
+    expected = (16, 12, rows32) if fast and cols // 4 <= 48 else (32, 8, rows32)
     assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == expected, p
 
 
-@pytest.mark.parametrize("cols", [132, 136, 152, 155, 201, 256, 263, 288, 300, 384])
+@pytest.mark.parametrize("cols", [132, 136, 155, 176, 192, 195, 201, 256, 263, 288, 300, 384])
 def test_warp_per_row_fp32_rows_of_two_and_three_packs(cols):
     """fp32 rows of two or three packs a lane on 32 lanes (two rows per group on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH where they fill at most 4/5 of the packs) or on 16
-    lanes (132-155 on those GPUs), whole (132, 136, 152, 256, 300, 384) and read in three
-    parts (155, 201, 263), at row counts that leave a group part of its rows (3, 65,
-    1001), every value against float64."""
+    lanes (132-195 on those GPUs), whole (132, 136, 176, 192, 256, 300, 384) and read in
+    three parts (155, 195, 201, 263), at row counts that leave a group part of its rows
+    (3, 65, 1001), every value against float64."""
     for rows in (1, 3, 65, 1001):
         x = make_rows(rows, cols, torch.float32, "cuda", seed=cols + rows)
         for op in OPS:

@@ -916,3 +916,36 @@ echo "triton sanitize rc $? at $(el)" >> $f.summary; tail -20 $f.summary
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 33
+# session 58 call 33 (H200). Call 32: tuning/rows32_16lanes_wide_experiment.patch gained
+# 3.6-16 at fp32 156-195 (200 unchanged) and landed (kWarpRowNarrow32MaxPacks 48, two
+# rows at any fill on 16 lanes); the Triton forward's padded tiles through `auto`
+# gained 10-17 at 16-bit 1040 and lost 2.1 at bf16 softmax 2080 / 2600. Here
+# tuning/grad_rows8_experiment.patch: the CUDA backward's rows of 17-32 packs (one pack a
+# lane on 32 lanes, some idle: bf16 136 at 87.4) with 8 rows a group, not 4 (sm_90: 96
+# registers against 64, no spills for whole rows), against the checkout, two rounds;
+# then the GPU tests of warp_per_row's fp32 rows and compute-sanitizer's four tools over
+# warp_per_row / auto at the widened 16-lane widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/rows8 && cp -r $root /tmp/rows8 && (cd /tmp/rows8 && patch -p1 -s < benchmarks/tuning/grad_rows8_experiment.patch)
+build_trees $root /tmp/rows8
+echo "built $(el)"
+{
+  compare_trees rows8_16 bwd 2 "--cols 136,160,192,224,256,264 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/rows8
+  compare_trees rows8_32 bwd 2 "--cols 68,80,96,112,128,132 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/rows8
+} > $out/grad_rows8_compare_${tag}_$rev.txt 2>&1
+cat $out/grad_rows8_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout 120 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "warp_per_row_lane_packs or fp32_rows_of or three_pack_rows" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_${tag}_$rev
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants warp_per_row,auto \
+  --dtypes fp32 --ops softmax,log_softmax --shapes 65x156,33x176,17x192,9x195,5x196 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 34

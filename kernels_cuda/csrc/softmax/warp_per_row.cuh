@@ -138,21 +138,24 @@ constexpr int kWarpRowRows16Narrow = 2;
 // instance built for it.
 constexpr int kWarpRowRows32 = 2;
 constexpr int kWarpRowRows32MaxFillNum = 4, kWarpRowRows32MaxFillDen = 5;
-// fp32 rows past 16 lanes' two packs that fill at most 3/5 of 32 lanes' two packs (33-38
-// 16-byte packs: 132-152 columns whole, to 155 read in three parts) take 16 lanes of
-// three packs instead, still kWarpRowRows32 rows a group, on the same GPUs: a warp then
-// has four rows' loads in flight (2176 bytes a row step at 136, against 1088 for two rows
-// on 32 lanes), where four rows on 32 lanes spill (sm_90: 64 registers, 12 B of spill
-// stores) and two rows of three packs take 61 registers, no spills (the instance 32 lanes
-// of three packs use). H200, 1 GiB, % of copy, forward, two rows on 32 lanes -> two on 16
-// lanes, softmax / log-softmax (session 57's tuning/rows32_16lanes_experiment.patch,
-// landed as this, against 10cae19; benchmarks/h200_2026-11-28/
-// lanes16_compare_h200_10cae19.txt, two rounds within 0.1):
-// 132 76.8 / 72.0 -> 97.6 / 96.1, 136 79.3 / 73.8 -> 99.6 / 98.6, 144 82.5 / 77.1 ->
-// 99.3 / 99.7, 152 85.5 / 80.5 -> 99.0 / 99.4, 155 (three parts) 65.5 / 60.8 -> 86.9 /
-// 86.0; 128 (16 lanes of two packs) and 160 (40 packs: outside) unchanged.
+// fp32 rows past 16 lanes' two packs that 16 lanes of three packs hold (33-48 16-byte
+// packs: 132-192 columns whole, to 195 read in three parts) take those instead of 32
+// lanes of two packs, still kWarpRowRows32 rows a group at any fill, on the same GPUs: a
+// warp then has four rows' loads in flight (2176 bytes a row step at 136, against 1088
+// for two rows on 32 lanes), where four rows on 32 lanes spill (sm_90: 64 registers, 12
+// B of spill stores) and two rows of three packs take 61 registers, no spills (the
+// instance 32 lanes of three packs use). H200, 1 GiB, % of copy, forward, two rows on 32
+// lanes -> two on 16 lanes, softmax / log-softmax, two rounds within 0.1 (session 57's
+// tuning/rows32_16lanes_experiment.patch at 33-38 packs against 10cae19, benchmarks/
+// h200_2026-11-28/lanes16_compare_h200_10cae19.txt; then tuning/
+// rows32_16lanes_wide_experiment.patch at 39-48 against 5a2d75b, wide32_compare_h200_
+// 5a2d75b.txt): 132 76.8 / 72.0 -> 97.6 / 96.1, 136 79.3 / 73.8 -> 99.6 / 98.6, 152 85.5
+// / 80.5 -> 99.0 / 99.4, 155 (three parts) 65.5 / 60.8 -> 86.9 / 86.0; 156 86.6 / 81.6 ->
+// 97.8 / 98.0, 160 88.6 / 83.4 -> 98.4 / 98.5, 176 92.5 / 89.0 -> 98.0 / 98.0, 192 96.7
+// / 94.1 -> 98.6 / 98.6, 195 (three parts) 79.1 / 74.4 -> 91.6 / 89.9; 128 (16 lanes of
+// two packs) and 200 (50 packs: outside) unchanged.
 constexpr int kWarpRowNarrow32LanePacks = 3;
-constexpr int64_t kWarpRowNarrow32MaxPacks = 38;
+constexpr int64_t kWarpRowNarrow32MaxPacks = 48;
 // How 16-bit rows store their output (RegSlice::write): plain stores, which measured
 // ahead of streaming ones on the H200 and even or ahead on the H100. Forward, 1 GiB, %
 // of copy, streaming -> plain (warp_rows_experiment.sh's st2; benchmarks/
@@ -348,14 +351,14 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
 
 // kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two or three a lane on 32
 // lanes, filling at most kWarpRowRows32MaxFill of them, or three a lane on 16 lanes
-// (kWarpRowNarrow32*), else 1 (GPUs of kWarpRowTwoRowsMinSmBandwidth).
+// (kWarpRowNarrow32*, at any fill), else 1 (GPUs of kWarpRowTwoRowsMinSmBandwidth).
 template <typename T>
 constexpr int warp_row_rows32(int pack, int values_per_lane, int group, int64_t packs) {
+  if (!(sizeof(T) == 4 && pack == 4)) return 1;
+  if (group == 16) return values_per_lane == kWarpRowNarrow32LanePacks * pack ? kWarpRowRows32 : 1;
   const bool two_or_three = values_per_lane == 2 * pack || values_per_lane == 3 * pack;
-  const bool lanes = group == 32 || (group == 16 && values_per_lane == kWarpRowNarrow32LanePacks * pack);
   const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
-  return sizeof(T) == 4 && pack == 4 && lanes && two_or_three &&
-                 packs * kWarpRowRows32MaxFillDen <= lane_packs * kWarpRowRows32MaxFillNum
+  return group == 32 && two_or_three && packs * kWarpRowRows32MaxFillDen <= lane_packs * kWarpRowRows32MaxFillNum
              ? kWarpRowRows32
              : 1;
 }
