@@ -1292,7 +1292,7 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.float16, 577, (32, 24, 0)),   # 32 lanes of three packs: kWarpRowRows16Wide rows (0)
     (torch.bfloat16, 1024, (32, 32, 1)),  # four packs: one row per group
     (torch.float32, 4, (1, 4, 4)),
-    (torch.float32, 160, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
+    (torch.float32, 200, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
     (torch.float32, 263, (32, 12, -2)),  # 32 lanes of three packs, in three parts
     (torch.float32, 384, (32, 12, 1)),   # every lane's three packs full: one row
     (torch.float32, 520, (32, 24, 1)),   # five packs (the instance of 24): one row
