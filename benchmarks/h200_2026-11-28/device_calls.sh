@@ -957,3 +957,34 @@ export TORCH_EXTENSIONS_DIR=/tmp/torch_ext; PYTHONPATH=. timeout 200 python3 -m 
 # -> 53 passed in 11.05s
 
 ## call 35
+# session 58 call 35 (H200, Triton only, no build). Call 32: the forward's padded 16-bit
+# rule (FUSED_PADDED_16BIT_FAST_*: 4 KiB tiles at 64 values a thread from blocks of 4
+# KiB) gained at 1040 everywhere and at 2080 / 6000 in log-softmax and fp16, but bf16
+# softmax lost 2.1 at 2080 / 2600 (89.1 / 99.0 -> 87.0 / 96.9). Blocks of 8 KiB and more
+# hold one row a tile at 4 or 8 KiB, so there only the values a thread changed (2 warps
+# a row of 4096, not 4). Here, at blocks of 8-16 KiB, the rule against the tile before
+# it (no rule) and against 16 KiB tiles at 64 and at 32 values a thread (2 rows of 4096
+# over 4 and 8 warps), through tune.py; 1040 beside.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+F=kernels_triton.softmax_fused
+tiles() {  # tiles LABEL SETS...: the Triton forward at the padded 16-bit widths
+  local label=$1; shift
+  for run in "bf16 softmax" "bf16 log_softmax" "fp16 softmax"; do
+    set -- $run "$@"; local dtype=$1 op=$2; shift 2
+    timeout 90 python3 benchmarks/tuning/tune.py --cols 1040,2080,2600,3000,3600,6000 --dtype $dtype \
+      --op $op --impl triton/fused --label $label "$@" 2>&1 | grep -v Warn
+  done
+}
+{
+  tiles rule_4k_u64
+  tiles none_8k_u32 --set $F.FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES=1\<\<30
+  tiles t16k_u64 --set $F.FUSED_PADDED_16BIT_FAST_TILE_BYTES=16384
+  tiles t16k_u32 --set $F.FUSED_PADDED_16BIT_FAST_TILE_BYTES=16384 --set $F.FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD=32
+} > $out/fused_fwd_padded16_wide_${tag}_$rev.txt
+cat $out/fused_fwd_padded16_wide_${tag}_$rev.txt
+echo "done $(el)"
+
+## call 36

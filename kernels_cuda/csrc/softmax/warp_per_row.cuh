@@ -561,7 +561,11 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_backward_warp_per_row
 
 // ---------------------------------------------------------------------------------
 // Backward plan: one pack per lane up to 32 lanes (kWarpRowRows rows per access), else 32
-// lanes; the forward's cols_per_thread list
+// lanes; the forward's cols_per_thread list. Eight rows a group where one pack a lane
+// leaves some of 32 lanes idle (17-32 packs) lost on the H200 (sm_90: 96 registers
+// against 64; 1 GiB, % of copy, backward softmax, bf16 136 / 160 87.5 / 97.3 -> 82.8 /
+// 93.0, fp32 68 93.7 -> 93.4, 192-256 within 0.7; tuning/grad_rows8_experiment.patch,
+// benchmarks/h200_2026-11-28/grad_rows8_compare_h200_fa20fea.txt).
 // ---------------------------------------------------------------------------------
 
 struct WarpRowBackwardKernels {
