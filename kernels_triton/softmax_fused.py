@@ -255,8 +255,15 @@ FUSED_PADDED_16BIT_PARTS_MAX_TAIL = {1024: 8}  # block: most columns past its ha
 #   2080 90.5 / 86.5 / 93.3 -> 90.5 / 86.4 / 93.1 | 88.4 / 91.9 / 97.1 | the same
 #   2600 99.4 / 98.4 / 100.2 -> 99.4 / 98.4 / 100.2 | 97.2 / 99.8 / 100.5 | the same
 #   6000 99.8 / 91.6 / 100.2 -> 99.9 / 91.5 / 100.2 | 99.4 / 100.5 / 100.3 | the same
-# (1536 and 3000 within 0.8 of 100 in each). Not measured on the H100, which keeps the 8
-# KiB tile at 32 (100.8 / 100.1 at bf16 1040 there: FUSED_PADDED_16BIT_TILE_BYTES above).
+# (1536 and 3000 within 0.8 of 100 in each); 16 KiB tiles at 64 or 32 lost 3-12 at
+# 1040-2600 (fused_fwd_padded16_wide_h200_0d64572.txt). `auto` before -> after through
+# `python -m comparison`, two rounds alike (tri_fwd_padded16_compare_h200_5a2d75b.txt),
+# softmax / log-softmax: bf16 1040 / 2080 / 2600 / 6000 85.3 / 89.1 / 99.0 / 99.2 -> 95.4
+# / 87.0 / 96.9 / 98.8, log-softmax 77.7 / 84.6 / 98.0 / 91.2 -> 95.3 / 90.5 / 99.1 /
+# 98.9; fp16 1040 / 2080 90.2 / 91.8 -> 98.9 / 95.6, log-softmax 86.8 / 91.7 -> 98.9 /
+# 93.9; 704 (outside), 1536, 3000 within 0.5: bf16 softmax's -2.1 at 2080 / 2600 is the
+# rule's one loss. Not measured on the H100, which keeps the 8 KiB tile at 32 (100.8 /
+# 100.1 at bf16 1040 there: FUSED_PADDED_16BIT_TILE_BYTES above).
 FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES = 4 * 1024
 FUSED_PADDED_16BIT_FAST_TILE_BYTES = 4 * 1024
 FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD = 64

@@ -6,8 +6,9 @@
 // lanes that leave some empty, or of three packs on 16 lanes (kWarpRowNarrow32*): that
 // many rows' loads in flight at once); each lane keeps C values per row in registers,
 // loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's accesses are
-// contiguous. The forward's group is the fewest lanes that hold the
-// row at kWarpRowLanePacks* packs each (the backward's: one pack each up to 32 lanes).
+// contiguous. The forward's group is the fewest lanes that hold the row at
+// kWarpRowLanePacks* packs each (but kWarpRowNarrow32*'s fp32 rows: 16 lanes of three;
+// the backward's: one pack each up to 32 lanes).
 // Slots past the row end hold -inf (exp gives 0). One read and one write of the row;
 // reductions are log2(G) xor-shuffles, no shared memory, no barriers. 16-bit rows stay
 // packed as loaded (RegSlice).
