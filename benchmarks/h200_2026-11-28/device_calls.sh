@@ -988,3 +988,30 @@ cat $out/fused_fwd_padded16_wide_${tag}_$rev.txt
 echo "done $(el)"
 
 ## call 36
+# session 58 call 36 (H200). A map for the next session: where the forward of both
+# backends stands at 200-1100 columns (every 16 from 200 to 520, odd widths beside), fp32
+# and bf16, `auto`, softmax, 1 GiB inputs, one round; the cells under 97 are the next
+# candidates (issue 17's target is 97 at every width).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+echo "built $(el)"
+timeout $(( 570 - $(el) )) python3 -m comparison --cols 200,201,216,232,248,263,264,280,296,301,312,328,333,344,360,376,392,401,408,424,440,456,457,472,488,504,511,520,769,1000,1100 --dtype fp32,bf16 --op softmax --backends cuda,triton --variants auto --min-bytes 1GiB --quiet --format csv --output $out/map_fwd_${tag}_$rev.csv | tail -1
+python3 - $out/map_fwd_${tag}_$rev.csv <<'PY' | tee $out/map_fwd_short_${tag}_$rev.txt
+import csv, sys
+cells = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    cells[(r["dtype"], int(r["cols"]), r["backend"])] = (float(r["pct_of_copy"]), r["ok"])
+print("dtype  cols  cuda   triton   (% of copy, auto, softmax forward; * under 97)")
+for dtype, cols in sorted({(d, c) for d, c, _ in cells}):
+    line = f"{dtype:5} {cols:5}"
+    for backend in ("cuda", "triton"):
+        pct, ok = cells.get((dtype, cols, backend), (float("nan"), "?"))
+        line += f"  {pct:5.1f}{'*' if pct < 97 else ' '}{'' if ok == 'True' else ' ok=' + ok}"
+    print(line)
+PY
+echo "done $(el)"
+
+## call 37
