@@ -1015,3 +1015,23 @@ PY
 echo "done $(el)"
 
 ## call 37
+# session 58 call 37 (H200; written, not run: session 58's device time spent). Call 36's
+# map: CUDA's fp32 forward at 216 / 232 (93.2 / 94.2) holds one row per group of 32 lanes
+# of two packs (54 / 58 of 64 packs full: past kWarpRowRows32MaxFill's 4/5), where 200
+# (two rows, 0.78) is at 98.1 and 248 (one row, 0.97) at 99.6. Session 57's losses of two
+# rows were at 256 (two packs, 1.0) and at three packs (320 / 352 / 384, 0.83-1.0). Here
+# tuning/rows32_two_packs_fill_experiment.patch (two packs: two rows up to 15/16 full,
+# 216-240) against the checkout, twice.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/fill2 && cp -r $root /tmp/fill2 && (cd /tmp/fill2 && patch -p1 -s < benchmarks/tuning/rows32_two_packs_fill_experiment.patch)
+build_trees $root /tmp/fill2
+echo "built $(el)"
+compare_trees fill2 fwd 2 "--cols 200,208,216,224,232,240,248,256 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/fill2 > $out/fill2_compare_${tag}_$rev.txt 2>&1
+cat $out/fill2_compare_${tag}_$rev.txt
+echo "compare $(el)"
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 38
