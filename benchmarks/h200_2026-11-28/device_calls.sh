@@ -1035,3 +1035,31 @@ echo "compare $(el)"
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 38
+# session 58 call 38 (H200, Triton only, no build; the session's last 250 s of device
+# time). Call 36's map: Triton's aligned bf16 rows of 296-408 columns at 80.4-96.5,
+# held in two parts of 256 + 64 (296 / 312) or padded in a block of 512 (328-408), in 8
+# KiB or 16 KiB tiles at 32 values a thread. Here, through tune.py, the padded rule of
+# blocks of 4 KiB (FUSED_PADDED_16BIT_FAST_*) brought down to blocks of 1 KiB, at 64 and
+# at 32 values a thread, and the padded tile of 4 KiB at 32 (FUSED_PADDED_16BIT_TILE_BYTES).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+F=kernels_triton.softmax_fused
+run() {  # run LABEL SETS...
+  local label=$1; shift
+  for op in softmax log_softmax; do
+    timeout 60 python3 benchmarks/tuning/tune.py --cols 280,296,312,328,344,360,376,392,408 --dtype bf16 \
+      --op $op --impl triton/fused --label $label "$@" 2>&1 | grep -v Warn
+  done
+}
+{
+  run now
+  run fast1k_u64 --set $F.FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES=1024
+  run fast1k_u32 --set $F.FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES=1024 --set $F.FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD=32
+  run tile4k_u32 --set $F.FUSED_PADDED_16BIT_TILE_BYTES=4096
+} > $out/fused_fwd_512blocks_${tag}_$rev.txt
+cat $out/fused_fwd_512blocks_${tag}_$rev.txt
+echo "done $(el)"
+
+## call 39
