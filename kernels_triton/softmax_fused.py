@@ -244,10 +244,11 @@ FUSED_PLAIN_TAIL_MAX_PART = 4
 FUSED_PADDED_16BIT_TILE_BYTES = 8 * 1024
 FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD = 64
 FUSED_PADDED_16BIT_PARTS_MAX_TAIL = {1024: 8}  # block: most columns past its half
-# On `fast_sm` GPUs the padded rows of blocks of 4 KiB and more (2048 columns: bf16 1040
-# one row over 1 warp, not two over 4) take 4 KiB tiles at 64 values a thread: fewer,
-# fuller threads, as the backward's padded tiles (FUSED_BWD_PADDED_16BIT_*). Blocks of
-# 8 KiB and more already held one row a tile; there the 64 values are the change. 1 GiB,
+# On `fast_sm` GPUs the padded rows of blocks of 1 KiB and more (512 columns: bf16 400
+# four rows over 1 warp, not eight over 4; 1040 one row over 1 warp, not two over 4) take
+# 4 KiB tiles at 64 values a thread: fewer, fuller threads, as the backward's padded
+# tiles (FUSED_BWD_PADDED_16BIT_*). Blocks of 8 KiB and more already held one row a
+# tile; there the 64 values are the change. 1 GiB,
 # % of copy, `fused`, bf16 softmax / bf16 log-softmax / fp16 softmax, 8 KiB at 32 -> 4
 # KiB at 32 | 8 KiB at 64 | 4 KiB at 64 (`tuning/tune.py`, H200,
 # benchmarks/h200_2026-11-28/fused_fwd_padded16_h200_10cae19.txt):
@@ -263,8 +264,16 @@ FUSED_PADDED_16BIT_PARTS_MAX_TAIL = {1024: 8}  # block: most columns past its ha
 # 98.9; fp16 1040 / 2080 90.2 / 91.8 -> 98.9 / 95.6, log-softmax 86.8 / 91.7 -> 98.9 /
 # 93.9; 704 (outside), 1536, 3000 within 0.5: bf16 softmax's -2.1 at 2080 / 2600 is the
 # rule's one loss. Not measured on the H100, which keeps the 8 KiB tile at 32 (100.8 /
-# 100.1 at bf16 1040 there: FUSED_PADDED_16BIT_TILE_BYTES above).
-FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES = 4 * 1024
+# 100.1 at bf16 1040 there: FUSED_PADDED_16BIT_TILE_BYTES above). First taken from
+# blocks of 4 KiB; then blocks of 1 and 2 KiB, bf16 softmax / log-softmax through
+# tune.py, before -> after (benchmarks/h200_2026-11-28/fused_fwd_512blocks_h200_4690d11.txt,
+# the 2 KiB blocks in device_calls.sh's call 39): 328 / 344 / 360 / 376 / 392 / 408 84.7
+# / 88.0 / 90.4 / 93.4 / 94.8 / 97.3 -> 97.4 / 99.1 / 98.6 / 99.0 / 98.6 / 98.8
+# (log-softmax 75.6 / 79.4 / 81.7 / 84.8 / 88.2 / 90.8 -> 92.1 / 95.1 / 96.0 / 98.0 / 99.0
+# / 99.3); 704 / 800 / 1000 96.8 / 100.1 / 98.2 -> 99.1 / 98.9 / 97.6 (log-softmax 88.2 /
+# 94.8 / 98.4 -> 99.9 / 99.5 / 97.3). At 32 values a thread the 1 KiB blocks' softmax
+# reached 100.2-100.5 at 376-408 but log-softmax fell back to 84.5-98.3.
+FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES = 1024
 FUSED_PADDED_16BIT_FAST_TILE_BYTES = 4 * 1024
 FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD = 64
 # Under Triton's CPU interpreter every op is a numpy call per program: tiles of at most

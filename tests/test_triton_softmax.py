@@ -350,22 +350,24 @@ def test_fused_tiles_of_padded_16bit_rows(op):
     # held in two parts of a block of 1024 and a tail of 8 take 64 values a thread (the
     # test above, FUSED_PADDED_16BIT_PARTS_MAX_TAIL); blocks of 8192 hold one
     # row either way; fp32 rows, powers of two and rows off whole vectors keep their
-    # tiles. On the H100. On the H200 (`fast_sm`) padded blocks of 4 KiB and more take
+    # tiles. On the H100. On the H200 (`fast_sm`) padded blocks of 1 KiB and more take
     # 4 KiB tiles at 64 values a thread (FUSED_PADDED_16BIT_FAST_*): 1040 one row over a
-    # warp; blocks of 1 KiB (704) keep the 8 KiB tile.
+    # warp; blocks of 512 B (200) keep the 8 KiB tile.
     _, _, fused, *_ = _modules()
     from kernels_triton import offline
     assert fused.FUSED_PADDED_16BIT_TILE_BYTES == 8 * 1024
     assert fused.FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD == 64
     assert fused.FUSED_PADDED_16BIT_PARTS_MAX_TAIL == {1024: 8}
-    assert fused.FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES == 4 * 1024
+    assert fused.FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES == 1024
     assert fused.FUSED_PADDED_16BIT_FAST_TILE_BYTES == 4 * 1024
     assert fused.FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD == 64
     rows = 1 << 16
     for limits, fast in ((offline.H100, False), (offline.H200, True)):
         plan = functools.partial(_offline_fused_tile, op=op, limits=limits)
         for dtype in (torch.bfloat16, torch.float16):
-            assert plan(torch.empty(rows, 704, dtype=dtype)) == (4, 4)        # a block of 1024
+            assert plan(torch.empty(rows, 200, dtype=dtype)) == (16, 4)       # a block of 256
+            assert plan(torch.empty(rows, 400, dtype=dtype)) == ((4, 1) if fast else (8, 4))  # 512
+            assert plan(torch.empty(rows, 704, dtype=dtype)) == ((2, 1) if fast else (4, 4))  # 1024
             assert plan(torch.empty(rows, 1040, dtype=dtype)) == ((1, 1) if fast else (2, 4))
             assert plan(torch.empty(rows, 1536, dtype=dtype)) == ((1, 1) if fast else (2, 4))
             assert plan(torch.empty(rows, 2080, dtype=dtype)) == ((1, 2) if fast else (1, 4))
@@ -407,14 +409,14 @@ def test_fused_two_part_tiles_agree(op, dtype):
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 def test_fused_padded_16bit_tiles_agree(op, dtype):
     # FUSED_PADDED_16BIT_TILE_BYTES on a GPU (or the interpreter): 16-bit rows padded to
-    # a block of 2048-8192 in 8 KiB tiles (4 KiB on `fast_sm` GPUs:
+    # a block of 512-8192 in 8 KiB tiles (4 KiB on `fast_sm` GPUs:
     # FUSED_PADDED_16BIT_FAST_*), rows enough for full tiles on every SM and
     # a partial last one, the matrix's special rows, the row's max in the padded block's
     # last real column; every element against float64.
     softmax_mod, _, fused, *_ = _modules()
     target = Target("triton", op, "fused")
     sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
-    for cols in (1040, 1536, 2080, 6000):
+    for cols in (400, 704, 1040, 1536, 2080, 6000):
         x = make_rows(7 if sms is None else sms * 16 + 1, cols, dtype, DEVICE, seed=cols)
         constexprs = softmax_mod.plan(x, op, "fused")["constexprs"]
         assert constexprs["BLOCK"] == 1 << (cols - 1).bit_length() and constexprs["TAIL"] == 0, constexprs

@@ -1063,3 +1063,51 @@ cat $out/fused_fwd_512blocks_${tag}_$rev.txt
 echo "done $(el)"
 
 ## call 39
+# session 58 call 39 (H200, the machine of call 38 still warm; 33 s). Call 38: the
+# padded rule of 4 KiB blocks brought down to blocks of 1 KiB gained 5-17 at bf16
+# 328-408 (softmax and log-softmax). The blocks of 2 KiB between (bf16 513-1023 padded;
+# 600 is two parts, beside), the rule from 1 KiB against the checkout (4690d11):
+F=kernels_triton.softmax_fused; export PYTHONPATH=.; for op in softmax log_softmax; do for s in "" "--set $F.FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES=1024"; do timeout 40 python3 benchmarks/tuning/tune.py --cols 600,704,800,1000 --dtype bf16 --op $op --impl triton/fused --label "m${s##*=}" $s 2>&1 | grep -v Warn; done; done
+# m          softmax bf16    600  triton/fused= 81.1%
+# m          softmax bf16    704  triton/fused= 96.8%
+# m          softmax bf16    800  triton/fused=100.1%
+# m          softmax bf16   1000  triton/fused= 98.2%
+# m1024      softmax bf16    600  triton/fused= 81.2%
+# m1024      softmax bf16    704  triton/fused= 99.1%
+# m1024      softmax bf16    800  triton/fused= 98.9%
+# m1024      softmax bf16   1000  triton/fused= 97.6%
+# m          log_softmax bf16    600  triton/fused= 80.1%
+# m          log_softmax bf16    704  triton/fused= 88.2%
+# m          log_softmax bf16    800  triton/fused= 94.8%
+# m          log_softmax bf16   1000  triton/fused= 98.4%
+# m1024      log_softmax bf16    600  triton/fused= 80.2%
+# m1024      log_softmax bf16    704  triton/fused= 99.9%
+# m1024      log_softmax bf16    800  triton/fused= 99.5%
+# m1024      log_softmax bf16   1000  triton/fused= 97.3%
+# Taken: FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES = 1024. Not yet run through `auto`
+# against the code before, nor in fp16, nor under memcheck at these widths (session 58's
+# device time spent): call 40.
+
+## call 40
+# session 58 call 40 (H200; written, not run). The padded rule from blocks of 1 KiB
+# (call 39) through `auto` against 4690d11's kernels_triton (.device/before from `git
+# archive 4690d11 kernels_triton`), two rounds, bf16 / fp16; its tests; memcheck over
+# Triton's fused / auto forward at the new widths. Then call 37 (the CUDA fp32 fill).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees tri_fwd1k fwd 2 "--cols 200,328,360,400,408,704,800,1000,1040 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before > $out/tri_fwd_padded1k_compare_${tag}_$rev.txt 2>&1
+cat $out/tri_fwd_padded1k_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout 120 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_softmax.py -k "padded_16bit or two_part" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+f=$out/sanitize_${tag}_$rev
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 65x400,33x704,17x1000 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 41
