@@ -1086,7 +1086,7 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
     FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
     FUSED_PADDED_16BIT_* for plain 16-bit rows of a width that is not a power of two (the
     two parts' only within FUSED_PADDED_16BIT_PARTS_MAX_TAIL; FUSED_PADDED_16BIT_FAST_*
-    for wide padded blocks on `fast_sm` GPUs), FUSED_SMALL_TILES_16BIT for
+    for padded blocks of 1 KiB and more on `fast_sm` GPUs), FUSED_SMALL_TILES_16BIT for
     aligned 16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
     FUSED_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and elem == 4:
