@@ -1094,14 +1094,13 @@ def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
         if _fills_small_tile(cols, FUSED_SMALL_TILE_FP32_COLS):
             return FUSED_SMALL_TILE_BYTES, FUSED_SMALL_TILE_UNITS_PER_THREAD
+    if _padded_block_bytes_on_fast_sm(elem, cols, align, parts, limits) >= FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES:
+        return FUSED_PADDED_16BIT_FAST_TILE_BYTES, FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD
     if _plain_16bit_padded(elem, cols, align, parts):
-        block, tail = parts  # (the half of the block, the tail) where held in two parts
+        half, tail = parts
         if not tail:
-            if (block * elem >= FUSED_PADDED_16BIT_FAST_MIN_BLOCK_BYTES and limits is not None
-                    and softmax_split.fast_sm(limits)):
-                return FUSED_PADDED_16BIT_FAST_TILE_BYTES, FUSED_PADDED_16BIT_FAST_UNITS_PER_THREAD
             return FUSED_PADDED_16BIT_TILE_BYTES, FUSED_UNITS_PER_THREAD
-        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(2 * block, 0):
+        if tail <= FUSED_PADDED_16BIT_PARTS_MAX_TAIL.get(2 * half, 0):
             return FUSED_TILE_BYTES, FUSED_PADDED_16BIT_PARTS_UNITS_PER_THREAD
     if align == softmax_rows.MAX_ALIGN and elem == 2 and limits is not None and not softmax_split.fast_sm(limits):
         for low, high, tile_bytes, per_thread in FUSED_SMALL_TILES_16BIT:
@@ -1117,6 +1116,17 @@ def _plain_16bit_padded(elem: int, cols: int, align: int, parts: tuple[int, int]
     FUSED_PADDED_16BIT_* and the backward's FUSED_BWD_PADDED_16BIT_* take them."""
     return (parts is not None and elem == 2 and align * elem >= row_edges.VECTOR_BYTES
             and cols & (cols - 1) != 0)
+
+
+def _padded_block_bytes_on_fast_sm(elem: int, cols: int, align: int, parts: tuple[int, int] | None,
+                                   limits: launch.DeviceLimits | None) -> int:
+    """Bytes of the one padded block of `_plain_16bit_padded` rows (TAIL 0) on a
+    `fast_sm` GPU, else 0: the forward's FUSED_PADDED_16BIT_FAST_* and the backward's
+    FUSED_BWD_PADDED_16BIT_* take such rows, by the block's bytes."""
+    if not (_plain_16bit_padded(elem, cols, align, parts) and not parts[1]
+            and limits is not None and softmax_split.fast_sm(limits)):
+        return 0
+    return parts[0] * elem
 
 
 def _fills_small_tile(cols: int, bounds: tuple[int, int]) -> bool:
@@ -1287,9 +1297,8 @@ def _backward_tile(elem: int, cols: int, align: int, pairs_: bool, limits: launc
     at FUSED_BWD_UNITS_PER_THREAD."""
     if align == softmax_rows.MAX_ALIGN and not pairs_ and _fills_small_tile(cols, FUSED_BWD_SMALL_TILE_COLS):
         return FUSED_BWD_SMALL_TILE_BYTES, FUSED_BWD_SMALL_TILE_UNITS_PER_THREAD
-    if _plain_16bit_padded(elem, cols, align, parts) and not parts[1] and limits is not None \
-            and softmax_split.fast_sm(limits):
-        wide = parts[0] * elem >= FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES
+    if block_bytes := _padded_block_bytes_on_fast_sm(elem, cols, align, parts, limits):
+        wide = block_bytes >= FUSED_BWD_PADDED_16BIT_WIDE_BLOCK_BYTES
         return (FUSED_BWD_PADDED_16BIT_TILE_BYTES,
                 FUSED_BWD_PADDED_16BIT_WIDE_UNITS_PER_THREAD if wide else FUSED_BWD_UNITS_PER_THREAD)
     return FUSED_BWD_TILE_BYTES, FUSED_BWD_UNITS_PER_THREAD
