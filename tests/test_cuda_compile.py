@@ -195,7 +195,8 @@ def test_warp_per_row_forward_shapes(tmp_path):
         assert narrow32 == (dtype == "fp32" and group == 16 and needed == 3 * pack), (cols, group, needed)
         fp32_lanes = dtype == "fp32" and group == 32 and needed in (2 * pack, 3 * pack)
         assert fp32_lanes == (dtype == "fp32" and 132 <= cols < 388 and not narrow32), (cols, group, needed)
-        fp32_several = narrow32 or fast and fp32_lanes and 5 * (cols // pack) <= 4 * 32 * (needed // pack)
+        fill = (15, 16) if needed == 2 * pack else (4, 5)  # kWarpRowRows32{TwoPacks,}MaxFill
+        fp32_several = narrow32 or fast and fp32_lanes and fill[1] * (cols // pack) <= fill[0] * 32 * (needed // pack)
         expected = (4 if needed == pack else (wide if group == 32 else narrow) if several
                     else rows32 if fp32_several else 1)
         assert rows == expected, (dtype, fast, cols, group, needed, rows)
@@ -216,6 +217,8 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["fp32", 0, 136] == (32, 8, 1)         # below the bandwidth: 32 lanes, one row
     assert shapes["fp32", 1, 307] == (32, 12, rows32)   # three packs on 32 lanes, 76 of 96 full
     assert shapes["fp32", 1, 308] == (32, 12, 1)        # 77 of 96: fuller than kWarpRowRows32MaxFill
+    assert shapes["fp32", 1, 240] == (32, 8, rows32)    # two packs on 32 lanes, 60 of 64 full
+    assert shapes["fp32", 1, 248] == (32, 8, 1)         # 62 of 64: fuller than the two packs' 15/16
     assert shapes["fp32", 1, 256] == (32, 8, 1)         # every lane's two packs full
     assert shapes["fp32", 1, 388] == (32, 16, 1)        # four packs: one row
     assert shapes["fp32", 0, 264] == (32, 12, 1)        # below the bandwidth: one row

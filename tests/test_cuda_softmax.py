@@ -1293,6 +1293,7 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.bfloat16, 1024, (32, 32, 1)),  # four packs: one row per group
     (torch.float32, 4, (1, 4, 4)),
     (torch.float32, 200, (32, 8, -2)),   # fp32, 32 lanes of two packs: kWarpRowRows32
+    (torch.float32, 232, (32, 8, -2)),   # 58 of 64 two packs full: still two rows
     (torch.float32, 263, (32, 12, -2)),  # 32 lanes of three packs, in three parts
     (torch.float32, 384, (32, 12, 1)),   # every lane's three packs full: one row
     (torch.float32, 520, (32, 24, 1)),   # five packs (the instance of 24): one row
@@ -1302,8 +1303,8 @@ def test_warp_per_row_lane_packs(dtype, cols, geometry):
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
     rows of three packs take WARP_ROW_ROWS16_WIDE rows per group on 32 lanes (0 above) and
     WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows not read in three parts (-1 above), fp32
-    rows of two or three packs on 32 lanes that fill at most 4/5 of them WARP_ROW_ROWS32
-    (-2 above), on GPUs of
+    rows of two packs on 32 lanes that fill at most 15/16 of them, or of three that fill at
+    most 4/5, WARP_ROW_ROWS32 (-2 above), on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
     the H100's 25), one elsewhere. test_cuda_compile.py checks the same rule at every
     width without a GPU."""
@@ -1334,7 +1335,7 @@ def test_warp_per_row_fp32_rows_of_33_to_48_packs_take_16_lanes(cols):
     16 lanes of three packs, WARP_ROW_ROWS32 rows a group, on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM; elsewhere, and past the
     limit (196: 49 packs), 32 lanes of two packs (two rows a group there where they fill at
-    most 4/5 of them)."""
+    most 15/16 of them)."""
     assert limit("WARP_ROW_NARROW32_MAX_PACKS") == 48
     p = cuda_softmax.plan(make_rows(4, cols, torch.float32, "cuda"), "softmax", "warp_per_row")
     fast = _sm_bandwidth(cuda_softmax.gpu_properties(0)) >= limit("WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH")
@@ -1343,13 +1344,13 @@ def test_warp_per_row_fp32_rows_of_33_to_48_packs_take_16_lanes(cols):
     assert (p["group_width"], p["cols_per_thread"], p["rows_per_access"]) == expected, p
 
 
-@pytest.mark.parametrize("cols", [132, 136, 155, 176, 192, 195, 201, 256, 263, 288, 300, 384])
+@pytest.mark.parametrize("cols", [132, 136, 155, 176, 192, 195, 201, 216, 233, 240, 256, 263, 288, 300, 384])
 def test_warp_per_row_fp32_rows_of_two_and_three_packs(cols):
     """fp32 rows of two or three packs a lane on 32 lanes (two rows per group on GPUs of
-    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH where they fill at most 4/5 of the packs) or on 16
-    lanes (132-195 on those GPUs), whole (132, 136, 176, 192, 256, 300, 384) and read in
-    three parts (155, 195, 201, 263), at row counts that leave a group part of its rows
-    (3, 65, 1001), every value against float64."""
+    WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH where they fill at most 15/16 of two packs or 4/5 of
+    three) or on 16 lanes (132-195 on those GPUs), whole (132, 136, 176, 192, 216, 240,
+    256, 300, 384) and read in three parts (155, 195, 201, 233, 263), at row counts that
+    leave a group part of its rows (3, 65, 1001), every value against float64."""
     for rows in (1, 3, 65, 1001):
         x = make_rows(rows, cols, torch.float32, "cuda", seed=cols + rows)
         for op in OPS:

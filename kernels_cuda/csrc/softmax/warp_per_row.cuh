@@ -3,7 +3,7 @@
 // owns R rows (R = kWarpRowRows where a lane holds one pack of a row; on GPUs of high
 // DRAM bandwidth per SM kWarpRowRows16Wide / kWarpRowRows16Narrow on 16-bit rows of
 // three packs a lane, kWarpRowRows32 on fp32 rows of two or three packs a lane on 32
-// lanes that leave some empty, or of three packs on 16 lanes (kWarpRowNarrow32*): that
+// lanes that leave enough empty, or of three packs on 16 lanes (kWarpRowNarrow32*): that
 // many rows' loads in flight at once); each lane keeps C values per row in registers,
 // loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's accesses are
 // contiguous. The forward's group is the fewest lanes that hold the row at
@@ -139,6 +139,15 @@ constexpr int kWarpRowRows16Narrow = 2;
 // instance built for it.
 constexpr int kWarpRowRows32 = 2;
 constexpr int kWarpRowRows32MaxFillNum = 4, kWarpRowRows32MaxFillDen = 5;
+// Rows of two packs a lane lose to the second row only when full (256 above, a warp's
+// row step 1024 bytes either way), so they take two rows up to 15/16 of the packs, not
+// 4/5: 208-240 columns, where one row a group moved 832-960 bytes a step. H200, 1 GiB,
+// % of copy, forward, one row -> two, softmax / log-softmax, two rounds within 0.2
+// (tuning/rows32_two_packs_fill_experiment.patch against 73c3cc8, benchmarks/
+// h200_2026-11-28/fill2_compare_h200_73c3cc8.txt): 208 91.6 / 88.8 -> 99.7 / 97.5, 216
+// 93.2 / 90.2 -> 99.6 / 99.0, 224 95.2 / 92.2 -> 99.1 / 99.8, 232 94.3 / 92.6 -> 98.7 /
+// 99.2, 240 98.5 / 95.6 -> 98.4 / 98.6; 200, 248 and 256 unchanged.
+constexpr int kWarpRowRows32TwoPacksMaxFillNum = 15, kWarpRowRows32TwoPacksMaxFillDen = 16;
 // fp32 rows past 16 lanes' two packs that 16 lanes of three packs hold (33-48 16-byte
 // packs: 132-192 columns whole, to 195 read in three parts) take those instead of 32
 // lanes of two packs, still kWarpRowRows32 rows a group at any fill, on the same GPUs: a
@@ -350,18 +359,19 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
   return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
 }
 
-// kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two or three a lane on 32
-// lanes, filling at most kWarpRowRows32MaxFill of them, or three a lane on 16 lanes
-// (kWarpRowNarrow32*, at any fill), else 1 (GPUs of kWarpRowTwoRowsMinSmBandwidth).
+// kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two a lane on 32 lanes,
+// filling at most kWarpRowRows32TwoPacksMaxFill of them, or three a lane filling at most
+// kWarpRowRows32MaxFill, or three a lane on 16 lanes (kWarpRowNarrow32*, at any fill),
+// else 1 (GPUs of kWarpRowTwoRowsMinSmBandwidth).
 template <typename T>
 constexpr int warp_row_rows32(int pack, int values_per_lane, int group, int64_t packs) {
   if (!(sizeof(T) == 4 && pack == 4)) return 1;
   if (group == 16) return values_per_lane == kWarpRowNarrow32LanePacks * pack ? kWarpRowRows32 : 1;
-  const bool two_or_three = values_per_lane == 2 * pack || values_per_lane == 3 * pack;
+  const bool two = values_per_lane == 2 * pack, three = values_per_lane == 3 * pack;
   const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
-  return group == 32 && two_or_three && packs * kWarpRowRows32MaxFillDen <= lane_packs * kWarpRowRows32MaxFillNum
-             ? kWarpRowRows32
-             : 1;
+  const int num = two ? kWarpRowRows32TwoPacksMaxFillNum : kWarpRowRows32MaxFillNum;
+  const int den = two ? kWarpRowRows32TwoPacksMaxFillDen : kWarpRowRows32MaxFillDen;
+  return group == 32 && (two || three) && packs * den <= lane_packs * num ? kWarpRowRows32 : 1;
 }
 
 // The instance of warp_row_rows16's rows in groups of kGroup lanes where the plan asks
