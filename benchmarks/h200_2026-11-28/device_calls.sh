@@ -1111,3 +1111,23 @@ echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 41
+# session 59 call 41 (H200). Call 36's map: CUDA's 16-bit forward at 200-232 and 392-472
+# (86.5-95.9) holds one row per group of 8 / 16 lanes of four packs, 78-92% of them full,
+# where the fp32 rows of two packs gained from two rows up to 15/16 full (call 37).
+# tuning/rows16_four_packs_experiment.patch: 16-bit rows of four packs a lane take two
+# rows a group up to 15/16 full (8, 16 and 32 lanes; not 8 lanes in three parts, as for
+# three packs); sm_90 56 registers (8 / 16 lanes) and 48 (32), 72 in three parts, no
+# spills. Against the checkout, twice.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/four16 && cp -r $root /tmp/four16 && (cd /tmp/four16 && patch -p1 -s < benchmarks/tuning/rows16_four_packs_experiment.patch)
+build_trees $root /tmp/four16
+echo "built $(el)"
+compare_trees four16 fwd 2 "--cols 200,216,232,240,248,392,408,440,472,480,776,800,896,960,1024,401,457,801 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/four16 > $out/four16_compare_${tag}_$rev.txt 2>&1
+cat $out/four16_compare_${tag}_$rev.txt
+echo "compare $(el)"
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 42
