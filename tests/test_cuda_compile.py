@@ -172,8 +172,9 @@ def test_warp_per_row_forward_shapes(tmp_path):
     for contiguous rows (16-byte packs: 16-bit rows whole or realigned): several rows per
     group only where a lane holds one pack (kWarpRowRows) or, on the fast GPU, three
     16-bit packs (kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 16, and on 8
-    for rows not read in three parts; the lane packs give three packs on no other group),
-    and fp32 rows of two or three packs on 32 lanes that fill at most 4/5 of them, or, on
+    for rows not read in three parts; the lane packs give three packs on no other group)
+    or four on 8-32 lanes where whole and at most 4/5 full, and fp32 rows of two packs on
+    32 lanes that fill at most 15/16 of them or of three at most 4/5, or, on
     the fast GPU, of 33 to kWarpRowNarrow32MaxPacks packs on 16 lanes of three packs at
     any fill (kWarpRowRows32). tests/test_cuda_softmax.py's
     test_warp_per_row_lane_packs checks plans on a GPU."""
@@ -190,7 +191,10 @@ def test_warp_per_row_forward_shapes(tmp_path):
         three_packs = dtype != "fp32" and needed == 3 * pack
         assert three_packs == (dtype != "fp32" and cols // 8 in (*range(17, 25), *range(33, 49), *range(65, 97)))
         edges = cols % 8 != 0 if dtype != "fp32" else cols % 4 != 0
-        several = fast and three_packs and not (group == 8 and edges)
+        # kWarpRowRows16FourPacksMaxFill: whole rows of four packs at most 4/5 full
+        four_packs = (dtype != "fp32" and needed == 4 * pack and group >= 8 and not edges
+                      and 5 * (cols // pack) <= 4 * 4 * group)
+        several = fast and (three_packs and not (group == 8 and edges) or four_packs)
         narrow32 = dtype == "fp32" and fast and 32 < cols // pack <= narrow32_packs
         assert narrow32 == (dtype == "fp32" and group == 16 and needed == 3 * pack), (cols, group, needed)
         fp32_lanes = dtype == "fp32" and group == 32 and needed in (2 * pack, 3 * pack)
@@ -206,8 +210,14 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 1, 136] == (8, 24, narrow)    # 8 lanes of three packs, whole
     assert shapes["fp16", 1, 300] == (16, 24, narrow)   # 16 lanes of three packs
     assert shapes["fp16", 1, 577] == (32, 24, wide)     # 32 lanes of three packs
-    assert shapes["bf16", 1, 129] == (4, 32, 1)         # four packs: one row
-    assert shapes["bf16", 1, 511] == (16, 32, 1)
+    assert shapes["bf16", 1, 129] == (4, 32, 1)         # four packs on 4 lanes: one row
+    assert shapes["bf16", 1, 511] == (16, 32, 1)        # four packs, in three parts: one row
+    assert shapes["bf16", 1, 200] == (8, 32, narrow)    # four packs, 25 of 32 full
+    assert shapes["bf16", 1, 216] == (8, 32, 1)         # 27 of 32: fuller than 4/5
+    assert shapes["fp16", 1, 408] == (16, 32, narrow)   # 51 of 64
+    assert shapes["bf16", 1, 401] == (16, 32, 1)        # 50 of 64, in three parts: one row
+    assert shapes["fp16", 1, 800] == (32, 32, wide)     # 100 of 128
+    assert shapes["bf16", 1, 1024] == (32, 32, 1)       # every lane's four packs full
     assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row
     assert shapes["fp32", 1, 128] == (16, 8, 1)         # fp32, two packs on 16 lanes: one row
     assert shapes["fp32", 1, 136] == (16, 12, rows32)   # 34 packs: three packs on 16 lanes

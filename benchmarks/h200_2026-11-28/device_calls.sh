@@ -1131,3 +1131,53 @@ echo "compare $(el)"
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 42
+# session 59 call 42 (H200). Two things at once: the checkout's CUDA build (the 16-bit
+# four-pack rule, kWarpRowRows16FourPacksMaxFill, landed from call 41) runs in the
+# background while Triton's odd rows are tuned, then the rule's tests and the four
+# compute-sanitizer tools. Call 36's map: Triton's odd rows at 51.5-89.2 (bf16) and
+# 66.7-93.5 (fp32). tuning/triton_edges_tile_experiment.patch adds FUSED_EDGES_FAST_TILE
+# (bytes, units a thread) for rows read in three parts on fast_sm GPUs, set here through
+# tune.py: bf16 windows and edge tiles in 4 or 8 KiB tiles at 64 a thread (now 16 KiB at 32,
+# 4-8 warps splitting each row), the edge tile at two rows; fp32 rows read in three
+# parts from 64 columns (FUSED_EDGES_MIN_COLS, now 1025: element loads below) in windows
+# to 4 KiB spans (FUSED_EDGE_ROWS_BYTES), at 16 and 8 KiB tiles.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build_${tag}_$rev.txt 2>&1 &
+build_pid=$!
+rm -rf /tmp/edges && cp -r $root /tmp/edges && (cd /tmp/edges && patch -p1 -s < benchmarks/tuning/triton_edges_tile_experiment.patch)
+F=kernels_triton.softmax_fused
+run() {  # run DTYPE COLS LABEL SETS...
+  local dtype=$1 cols=$2 label=$3; shift 3
+  for op in softmax log_softmax; do
+    (cd /tmp/edges && PYTHONPATH=/tmp/edges timeout 100 python3 benchmarks/tuning/tune.py --cols $cols --dtype $dtype \
+      --op $op --impl triton/fused --label $label "$@" 2>&1 | grep -v Warn)
+  done
+}
+c16=201,263,301,333,401,457,511,577,769,1100
+c32=201,263,301,333,401,457,511,769
+win32="--set $F.FUSED_EDGES_MIN_COLS={4:64,2:32} --set $F.FUSED_EDGE_ROWS_BYTES=(4096,4096)"
+{
+  run bf16 $c16 now
+  run bf16 $c16 t4k64 --set "$F.FUSED_EDGES_FAST_TILE=(4096,64)"
+  run bf16 $c16 t8k64 --set "$F.FUSED_EDGES_FAST_TILE=(8192,64)"
+  run bf16 511,769,1100 edge2 --set $F.FUSED_EDGES_TILE_ROWS=2
+  run fp32 $c32 now
+  run fp32 $c32 win $win32
+  run fp32 $c32 win_t8k64 $win32 --set "$F.FUSED_EDGES_FAST_TILE=(8192,64)"
+} > $out/fused_fwd_edges_${tag}_$rev.txt
+cat $out/fused_fwd_edges_${tag}_$rev.txt
+echo "tuned $(el)"
+wait $build_pid; cat $out/build_${tag}_$rev.txt
+timeout 150 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "warp_per_row_lane_packs or fp32_rows_of or three_and_four_pack_rows" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_${tag}_$rev
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants warp_per_row,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 65x200,33x392,17x408,9x800,5x816 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 43

@@ -2,9 +2,9 @@
 // two, known at run time but for the 16-bit instances of several rows of several packs)
 // owns R rows (R = kWarpRowRows where a lane holds one pack of a row; on GPUs of high
 // DRAM bandwidth per SM kWarpRowRows16Wide / kWarpRowRows16Narrow on 16-bit rows of
-// three packs a lane, kWarpRowRows32 on fp32 rows of two or three packs a lane on 32
-// lanes that leave enough empty, or of three packs on 16 lanes (kWarpRowNarrow32*): that
-// many rows' loads in flight at once); each lane keeps C values per row in registers,
+// three packs a lane (of four where whole and partly empty), kWarpRowRows32 on fp32 rows
+// of two or three packs a lane on 32 lanes that leave enough empty, or of three packs on
+// 16 lanes (kWarpRowNarrow32*): that many rows' loads in flight at once); each lane keeps C values per row in registers,
 // loaded as C/N packs: lane l reads packs l, l+G, l+2G, ... so a group's accesses are
 // contiguous. The forward's group is the fewest lanes that hold the row at
 // kWarpRowLanePacks* packs each (but kWarpRowNarrow32*'s fp32 rows: 16 lanes of three;
@@ -108,9 +108,10 @@ constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 10
 // packs (16-bit rows of 136-199 and 264-391 columns): a warp of such groups has the same
 // bytes in flight per row step as one group of 32 lanes (32 lanes x three 16-byte packs),
 // too few on the H200 at 520-768 columns above. Rows read in three parts keep one row on
-// 8 lanes: their two-row instance took 64 registers against 40 and lost at 199. Rows of
-// four packs a lane keep one row, as on 32 lanes (two lost there, above; H200 bf16 / fp16
-// 128 and 256 at 97.8-99.8 with kWarpRow16Store below). Registers (sm_90, bf16 and fp16,
+// 8 lanes: their two-row instance took 64 registers against 40 and lost at 199. Full
+// rows of four packs a lane keep one row, as on 32 lanes (two lost there, above; H200
+// bf16 / fp16 128 and 256 at 97.8-99.8 with kWarpRow16Store below): partly empty ones,
+// kWarpRowRows16FourPacksMaxFill. Registers (sm_90, bf16 and fp16,
 // the group known at compile time as on 32 lanes): 48 for two aligned rows against 40
 // for one, 64 against 40 for rows read in three parts (56 on 32 lanes). H200, 1 GiB, % of
 // copy, softmax forward, bf16 / fp16, one row per group -> two (benchmarks/
@@ -120,6 +121,22 @@ constexpr int64_t kWarpRowTwoRowsMinSmBandwidth = int64_t{30} * 1000 * 1000 * 10
 // 77.9 -> 80.6 / 81.5, 199 91.2 / 88.5 -> 83.3 / 84.4 (hence one row there). The H100 (25
 // GB/s per SM) keeps one row. 1: one row per group there, and no instance built for it.
 constexpr int kWarpRowRows16Narrow = 2;
+// Rows of four packs a lane (on 8, 16 and 32 lanes: 200-256, 392-512, 776-1024 columns)
+// take the same rows, kWarpRowRows16Narrow / Wide, where whole (not read in three parts)
+// and filling at most kWarpRowRows16FourPacksMaxFill of the lanes' packs; fuller rows
+// already keep enough bytes in flight and lose to the second row, as do bf16 rows in
+// three parts. Registers (sm_90): 56 on 8 / 16 lanes, 48 on 32, against 46 for one row,
+// no spills. H200, 1 GiB, % of copy, forward, one row per group -> two, bf16 / fp16
+// softmax, log-softmax in the file, two rounds within 0.2 (tuning/
+// rows16_four_packs_experiment.patch, two rows up to 15/16 full, in three parts too, against
+// 5b9a8f2: benchmarks/h200_2026-11-28/four16_compare_h200_5b9a8f2.txt): 200 (0.78) 87.3
+// / 86.7 -> 91.7 / 91.9 (log-softmax bf16 92.5 -> 91.8), 392 (0.77) 86.2 / 84.5 -> 96.3 /
+// 96.2, 408 (0.80) 88.6 / 87.2 -> 96.1 / 96.2, 776 (0.76) 87.2 / 86.9 -> 96.6 / 96.8, 800
+// (0.78) 89.1 / 88.5 -> 97.0 / 97.0; fuller, mixed or lost: 216 (0.84) +0.6 / +1.7
+// (log-softmax bf16 -5.8), 232 -2.6 / -1.3, 440 (0.86) +3.3 / +4.4 (log-softmax bf16
+// -2.1), 896 (0.88) +2.2 / +2.6 (log-softmax bf16 -1.8), 472-480 and 960 -0.1 to -3.9;
+// in three parts bf16 401 / 457 / 801 -1.1 / -3.9 / -3.4 (fp16 +10.1 / +6.6 / +5.7).
+constexpr int kWarpRowRows16FourPacksMaxFillNum = 4, kWarpRowRows16FourPacksMaxFillDen = 5;
 // The same on fp32 rows of two or three 16-byte packs per lane on 32 lanes (132-387
 // columns) where the row fills at most kWarpRowRows32MaxFill of the lanes' packs: a
 // warp's row step then moves 544-1232 bytes, too few in flight on the H200, while
@@ -346,17 +363,28 @@ template <int... Cs> struct IntList {};
 using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64>;
 
 // Rows per group of a 16-bit forward row of three 16-byte packs per lane (every
-// contiguous 16-bit row packs so, whole or realigned) in a group of `group` lanes, where
-// plan_warp_per_row takes several (GPUs of kWarpRowTwoRowsMinSmBandwidth):
-// kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 8 or 16 (the lane packs give
-// three packs a lane on no other group); 1 for every other row. Only these rows have
-// instances of several rows of several packs (warp_row_instance: the build grows by
-// those alone), each for its group.
+// contiguous 16-bit row packs so, whole or realigned), or of four whole, in a group of
+// `group` lanes, where plan_warp_per_row takes several (GPUs of
+// kWarpRowTwoRowsMinSmBandwidth): kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on
+// 8 or 16 (the lane packs give three or four packs a lane on no other group); 1 for every
+// other row. Only these rows have instances of several rows of several packs
+// (warp_row_instance: the build grows by those alone), each for its group;
+// warp_row_rows16_at says which rows of four packs take them.
 template <typename T>
 constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edges) {
-  if (!(sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16 && values_per_lane == 3 * pack)) return 1;
+  if (!(sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16)) return 1;
+  if (!(values_per_lane == 3 * pack || (values_per_lane == 4 * pack && !edges))) return 1;
   if (group == 8 && edges) return 1;  // kWarpRowRows16Narrow says why
   return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
+}
+
+// warp_row_rows16's rows for a row of `packs` packs: rows of four packs a lane only while
+// they fill at most kWarpRowRows16FourPacksMaxFill of the group's packs.
+template <typename T>
+constexpr int warp_row_rows16_at(int pack, int values_per_lane, int group, bool edges, int64_t packs) {
+  const bool fuller = values_per_lane == 4 * pack &&
+                      packs * kWarpRowRows16FourPacksMaxFillDen > int64_t{group} * 4 * kWarpRowRows16FourPacksMaxFillNum;
+  return fuller ? 1 : warp_row_rows16<T>(pack, values_per_lane, group, edges);
 }
 
 // kWarpRowRows32 for fp32 rows of `packs` 16-byte packs held two a lane on 32 lanes,
@@ -487,7 +515,7 @@ WarpRowShape warp_row_shape(int64_t cols, int pack, int64_t rows, bool fast_sm, 
   const int group = static_cast<int>(std::min<int64_t>(32, next_pow2(ceil_div(packs, lane_packs))));
   const int needed = static_cast<int>(ceil_div(packs, group)) * pack;
   const int several = !fast_sm           ? 1
-                      : sizeof(T) == 2 ? warp_row_rows16<T>(pack, needed, group, edges)
+                      : sizeof(T) == 2 ? warp_row_rows16_at<T>(pack, needed, group, edges, packs)
                                        : warp_row_rows32<T>(pack, needed, group, packs);
   return {group, needed, rows <= 1 ? 1 : needed == pack ? kWarpRowRows : several};
 }
