@@ -1181,3 +1181,39 @@ timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 
 ## call 43
+# session 59 call 43 (H200, Triton only, no build). Call 42 (fused_fwd_edges_h200_
+# 3cf81b7.txt): bf16 windows in 4 KiB tiles at 64 a thread 51.4-73.6 -> 79.5-95.5 (263
+# 95.5), fp32 rows read in three parts from 64 columns in 8 KiB tiles at 64 a thread
+# 67.4-95.1 -> 97.2-98.1. Here the tile sizes around those, the edge-tile rows (bf16
+# 511-1100, span > 1 KiB) in windows to 4 KiB spans, and the rows read in three parts
+# already (1025 and wider) under the same tiles, to bound a rule.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/edges && cp -r $root /tmp/edges && (cd /tmp/edges && patch -p1 -s < benchmarks/tuning/triton_edges_tile_experiment.patch)
+F=kernels_triton.softmax_fused
+run() {  # run DTYPE COLS LABEL SETS...
+  local dtype=$1 cols=$2 label=$3; shift 3
+  for op in softmax log_softmax; do
+    (cd /tmp/edges && PYTHONPATH=/tmp/edges timeout 100 python3 benchmarks/tuning/tune.py --cols $cols --dtype $dtype \
+      --op $op --impl triton/fused --label $label "$@" 2>&1 | grep -v Warn)
+  done
+}
+c16=201,263,301,333,401,457,511,577,769,1100,1025,2049,3001,4097
+c32=201,263,301,333,401,457,511,769,1025,1100,2049,4097
+win32="--set $F.FUSED_EDGES_MIN_COLS={4:64,2:32} --set $F.FUSED_EDGE_ROWS_BYTES=(4096,4096)"
+{
+  run bf16 $c16 now
+  run bf16 $c16 t4k64 --set "$F.FUSED_EDGES_FAST_TILE=(4096,64)"
+  run bf16 $c16 t2k64 --set "$F.FUSED_EDGES_FAST_TILE=(2048,64)"
+  run bf16 $c16 t4k64_e4k --set "$F.FUSED_EDGES_FAST_TILE=(4096,64)" --set "$F.FUSED_EDGE_ROWS_BYTES=(4096,4096)"
+  run fp32 $c32 now
+  run fp32 $c32 win_t8k64 $win32 --set "$F.FUSED_EDGES_FAST_TILE=(8192,64)"
+  run fp32 $c32 win_t4k64 $win32 --set "$F.FUSED_EDGES_FAST_TILE=(4096,64)"
+  run fp32 $c32 win_t16k64 $win32 --set "$F.FUSED_EDGES_FAST_TILE=(16384,64)"
+} > $out/fused_fwd_edges2_${tag}_$rev.txt
+cat $out/fused_fwd_edges2_${tag}_$rev.txt
+echo "tuned $(el)"
+
+## call 44
