@@ -139,9 +139,35 @@ FUSED_TAIL_WARPS_DIVISOR = 2
 #     against the edge tile, hence the bound on the span; 505 (a span of 1024 B, window
 #     of 512) kept its window: 94.6 / 93.7 against the edge tile's 91.3 / 89.9 (H200: 77.4
 #     / 75.1 against 77.9 / 77.7; benchmarks/h*_2026-11-26h/rule3_*).
-# fp32 rows are read in three parts only from 1025 columns (FUSED_EDGES_MIN_COLS), so
-# they take the window only from 1024 of them (4 KiB).
-FUSED_EDGE_ROWS_BYTES = (1024, 4096)
+# By element size: fp32 rows never take the edge tile (a row of less than 4 KiB cannot
+# span more), and take a window of twice the block up to 4 KiB spans: on `fast_sm` GPUs
+# they are read in three parts from FUSED_EDGES_FAST_MIN_COLS (fp32 511: a window of 512
+# + 4, 98.6 / 99.0, FUSED_EDGES_FAST_* below); elsewhere only from 1025 columns
+# (FUSED_EDGES_MIN_COLS), past both bounds.
+FUSED_EDGE_ROWS_BYTES = {2: (1024, 4096), 4: (4096, 4096)}
+# On `fast_sm` GPUs rows read in three parts whose window spans at most
+# FUSED_EDGES_FAST_MAX_SPAN bytes (16-bit: every window, not the edge tile's rows) take
+# tiles of FUSED_EDGES_FAST_TILE_BYTES at FUSED_EDGES_FAST_UNITS_PER_THREAD (one or two
+# warps a program, not 4-8 splitting each row: Triton staged the 16 KiB tile through
+# shared memory with 9-19 barriers at bf16 263-457), and fp32 rows are read so from
+# FUSED_EDGES_FAST_MIN_COLS (16-byte vectors, not 4-byte element loads in a padded
+# block). H200, 1 GiB, % of copy, `fused` through tune.py, softmax / log-softmax, before
+# -> after (benchmarks/h200_2026-11-28/fused_fwd_edges{,2}_h200_*.txt, calls 42-43): bf16
+# 201 / 263 / 301 / 333 / 401 / 457 73.0 / 51.5 / 73.6 / 55.1 / 65.3 / 72.0 -> 79.5 / 95.6
+# / 93.0 / 85.1 / 89.4 / 95.5 (log-softmax 66.9 / 50.0 / 72.4 / 57.1 / 62.6 / 69.6 ->
+# 75.7 / 88.1 / 95.5 / 82.5 / 84.9 / 91.1); fp32 201 / 263 / 301 / 401 / 457 / 511 / 769
+# 89.2 / 67.4 / 73.2 / 87.2 / 95.2 / 98.1 / 99.0 -> 98.0 / 100.2 / 98.1 / 98.0 / 99.1 /
+# 98.6 / 99.5 (log-softmax 77.8 / 76.7 / 83.5 / 96.7 / 99.1 / 96.8 / 86.4 -> 98.0 /
+# 100.3 / 98.1 / 98.1 / 99.2 / 99.0 / 99.4), 333 97.8 / 97.4 -> 99.5 / 99.5. Other tiles,
+# the same runs: bf16 at 2 KiB 83.9 / 77.1 at 201, 92.3 / 90.4 at 401, but 78.9 / 77.3 at
+# 263 and 71.7 / 81.4 at 301; 8 KiB 51.2-89.4; fp32 at 8 KiB 97.1-100.6, at 16 KiB 70.3
+# at 201. The edge tile's rows (bf16 511-4097) at 4 KiB: 1100 78.3 -> 83.3 but 3001 /
+# 4097 87.0 / 97.4 -> 83.2 / 90.7, hence the span bound. Not measured on the H100 (25
+# GB/s per SM), which keeps the rules above.
+FUSED_EDGES_FAST_MIN_COLS = {4: 64, 2: 32}
+FUSED_EDGES_FAST_MAX_SPAN = {4: 4096, 2: 1024}
+FUSED_EDGES_FAST_TILE_BYTES = 4 * 1024
+FUSED_EDGES_FAST_UNITS_PER_THREAD = 64
 # Narrow rows are packed into a `fused` tile until it holds this many bytes: at width 128
 # a one-row program moves 512 B per iteration, too little to cover DRAM latency with
 # the programs an SM holds (a one-row-per-program kernel reaches 15-44% of copy
@@ -898,10 +924,11 @@ def why_unsupported(x: torch.Tensor) -> str | None:
             f"columns; this row has {cols} (use 'online' or 'auto')")
 
 
-def edges(x: torch.Tensor, *more: torch.Tensor) -> int:
+def edges(x: torch.Tensor, *more: torch.Tensor, min_cols: dict[int, int] | None = None) -> int:
     """EDGES of `fused` on the (rows, cols) tensor `x` (backward: y, with dy in `more`):
-    row_edges.edge_vector from FUSED_EDGES_MIN_COLS columns, else 0."""
-    if x.shape[1] < FUSED_EDGES_MIN_COLS[x.element_size()]:
+    row_edges.edge_vector from `min_cols` columns (by element size; default
+    FUSED_EDGES_MIN_COLS), else 0."""
+    if x.shape[1] < (min_cols or FUSED_EDGES_MIN_COLS)[x.element_size()]:
         return 0
     return row_edges.edge_vector(x, *more)
 
@@ -956,7 +983,7 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
       45.4 / 45.3 -> 63.1 / 63.8, 3001 89.5 / 77.4 -> 100.1 / 96.8; H200 197 50.8 / 47.1
       -> 71.2 / 65.5, 577 33.5 / 33.1 -> 45.7 / 46.1, 3001 73.6 / 58.5 -> 85.7 / 80.4;
       fp16 alike."""
-    if not edges_ or x.shape[1] + edges_ - 1 > block or _edge_tile_row(x, edges_, FUSED_EDGE_ROWS_BYTES):
+    if not edges_ or x.shape[1] + edges_ - 1 > block or _edge_tile_row(x, edges_, FUSED_EDGE_ROWS_BYTES[x.element_size()]):
         return 0
     if row_edges.ends_on_vector(x):
         return 1
@@ -1034,13 +1061,17 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     pairs_ = paired(x, align)
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    edges_ = 0 if pairs_ else edges(x)
+    fast = limits is not None and softmax_split.fast_sm(limits)
+    edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if fast else None)
 
     block = triton.next_power_of_2(body_units(units, edges_))
     # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
     parts = None if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
     vector_start = x.data_ptr() % row_edges.VECTOR_BYTES == 0
-    tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None)
+    if fast and edges_ and _span_bytes(x, edges_) <= FUSED_EDGES_FAST_MAX_SPAN[elem]:
+        tile_bytes, per_thread = FUSED_EDGES_FAST_TILE_BYTES, FUSED_EDGES_FAST_UNITS_PER_THREAD
+    else:
+        tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_MAX_TILE_ROWS,
@@ -1048,7 +1079,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
 
     tile_rows = rows_of(block)
     window_ = window(x, edges_, block, tile_rows)
-    if (edges_ and not window_ and _span_bytes(x, edges_) <= FUSED_EDGE_ROWS_BYTES[0]
+    if (edges_ and not window_ and _span_bytes(x, edges_) <= FUSED_EDGE_ROWS_BYTES[elem][0]
             and window(x, edges_, 2 * block, rows_of(2 * block))):
         # A narrow row whose head and tail vectors spill past its body's power of two
         # (bf16 260: 267 columns from the boundary before it) in a window of twice that,

@@ -433,6 +433,68 @@ def test_fused_padded_16bit_tiles_agree(op, dtype):
         run_and_check(target, last.to(dtype))
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_fused_odd_rows_on_fast_sm_gpus_take_small_window_tiles(op):
+    # FUSED_EDGES_FAST_*: on the H200 (`fast_sm`) rows read in three parts whose window
+    # spans at most 1 KiB (16-bit) or 4 KiB (fp32) take 4 KiB tiles at 64 values a
+    # thread, one warp a program here, and fp32 rows are read so from 64 columns
+    # (FUSED_EDGES_FAST_MIN_COLS), in windows, never the edge tile (FUSED_EDGE_ROWS_BYTES);
+    # on the H100 fp32 rows under 1025 columns keep element loads and 16-bit windows 16
+    # KiB tiles. (tile rows, BLOCK, TAIL, EDGES, WINDOW, warps), 65536 rows.
+    _, _, fused, *_ = _modules()
+    from kernels_triton import offline
+    assert fused.FUSED_EDGES_FAST_MIN_COLS == {4: 64, 2: 32}
+    assert fused.FUSED_EDGES_FAST_MAX_SPAN == {4: 4096, 2: 1024}
+    assert (fused.FUSED_EDGES_FAST_TILE_BYTES, fused.FUSED_EDGES_FAST_UNITS_PER_THREAD) == (4096, 64)
+
+    def plan(cols, dtype, limits):
+        p = offline_fused_plan(torch.empty(1 << 16, cols, dtype=dtype), op, limits)
+        c = p["constexprs"]
+        return c["ROWS"], c["BLOCK"], c["TAIL"], c["EDGES"], c["WINDOW"], p["num_warps"]
+
+    fp32, bf16 = torch.float32, torch.bfloat16
+    h100, h200 = offline.H100, offline.H200
+    assert plan(60, fp32, h200) == plan(60, fp32, h100) == (64, 64, 0, 0, 0, 4)  # under 64: element loads
+    assert plan(65, fp32, h100) == (32, 128, 0, 0, 0, 4)
+    assert plan(65, fp32, h200) == (8, 64, 4, 4, 1, 1)        # a window of 64 + 4
+    assert plan(201, fp32, h100) == (16, 256, 0, 0, 0, 4)
+    assert plan(201, fp32, h200) == (4, 256, 0, 4, 1, 1)
+    assert plan(263, fp32, h200) == (2, 256, 16, 4, 1, 1)
+    assert plan(511, fp32, h200) == (1, 512, 4, 4, 1, 1)      # a doubled window, not the edge tile
+    assert plan(769, fp32, h200) == (1, 1024, 0, 4, 1, 1)     # a span of 3 KiB
+    assert plan(1501, fp32, h200) == plan(1501, fp32, h100) == (2, 2048, 0, 4, 1, 4)  # 6 KiB: as before
+    for dtype in (bf16, torch.float16):
+        assert plan(197, dtype, h100) == (32, 256, 0, 8, 1, 8)
+        assert plan(197, dtype, h200) == (8, 256, 0, 8, 1, 1)
+        assert plan(263, dtype, h100) == (16, 256, 16, 8, 1, 4)
+        assert plan(263, dtype, h200) == (4, 256, 16, 8, 1, 1)
+        assert plan(511, dtype, h200) == plan(511, dtype, h100) == (1, 512, 0, 8, 0, 1)  # the edge tile
+        assert plan(1501, dtype, h200) == plan(1501, dtype, h100) == (1, 2048, 0, 8, 0, 2)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_fused_odd_rows_in_windows_agree(op, dtype):
+    # Odd rows through `fused` on a GPU (FUSED_EDGES_FAST_* on `fast_sm` ones: fp32 from
+    # 64 columns in windows, 16-bit windows in 4 KiB tiles) or the interpreter: rows
+    # enough for full tiles on every SM and a partial last one, the matrix's special
+    # rows, the row's max in its head and in its tail; every element against float64.
+    softmax_mod, _, fused, *_ = _modules()
+    target = Target("triton", op, "fused")
+    sms = None if _interpreted() else torch.cuda.get_device_properties(DEVICE).multi_processor_count
+    for cols in (65, 155, 201, 263, 333, 511, 769):
+        x = make_rows(7 if sms is None else sms * 16 + 1, cols, dtype, DEVICE, seed=cols)
+        if sms is not None and fused.softmax_split.fast_sm(fused.launch.device_limits(x.device.index)):
+            assert softmax_mod.plan(x, op, "fused")["constexprs"]["EDGES"] > 0, cols
+        run_and_check(target, x)
+        run_and_check(target, special_rows(cols, dtype, DEVICE))
+        edge = make_rows(3, cols, torch.float32, DEVICE, seed=2)
+        edge[0, 0] = 60.0
+        edge[1, -1] = 60.0
+        edge[2, -1] = math.inf
+        run_and_check(target, edge.to(dtype))
+
+
 def test_fused_refuses_rows_past_its_register_limit():
     _, _, fused, _, _, _, rows_mod = _modules()
     cases = [
@@ -1012,8 +1074,9 @@ def test_odd_rows_plan_head_whole_vectors_and_tail(dtype):
     # aligned start and row strides a whole number of vectors apart, or one row), `fused`
     # and `split` read them as head, whole vectors and tail: EDGES, a 16-byte vector's
     # values. Not one element in, nor rows narrower than two vectors (some would hold no
-    # whole vector), nor fp32 rows `fused` packs several to a tile (FUSED_EDGES_MIN_COLS),
-    # nor rows already whole vectors (ALIGN), nor paired rows in `fused`.
+    # whole vector), nor fp32 rows `fused` packs several to a tile (FUSED_EDGES_MIN_COLS;
+    # on `fast_sm` GPUs FUSED_EDGES_FAST_MIN_COLS), nor rows already whole vectors
+    # (ALIGN), nor paired rows in `fused`.
     softmax_mod, _, fused, _, _, _, rows_mod = _modules()
     from kernels_triton import row_edges
     vec = 16 // dtype.itemsize
@@ -1022,7 +1085,9 @@ def test_odd_rows_plan_head_whole_vectors_and_tail(dtype):
             x = in_layout(torch.zeros(3, cols, dtype=dtype, device=DEVICE), layout)
             edges = vec if layout != "offset by one" and cols >= 2 * vec else 0
             assert rows_mod.row_align(x) == 1 and row_edges.edge_vector(x) == edges, (cols, layout)
-            fused_edges = edges if cols >= fused.FUSED_EDGES_MIN_COLS[dtype.itemsize] else 0
+            fast = DEVICE != "cpu" and fused.softmax_split.fast_sm(fused.launch.device_limits(x.device.index))
+            min_cols = (fused.FUSED_EDGES_FAST_MIN_COLS if fast else fused.FUSED_EDGES_MIN_COLS)[dtype.itemsize]
+            fused_edges = edges if cols >= min_cols else 0
             for op in OPS:
                 for variant, expected in (("split", edges), ("fused", fused_edges)):
                     p = softmax_mod.plan(x, op, variant)

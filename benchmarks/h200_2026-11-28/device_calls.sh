@@ -1217,3 +1217,31 @@ cat $out/fused_fwd_edges2_${tag}_$rev.txt
 echo "tuned $(el)"
 
 ## call 44
+# session 59 call 44 (H200, Triton only). FUSED_EDGES_FAST_* (calls 42-43's choice: rows
+# read in three parts in windows of at most 1 KiB (16-bit) / 4 KiB (fp32) take 4 KiB
+# tiles at 64 a thread, fp32 read so from 64 columns) through `auto` against the
+# kernels_triton before it (.device/before from `git archive 21ce354 kernels_triton`),
+# twice, at the measured widths and the narrower ones the rule also takes (16-bit from
+# 33, fp32 from 65: not in calls 42-43); its tests; memcheck.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_triton /tmp/before/
+{
+  compare_trees edges16 fwd 2 "--cols 33,65,97,131,155,197,201,263,301,333,401,457 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+  compare_trees edges32 fwd 2 "--cols 65,97,131,155,193,201,263,301,333,401,457,511,769 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+} > $out/tri_fwd_edges_compare_${tag}_$rev.txt 2>&1
+cat $out/tri_fwd_edges_compare_${tag}_$rev.txt | grep -v "^wrote"
+echo "compare $(el)"
+timeout 150 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_softmax.py -k "odd_rows or small_window_tiles" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_${tag}_$rev
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes fp32,bf16 --ops softmax,log_softmax --shapes 33x65,65x201,17x263,9x511,5x769 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 45
