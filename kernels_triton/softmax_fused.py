@@ -89,7 +89,8 @@ FUSED_THREAD_SUMS_MIN_COLS = 65536
 # a tile holds at most two rows: narrower ones, 4 to 64 to a tile, took more registers
 # than their 4-byte element loads (Triton 3.6, 197 / 301 columns: 159 / 112 against
 # 48-80 / 48, 3 / 4 against 6-10 / 10 programs per SM; backward 197: 77 against 64), and
-# measured 88-91% of copy that way already (the same file).
+# measured 88-91% of copy that way already (the same file); on `fast_sm` GPUs the
+# forward's fp32 rows from 64 columns in smaller tiles (FUSED_EDGES_FAST_*).
 FUSED_EDGES_MIN_COLS = {4: 1025, 2: 32}
 # Rows read with an edge tile (`_fused_edges_tile`: those that do not fit a window, 1025
 # columns and up) take one row per program, not FUSED_TILE_BYTES of rows: the edge tile
@@ -145,26 +146,32 @@ FUSED_TAIL_WARPS_DIVISOR = 2
 # + 4, 98.6 / 99.0, FUSED_EDGES_FAST_* below); elsewhere only from 1025 columns
 # (FUSED_EDGES_MIN_COLS), past both bounds.
 FUSED_EDGE_ROWS_BYTES = {2: (1024, 4096), 4: (4096, 4096)}
-# On `fast_sm` GPUs rows read in three parts whose window spans at most
-# FUSED_EDGES_FAST_MAX_SPAN bytes (16-bit: every window, not the edge tile's rows) take
-# tiles of FUSED_EDGES_FAST_TILE_BYTES at FUSED_EDGES_FAST_UNITS_PER_THREAD (one or two
-# warps a program, not 4-8 splitting each row: Triton staged the 16 KiB tile through
-# shared memory with 9-19 barriers at bf16 263-457), and fp32 rows are read so from
+# On `fast_sm` GPUs rows read in three parts whose window spans more than
+# FUSED_EDGES_FAST_MIN_SPAN and at most FUSED_EDGES_FAST_MAX_SPAN bytes (16-bit: the
+# windows past one tile of 128 values, not the edge tile's rows) take tiles of
+# FUSED_EDGES_FAST_TILE_BYTES at FUSED_EDGES_FAST_UNITS_PER_THREAD (one or two warps a
+# program, not 4-8 splitting each row: Triton staged the 16 KiB tile through shared
+# memory with 9-19 barriers at bf16 263-457), and fp32 rows are read so from
 # FUSED_EDGES_FAST_MIN_COLS (16-byte vectors, not 4-byte element loads in a padded
-# block). H200, 1 GiB, % of copy, `fused` through tune.py, softmax / log-softmax, before
-# -> after (benchmarks/h200_2026-11-28/fused_fwd_edges{,2}_h200_*.txt, calls 42-43): bf16
-# 201 / 263 / 301 / 333 / 401 / 457 73.0 / 51.5 / 73.6 / 55.1 / 65.3 / 72.0 -> 79.5 / 95.6
-# / 93.0 / 85.1 / 89.4 / 95.5 (log-softmax 66.9 / 50.0 / 72.4 / 57.1 / 62.6 / 69.6 ->
-# 75.7 / 88.1 / 95.5 / 82.5 / 84.9 / 91.1); fp32 201 / 263 / 301 / 401 / 457 / 511 / 769
-# 89.2 / 67.4 / 73.2 / 87.2 / 95.2 / 98.1 / 99.0 -> 98.0 / 100.2 / 98.1 / 98.0 / 99.1 /
-# 98.6 / 99.5 (log-softmax 77.8 / 76.7 / 83.5 / 96.7 / 99.1 / 96.8 / 86.4 -> 98.0 /
-# 100.3 / 98.1 / 98.1 / 99.2 / 99.0 / 99.4), 333 97.8 / 97.4 -> 99.5 / 99.5. Other tiles,
-# the same runs: bf16 at 2 KiB 83.9 / 77.1 at 201, 92.3 / 90.4 at 401, but 78.9 / 77.3 at
-# 263 and 71.7 / 81.4 at 301; 8 KiB 51.2-89.4; fp32 at 8 KiB 97.1-100.6, at 16 KiB 70.3
-# at 201. The edge tile's rows (bf16 511-4097) at 4 KiB: 1100 78.3 -> 83.3 but 3001 /
-# 4097 87.0 / 97.4 -> 83.2 / 90.7, hence the span bound. Not measured on the H100 (25
-# GB/s per SM), which keeps the rules above.
+# block). H200, 1 GiB, % of copy, `auto` before -> after, softmax / log-softmax, two
+# rounds within 0.4 (benchmarks/h200_2026-11-28/tri_fwd_edges_compare_h200_3036d40.txt,
+# call 44): bf16 / fp16 131 52.2 / 56.1 -> 76.1 / 79.0, 197 71.2 / 72.5 -> 78.7 / 77.6,
+# 263 51.4 / 57.7 -> 94.9 / 95.0, 333 60.9 / 60.7 -> 81.6 / 82.6, 457 71.9 / 72.9 -> 94.9
+# / 96.0 (log-softmax 51.8-71.2 -> 67.7-94.5 at 131-457); fp32 65 / 97 / 131 / 193 / 263
+# / 333 / 457 / 769 41.8 / 62.4 / 64.5 / 87.0 / 66.8 / 78.5 / 93.5 / 98.0 -> 97.0 / 97.0
+# / 99.1 / 98.2 / 99.4 / 98.6 / 98.0 / 98.4 (log-softmax 31.4-97.7 -> 91.4-99.7 at
+# 65-769). The 16-bit windows of one tile of 128 values or fewer lost or barely moved,
+# hence FUSED_EDGES_FAST_MIN_SPAN: bf16 / fp16 97 66.0 / 65.8 -> 54.6 / 54.6, 65 41.8 ->
+# 43.0, 33 32.3 -> 36.8. The tiles were chosen through tune.py (`fused`, one round,
+# benchmarks/h200_2026-11-28/fused_fwd_edges{,2}_h200_*.txt, calls 42-43) among 2, 4, 8
+# and 16 KiB at 64 a thread: bf16 at 2 KiB 83.9 / 77.1 at 201 and 92.3 / 90.4 at 401
+# (4 KiB: 79.5 / 75.7, 89.4 / 84.9) but 78.9 / 77.3 at 263 (95.6 / 88.1); 8 KiB 51.2-89.4
+# at 201-457; fp32 at 8 KiB 97.1-100.6, at 16 KiB 70.3 at 201. The edge tile's rows
+# (bf16 511-4097) at 4 KiB: 1100 78.3 -> 83.3 but 3001 / 4097 87.0 / 97.4 -> 83.2 / 90.7,
+# hence the span bound. Not measured on the H100 (25 GB/s per SM), which keeps the
+# rules above.
 FUSED_EDGES_FAST_MIN_COLS = {4: 64, 2: 32}
+FUSED_EDGES_FAST_MIN_SPAN = {4: 0, 2: 256}
 FUSED_EDGES_FAST_MAX_SPAN = {4: 4096, 2: 1024}
 FUSED_EDGES_FAST_TILE_BYTES = 4 * 1024
 FUSED_EDGES_FAST_UNITS_PER_THREAD = 64
@@ -1068,7 +1075,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
     parts = None if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
     vector_start = x.data_ptr() % row_edges.VECTOR_BYTES == 0
-    if fast and edges_ and _span_bytes(x, edges_) <= FUSED_EDGES_FAST_MAX_SPAN[elem]:
+    if fast and edges_ and FUSED_EDGES_FAST_MIN_SPAN[elem] < _span_bytes(x, edges_) <= FUSED_EDGES_FAST_MAX_SPAN[elem]:
         tile_bytes, per_thread = FUSED_EDGES_FAST_TILE_BYTES, FUSED_EDGES_FAST_UNITS_PER_THREAD
     else:
         tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None)

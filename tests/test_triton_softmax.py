@@ -436,14 +436,15 @@ def test_fused_padded_16bit_tiles_agree(op, dtype):
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_fused_odd_rows_on_fast_sm_gpus_take_small_window_tiles(op):
     # FUSED_EDGES_FAST_*: on the H200 (`fast_sm`) rows read in three parts whose window
-    # spans at most 1 KiB (16-bit) or 4 KiB (fp32) take 4 KiB tiles at 64 values a
-    # thread, one warp a program here, and fp32 rows are read so from 64 columns
+    # spans at most 1 KiB (16-bit, past 256 B) or 4 KiB (fp32) take 4 KiB tiles at 64
+    # values a thread, one warp a program here, and fp32 rows are read so from 64 columns
     # (FUSED_EDGES_FAST_MIN_COLS), in windows, never the edge tile (FUSED_EDGE_ROWS_BYTES);
     # on the H100 fp32 rows under 1025 columns keep element loads and 16-bit windows 16
     # KiB tiles. (tile rows, BLOCK, TAIL, EDGES, WINDOW, warps), 65536 rows.
     _, _, fused, *_ = _modules()
     from kernels_triton import offline
     assert fused.FUSED_EDGES_FAST_MIN_COLS == {4: 64, 2: 32}
+    assert fused.FUSED_EDGES_FAST_MIN_SPAN == {4: 0, 2: 256}
     assert fused.FUSED_EDGES_FAST_MAX_SPAN == {4: 4096, 2: 1024}
     assert (fused.FUSED_EDGES_FAST_TILE_BYTES, fused.FUSED_EDGES_FAST_UNITS_PER_THREAD) == (4096, 64)
 
@@ -464,6 +465,9 @@ def test_fused_odd_rows_on_fast_sm_gpus_take_small_window_tiles(op):
     assert plan(769, fp32, h200) == (1, 1024, 0, 4, 1, 1)     # a span of 3 KiB
     assert plan(1501, fp32, h200) == plan(1501, fp32, h100) == (2, 2048, 0, 4, 1, 4)  # 6 KiB: as before
     for dtype in (bf16, torch.float16):
+        assert plan(97, dtype, h200) == plan(97, dtype, h100) == (64, 128, 0, 8, 1, 8)  # a span of 208 B
+        assert plan(131, dtype, h100) == (32, 128, 16, 8, 1, 4)
+        assert plan(131, dtype, h200) == (8, 128, 16, 8, 1, 1)  # 276 B
         assert plan(197, dtype, h100) == (32, 256, 0, 8, 1, 8)
         assert plan(197, dtype, h200) == (8, 256, 0, 8, 1, 1)
         assert plan(263, dtype, h100) == (16, 256, 16, 8, 1, 4)
