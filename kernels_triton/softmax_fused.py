@@ -902,7 +902,10 @@ def paired(x: torch.Tensor, align: int) -> bool:
 
 def loads_values(x: torch.Tensor, *more: torch.Tensor) -> bool:
     """Whether `fused` loads the rows of `x` (and `more`: the backward's dy) a value at a
-    time: ALIGN 1 and not read as head, whole vectors and tail (`edges`)."""
+    time: ALIGN 1 and not read as head, whole vectors and tail (`edges`). The forward's
+    fp32 rows of 64-1024 columns count as element loads here on every GPU, though
+    `fast_sm` ones read them in three parts (FUSED_EDGES_FAST_MIN_COLS): the width limits
+    that this answer chooses between both hold such rows."""
     return softmax_rows.row_align(x, *more) == 1 and not edges(x, *more)
 
 
@@ -990,7 +993,8 @@ def window(x: torch.Tensor, edges_: int, block: int, tile_rows: int) -> int:
       45.4 / 45.3 -> 63.1 / 63.8, 3001 89.5 / 77.4 -> 100.1 / 96.8; H200 197 50.8 / 47.1
       -> 71.2 / 65.5, 577 33.5 / 33.1 -> 45.7 / 46.1, 3001 73.6 / 58.5 -> 85.7 / 80.4;
       fp16 alike."""
-    if not edges_ or x.shape[1] + edges_ - 1 > block or _edge_tile_row(x, edges_, FUSED_EDGE_ROWS_BYTES[x.element_size()]):
+    if (not edges_ or x.shape[1] + edges_ - 1 > block
+            or _edge_tile_row(x, edges_, FUSED_EDGE_ROWS_BYTES[x.element_size()])):
         return 0
     if row_edges.ends_on_vector(x):
         return 1
@@ -1052,9 +1056,18 @@ def _span_bytes(x: torch.Tensor, edges_: int) -> int:
 
 def _edge_tile_row(x: torch.Tensor, edges_: int, bounds: tuple[int, int]) -> bool:
     """Whether rows of `x` read with EDGES = `edges_` take the edge tile, one row a
-    program, by `bounds` (FUSED_EDGE_ROWS_BYTES, FUSED_BWD_EDGE_ROWS_BYTES): a span of
-    more than bounds[0] in a row of less than bounds[1]."""
+    program, by `bounds` (FUSED_EDGE_ROWS_BYTES' of the element size,
+    FUSED_BWD_EDGE_ROWS_BYTES): a span of more than bounds[0] in a row of less than
+    bounds[1]."""
     return edges_ > 0 and _span_bytes(x, edges_) > bounds[0] and x.shape[1] * x.element_size() < bounds[1]
+
+
+def _fast_window_span(x: torch.Tensor, edges_: int) -> bool:
+    """Whether rows of `x` read with EDGES = `edges_` (0: not in three parts) span
+    FUSED_EDGES_FAST_MIN_SPAN to FUSED_EDGES_FAST_MAX_SPAN bytes from the 16-byte boundary
+    before them: on `fast_sm` GPUs their tiles are FUSED_EDGES_FAST_TILE_BYTES."""
+    elem = x.element_size()
+    return bool(edges_) and FUSED_EDGES_FAST_MIN_SPAN[elem] < _span_bytes(x, edges_) <= FUSED_EDGES_FAST_MAX_SPAN[elem]
 
 
 def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
@@ -1075,7 +1088,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
     parts = None if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
     vector_start = x.data_ptr() % row_edges.VECTOR_BYTES == 0
-    if fast and edges_ and FUSED_EDGES_FAST_MIN_SPAN[elem] < _span_bytes(x, edges_) <= FUSED_EDGES_FAST_MAX_SPAN[elem]:
+    if fast and _fast_window_span(x, edges_):
         tile_bytes, per_thread = FUSED_EDGES_FAST_TILE_BYTES, FUSED_EDGES_FAST_UNITS_PER_THREAD
     else:
         tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None)

@@ -382,8 +382,9 @@ constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edg
 // they fill at most kWarpRowRows16FourPacksMaxFill of the group's packs.
 template <typename T>
 constexpr int warp_row_rows16_at(int pack, int values_per_lane, int group, bool edges, int64_t packs) {
+  const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
   const bool fuller = values_per_lane == 4 * pack &&
-                      packs * kWarpRowRows16FourPacksMaxFillDen > int64_t{group} * 4 * kWarpRowRows16FourPacksMaxFillNum;
+                      packs * kWarpRowRows16FourPacksMaxFillDen > lane_packs * kWarpRowRows16FourPacksMaxFillNum;
   return fuller ? 1 : warp_row_rows16<T>(pack, values_per_lane, group, edges);
 }
 
