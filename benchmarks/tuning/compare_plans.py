@@ -3,7 +3,7 @@
 refactor changed no plan, or that a rule gated on a GPU property leaves another GPU as
 it was.
 
-    python3 benchmarks/tuning/compare_plans.py OLD NEW [--gpus H100,H200,none]
+    python3 benchmarks/tuning/compare_plans.py OLD NEW [--gpus H100,H200,none] [--cols 263,1040]
 
 OLD and NEW are trees holding kernels_triton/ and kernels_cuda/ (e.g. from
 `git archive REV kernels_triton kernels_cuda | tar -x -C DIR`; "." for the checkout).
@@ -37,10 +37,11 @@ _TRITON_PLANS = r"""
 import json, sys, torch
 from kernels_triton import offline, softmax_fused as F
 out = {}
+widths = [int(c) for c in sys.argv[2].split(",")] if sys.argv[2] else list(range(1, 1200)) + list(range(1200, 9000, 37))
 for gpu in sys.argv[1].split(","):
     limits = None if gpu == "none" else getattr(offline, gpu)
     for dtype in (torch.bfloat16, torch.float16, torch.float32):
-        for cols in list(range(1, 1200)) + list(range(1200, 9000, 37)):
+        for cols in widths:
             for rows in (64, 2 ** 30 // (cols * dtype.itemsize)):
                 base = torch.empty(rows * (cols + 8) + 16, dtype=dtype)
                 views = {"contiguous": base[: rows * cols].view(rows, cols),
@@ -78,9 +79,9 @@ int main() {
 """
 
 
-def triton_plans(tree: Path, gpus: str) -> dict[str, str]:
+def triton_plans(tree: Path, gpus: str, cols: str) -> dict[str, str]:
     env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(tree))
-    result = subprocess.run([sys.executable, "-c", _TRITON_PLANS, gpus], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-c", _TRITON_PLANS, gpus, cols], capture_output=True, text=True,
                             env=env, cwd=tempfile.gettempdir(), check=True)
     return json.loads(result.stdout)
 
@@ -114,6 +115,7 @@ def main() -> int:
     p.add_argument("old", type=Path)
     p.add_argument("new", type=Path)
     p.add_argument("--gpus", default="H100,H200,none", help="offline GPUs (kernels_triton/offline.py) or none")
+    p.add_argument("--cols", default="", help="widths, comma-separated (default: 1-1199 and every 37th to 9000)")
     p.add_argument("--show", type=int, default=10, help="differing cases to print")
     args = p.parse_args()
     # The CUDA geometry's GPU classes of the GPUs asked for: fast1 on those of
@@ -122,14 +124,16 @@ def main() -> int:
     from kernels_triton import offline, softmax_split
     classes = {f"fast{int(softmax_split.fast_sm(getattr(offline, g)))}" for g in args.gpus.split(",") if g != "none"}
     differ = 0
-    for name, plans in (("triton", lambda t: triton_plans(t.resolve(), args.gpus)),
+    widths = {int(c) for c in args.cols.split(",")} if args.cols else None
+    for name, plans in (("triton", lambda t: triton_plans(t.resolve(), args.gpus, args.cols)),
                         ("cuda", lambda t: cuda_shapes(t.resolve()))):
         old, new = plans(args.old), plans(args.new)
         if old is None or new is None:
             print(f"{name}: skipped (nvcc not found)")
             continue
         if name == "cuda":
-            old, new = ({k: v for k, v in d.items() if k.split()[1] in classes} for d in (old, new))
+            old, new = ({k: v for k, v in d.items() if k.split()[1] in classes
+                         and (widths is None or int(k.split()[3]) in widths)} for d in (old, new))
         keys = sorted(set(old) | set(new))
         changed = [k for k in keys if old.get(k) != new.get(k)]
         differ += len(changed)
