@@ -1245,3 +1245,36 @@ echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 45
+# session 59 call 45 (H200, Triton only, no build; written, not run: the session's device
+# time was spent). Call 44: Triton's odd 16-bit windows in 4 KiB tiles at 64 a thread
+# (FUSED_EDGES_FAST_*) reach 94.9-96.0 at 263 / 457 but 70.7-83.8 at 131-201 and 81.6 at
+# 333; the windows of 256 B or less kept the 16 KiB tiles (97: 66.0, 4 KiB lost) and are
+# at 32-66 (33-97). Here the tile and values a thread of those windows through tune.py,
+# every 16-bit window in the fast tiles (FUSED_EDGES_FAST_MIN_SPAN 0), beside the rule.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+F=kernels_triton.softmax_fused
+run() {  # run LABEL SETS...
+  local label=$1; shift
+  for op in softmax log_softmax; do
+    timeout 100 python3 benchmarks/tuning/tune.py --cols 33,65,97,121,131,155,197,201,233,333,401 --dtype bf16 \
+      --op $op --impl triton/fused --label $label "$@" 2>&1 | grep -v Warn
+  done
+}
+all="--set $F.FUSED_EDGES_FAST_MIN_SPAN={4:0,2:0}"
+tile() { echo "--set $F.FUSED_EDGES_FAST_TILE_BYTES=$1 --set $F.FUSED_EDGES_FAST_UNITS_PER_THREAD=$2"; }
+{
+  run now
+  run all_t4k64 $all
+  run all_t2k64 $all $(tile 2048 64)
+  run all_t4k32 $all $(tile 4096 32)
+  run all_t2k32 $all $(tile 2048 32)
+  run all_t8k32 $all $(tile 8192 32)
+  run all_t4k16 $all $(tile 4096 16)
+} > $out/fused_fwd_windows16_${tag}_$rev.txt
+cat $out/fused_fwd_windows16_${tag}_$rev.txt
+echo "tuned $(el)"
+
+## call 46
