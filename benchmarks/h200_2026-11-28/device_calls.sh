@@ -1278,3 +1278,30 @@ cat $out/fused_fwd_windows16_${tag}_$rev.txt
 echo "tuned $(el)"
 
 ## call 46
+# session 59 call 46 (H200; written, not run: the session's device time was spent).
+# Call 41: two 16-bit rows of four packs a group gained for fp16 rows read in three parts
+# (401 / 457 / 801 +10.1 / +6.6 / +5.7) but lost for bf16 (-1.1 / -3.9 / -3.4), so the
+# rule (kWarpRowRows16FourPacksMaxFill) left rows in three parts out. The SASS of those
+# instances (sm_90, no GPU): cicc rebuilt the output row's offset from the thread and
+# block ids before every 16-byte body store in bf16 alone (25-37 integer instructions a
+# store, 28 mul.lo.s64 against fp16's 4; 72 registers against 64 on 32 lanes).
+# tuning/rows16_four_packs_edges_experiment.patch holds the offset in a register
+# (rematerialize: bf16 72 -> 64 registers on 32 lanes, 2768 -> 2592 instructions on 16,
+# no other instance's registers changed) and takes rows in three parts at the same 4/5
+# fill; ..._fill_experiment.patch the same up to 15/16 full for rows in three parts.
+# Against the checkout, twice; 392 / 800 (whole rows) as controls.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in e45:rows16_four_packs_edges_experiment e1516:rows16_four_packs_edges_fill_experiment; do
+  rm -rf /tmp/${t%%:*} && cp -r $root /tmp/${t%%:*} && (cd /tmp/${t%%:*} && patch -p1 -s < benchmarks/tuning/${t#*:}.patch)
+done
+build_trees $root /tmp/e45 /tmp/e1516
+echo "built $(el)"
+compare_trees edges16 fwd 2 "--cols 392,401,409,433,457,465,777,800,801,833,897 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/e45 /tmp/e1516 > $out/four16_edges_compare_${tag}_$rev.txt 2>&1
+grep -v "^wrote" $out/four16_edges_compare_${tag}_$rev.txt
+echo "compare $(el)"
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 47
