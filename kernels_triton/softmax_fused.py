@@ -1062,14 +1062,6 @@ def _edge_tile_row(x: torch.Tensor, edges_: int, bounds: tuple[int, int]) -> boo
     return edges_ > 0 and _span_bytes(x, edges_) > bounds[0] and x.shape[1] * x.element_size() < bounds[1]
 
 
-def _fast_window_span(x: torch.Tensor, edges_: int) -> bool:
-    """Whether rows of `x` read with EDGES = `edges_` (0: not in three parts) span
-    FUSED_EDGES_FAST_MIN_SPAN to FUSED_EDGES_FAST_MAX_SPAN bytes from the 16-byte boundary
-    before them: on `fast_sm` GPUs their tiles are FUSED_EDGES_FAST_TILE_BYTES."""
-    elem = x.element_size()
-    return bool(edges_) and FUSED_EDGES_FAST_MIN_SPAN[elem] < _span_bytes(x, edges_) <= FUSED_EDGES_FAST_MAX_SPAN[elem]
-
-
 def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
                   op: str) -> tuple[dict, int, int | None, int]:
     """(constexprs, num_warps, register cap, row blocks) of `fused` on the (rows, cols)
@@ -1081,17 +1073,14 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     pairs_ = paired(x, align)
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    fast = limits is not None and softmax_split.fast_sm(limits)
-    edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if fast else None)
+    edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if softmax_split.fast_sm(limits) else None)
 
     block = triton.next_power_of_2(body_units(units, edges_))
     # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
     parts = None if edges_ or pairs_ else plain_parts(cols, align, elem, block, FUSED_PLAIN_TAIL_BLOCKS)
     vector_start = x.data_ptr() % row_edges.VECTOR_BYTES == 0
-    if fast and _fast_window_span(x, edges_):
-        tile_bytes, per_thread = FUSED_EDGES_FAST_TILE_BYTES, FUSED_EDGES_FAST_UNITS_PER_THREAD
-    else:
-        tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None)
+    span = _span_bytes(x, edges_) if edges_ else 0
+    tile_bytes, per_thread = _tile(elem, cols, align, limits, parts if vector_start else None, span)
 
     def rows_of(block: int) -> int:
         return _tile_rows(block, unit, rows, sm_count, tile_bytes, FUSED_MAX_TILE_ROWS,
@@ -1129,17 +1118,22 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
 
 
 def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,
-          parts: tuple[int, int] | None) -> tuple[int, int]:
+          parts: tuple[int, int] | None, span: int = 0) -> tuple[int, int]:
     """(bytes, units a thread) of the forward's tile on rows of `cols` values of `elem`
     bytes at ALIGN `align` on the GPU of `limits` (`parts`: the (BLOCK, TAIL) of
     `plain_parts` for rows held as whole vectors from a vector boundary, neither pairs nor
-    edges; else None): FUSED_WIDE_TILE_* and
+    edges; else None; `span`: the bytes of a row read in three parts from the 16-byte
+    boundary before it, else 0): FUSED_EDGES_FAST_* for rows read so whose span is within
+    FUSED_EDGES_FAST_MIN_SPAN / MAX_SPAN on `fast_sm` GPUs, FUSED_WIDE_TILE_* and
     FUSED_SMALL_TILE_* for aligned fp32 rows of their widths (`_fills_small_tile`),
     FUSED_PADDED_16BIT_* for plain 16-bit rows of a width that is not a power of two (the
     two parts' only within FUSED_PADDED_16BIT_PARTS_MAX_TAIL; FUSED_PADDED_16BIT_FAST_*
     for padded blocks of 1 KiB and more on `fast_sm` GPUs), FUSED_SMALL_TILES_16BIT for
     aligned 16-bit rows on GPUs that are not `fast_sm`, else FUSED_TILE_BYTES at
     FUSED_UNITS_PER_THREAD."""
+    if (span and softmax_split.fast_sm(limits)
+            and FUSED_EDGES_FAST_MIN_SPAN[elem] < span <= FUSED_EDGES_FAST_MAX_SPAN[elem]):
+        return FUSED_EDGES_FAST_TILE_BYTES, FUSED_EDGES_FAST_UNITS_PER_THREAD
     if align == softmax_rows.MAX_ALIGN and elem == 4:
         if cols == FUSED_WIDE_TILE_FP32_COLS:
             return FUSED_WIDE_TILE_BYTES, FUSED_WIDE_TILE_UNITS_PER_THREAD
@@ -1174,8 +1168,7 @@ def _padded_block_bytes_on_fast_sm(elem: int, cols: int, align: int, parts: tupl
     """Bytes of the one padded block of `_plain_16bit_padded` rows (TAIL 0) on a
     `fast_sm` GPU, else 0: the forward's FUSED_PADDED_16BIT_FAST_* and the backward's
     FUSED_BWD_PADDED_16BIT_* take such rows, by the block's bytes."""
-    if not (_plain_16bit_padded(elem, cols, align, parts) and not parts[1]
-            and limits is not None and softmax_split.fast_sm(limits)):
+    if not (_plain_16bit_padded(elem, cols, align, parts) and not parts[1] and softmax_split.fast_sm(limits)):
         return 0
     return parts[0] * elem
 
