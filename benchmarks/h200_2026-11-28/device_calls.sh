@@ -1305,3 +1305,31 @@ echo "compare $(el)"
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 47
+# session 60 call 47 (H200). Two things, the CUDA builds of call 46 running in the
+# background behind the first: (1) tuning/triton_window_segments_prototype.py --bench,
+# Triton's odd bf16 rows as segments of whole 16-byte vectors, each stored by the later
+# of the two rows that share it (session 59's design: issue 41-59% predicted from SASS
+# against 86-117% for the shipped window tile, whose bf16 33-333 run at 32-84), its GPU
+# check (gather and shfl.up forms) and geometries beside `auto`; (2) call 46 as written:
+# CUDA 16-bit four-pack rows in three parts two rows a group with the output offset
+# held in a register (4/5 and 15/16 fill), against the checkout.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in e45:rows16_four_packs_edges_experiment e1516:rows16_four_packs_edges_fill_experiment; do
+  rm -rf /tmp/${t%%:*} && cp -r $root /tmp/${t%%:*} && (cd /tmp/${t%%:*} && patch -p1 -s < benchmarks/tuning/${t#*:}.patch)
+done
+build_trees $root /tmp/e45 /tmp/e1516 > $out/build_${tag}_$rev.txt 2>&1 &
+build_pid=$!
+timeout 330 python3 benchmarks/tuning/triton_window_segments_prototype.py --bench \
+  --cols 33,65,97,131,197,263,333,457 --dtypes bf16 > $out/window_segments_${tag}_$rev.txt 2>&1
+echo "segments rc $? at $(el)"; grep -v " ok$" $out/window_segments_${tag}_$rev.txt | grep -v Warn
+wait $build_pid; cat $out/build_${tag}_$rev.txt
+echo "built $(el)"
+compare_trees edges16 fwd 2 "--cols 392,401,409,433,457,465,777,800,801,833,897 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/e45 /tmp/e1516 > $out/four16_edges_compare_${tag}_$rev.txt 2>&1
+grep -v "^wrote" $out/four16_edges_compare_${tag}_$rev.txt
+echo "compare $(el)"
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 48

@@ -22,16 +22,25 @@ row's, computed from that row's (max, 1 / sum) taken from the lanes SEGW / 8 bel
 (`_prev`: tl.gather, or PREV=1 shfl.sync.up, to check on a GPU). Predicted (SASS, no
 GPU): issue 41-59% at 33-457, every access LDG.128 / STG.128, 64-96 registers.
 
-Not yet: the GPU timing and checks; a contiguous x (row stride == cols) and a tensor
+Not yet: a contiguous x (row stride == cols) and a tensor
 that ends on a 16-byte boundary are assumed (the last row's loads run to its tail
 vector's end: a real kernel sends the last program to a masked path, as WINDOW 2 does);
 ROWS a multiple of 8 so that a tile starts on a vector boundary.
 
     TRITON_INTERPRET=1 python3 benchmarks/tuning/triton_window_segments_prototype.py
-checks fp16 rows of 33-457 columns against torch in the interpreter.
+checks fp16 rows of 33-457 columns against torch in the interpreter;
+
+    PYTHONPATH=. python3 benchmarks/tuning/triton_window_segments_prototype.py --bench [--cols ...]
+        [--dtypes bf16,fp16]
+runs the same check on the GPU, then times geometries ROWSxSEGW/wWARPS (PREV=0; the best
+again with PREV=1) on 1 GiB inputs of rows that end on a 16-byte boundary, beside the
+package's Triton `auto`, as % of the copy measured in the same run (first and last four
+rows checked against float64 before timing).
 """
+import argparse
 import math
 import os
+import sys
 
 import torch
 import triton
@@ -100,25 +109,82 @@ def seg2_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
         tl.store(yp + c, y.to(y_ptr.dtype.element_ty), mask=live & (c < hi))
 
 
-def check() -> int:
+def check(device: str = "cpu") -> int:
     """fp16 rows of 33-457 columns at 64 / 200 / 296 rows, poisoned outputs, against torch."""
     torch.manual_seed(0)
     bad = 0
     for cols, rows_per_tile, segw in [(33, 32, 8), (35, 64, 8), (65, 32, 8), (97, 16, 16), (131, 16, 32),
                                       (201, 8, 32), (457, 8, 64)]:
         for n_rows in (64, 200, 8 * 37):
-            x = torch.randn(n_rows, cols, dtype=torch.float16) * 4
-            y = torch.full_like(x, float("nan"))
-            segs = math.ceil((cols + 7) / segw)
-            seg2_kernel[(triton.cdiv(n_rows, rows_per_tile),)](
-                x, y, n_rows, cols, cols, cols, ROWS=rows_per_tile, SEGS=segs, SEGW=segw, VEC=8, PREV=0)
-            err = (y.float() - torch.softmax(x.float(), 1)).abs().max().item()
-            ok = err < 2e-3 and not torch.isnan(y).any()
-            bad += not ok
-            print(f"{cols:4d} cols {n_rows:4d} rows  max err {err:.2e}  {'ok' if ok else 'WRONG'}")
+            for prev in ((0,) if device == "cpu" else (0, 1)):
+                x = torch.randn(n_rows, cols, dtype=torch.float16, device=device) * 4
+                y = torch.full_like(x, float("nan"))
+                segs = math.ceil((cols + 7) / segw)
+                seg2_kernel[(triton.cdiv(n_rows, rows_per_tile),)](
+                    x, y, n_rows, cols, cols, cols, ROWS=rows_per_tile, SEGS=segs, SEGW=segw, VEC=8, PREV=prev)
+                err = (y.float() - torch.softmax(x.float(), 1)).abs().max().item()
+                ok = err < 2e-3 and not torch.isnan(y).any()
+                bad += not ok
+                print(f"{cols:4d} cols {n_rows:4d} rows PREV={prev}  max err {err:.2e}  {'ok' if ok else 'WRONG'}")
+    return bad
+
+
+def geometries(cols: int):
+    """(ROWS, SEGW, SEGS, warps) to time for rows of `cols` 16-bit values: SEGW / 8 lanes a
+    row, SEGS segments covering the widest window (head offset 7), 8 to 80 values a
+    thread; ROWS fills the warps once or twice."""
+    for segw in (8, 16, 32, 64, 128):
+        segs = math.ceil((cols + 7) / segw)
+        if not 1 <= segs <= 10 or (segs == 1 and segw > 8):
+            continue
+        for warps, m in ((4, 1), (4, 2), (8, 1)):
+            yield warps * 32 * 8 // segw * m, segw, segs, warps
+
+
+def bench(cols_list: str, dtypes: str) -> int:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from kernels_triton import softmax
+    from triton_oneshot_geometry import DTYPES, _ms, header, inputs, timed_cell
+
+    bad = check("cuda")
+    header(2.0**30, "window segments ROWSxSEGW/wWARPS[p1]; rows a multiple of 8")
+    for dname in dtypes.split(","):
+        dtype = DTYPES[dname]
+        for cols in map(int, cols_list.split(",")):
+            rows = (2**30 // (cols * dtype.itemsize)) // 8 * 8
+            x, _, out, copy_bw, moved, ref = inputs("fwd", dtype, cols, rows * cols * dtype.itemsize)
+            assert x.shape[0] == rows
+            q = softmax.plan(x, "softmax", "auto")
+            cells = [f"auto={100 * moved / _ms(lambda: softmax.run(x, 'softmax', 'auto')) / copy_bw:.1f}"
+                     f"({q['kernel']})"]
+            best = None
+            for r, segw, segs, warps in geometries(cols):
+                def call(r=r, segw=segw, segs=segs, warps=warps, prev=0):
+                    return seg2_kernel[(triton.cdiv(rows, r),)](
+                        x, out, rows, cols, cols, cols, ROWS=r, SEGS=segs, SEGW=segw, VEC=8, PREV=prev,
+                        num_warps=warps)
+                cell = timed_cell(f"{r}x{segw}/w{warps}", call, out, ref, dtype, moved, copy_bw)
+                cells.append(cell)
+                bad += "WRONG" in cell or "ERR" in cell
+                pct = float(cell.split("=")[1].split("(")[0]) if "ERR" not in cell else 0.0
+                if best is None or pct > best[0]:
+                    best = (pct, r, segw, segs, warps)
+            _, r, segw, segs, warps = best
+            cell = timed_cell(f"{r}x{segw}/w{warps}p1", lambda: seg2_kernel[(triton.cdiv(rows, r),)](
+                x, out, rows, cols, cols, cols, ROWS=r, SEGS=segs, SEGW=segw, VEC=8, PREV=1, num_warps=warps),
+                out, ref, dtype, moved, copy_bw)
+            bad += "WRONG" in cell or "ERR" in cell
+            print(dname, cols, f"copy={copy_bw / 1e6:.0f}GB/s", "  ".join(cells + [cell]), flush=True)
     return bad
 
 
 if __name__ == "__main__":
-    assert os.environ.get("TRITON_INTERPRET") == "1", "run under TRITON_INTERPRET=1 (the GPU form is not checked yet)"
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--cols", default="33,65,97,131,197,263,333,457")
+    ap.add_argument("--dtypes", default="bf16")
+    args = ap.parse_args()
+    if args.bench:
+        raise SystemExit(1 if bench(args.cols, args.dtypes) else 0)
+    assert os.environ.get("TRITON_INTERPRET") == "1", "run under TRITON_INTERPRET=1, or with --bench on a GPU"
     raise SystemExit(1 if check() else 0)
