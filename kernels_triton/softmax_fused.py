@@ -32,7 +32,7 @@ import torch
 import triton
 import triton.language as tl
 
-from . import downcast, launch, pairs, row_edges, softmax_rows, softmax_split
+from . import downcast, launch, pairs, row_edges, shared_vectors, softmax_rows, softmax_split
 from .softmax_rows import LN2, LOG2E
 
 # Register and spill figures quoted below are ptxas's for sm_90 (Triton 3.6 and 3.9).
@@ -170,6 +170,12 @@ FUSED_EDGE_ROWS_BYTES = {2: (1024, 4096), 4: (4096, 4096)}
 # (bf16 511-4097) at 4 KiB: 1100 78.3 -> 83.3 but 3001 / 4097 87.0 / 97.4 -> 83.2 / 90.7,
 # hence the span bound. Not measured on the H100 (25 GB/s per SM), which keeps the
 # rules above.
+# On `fast_sm` GPUs contiguous 16-bit rows of odd width whose window spans at most
+# FUSED_SHARED_MAX_SPAN bytes take shared_vectors.py's tile (every 16-byte vector loaded
+# and stored whole, once, though two rows share it) rather than the window tiles above;
+# the module's docstring has the measurements. Not measured on the H100 (25 GB/s per
+# SM), which keeps the rules above.
+FUSED_SHARED_MAX_SPAN = 1024
 FUSED_EDGES_FAST_MIN_COLS = {4: 64, 2: 32}
 FUSED_EDGES_FAST_MIN_SPAN = {4: 0, 2: 256}
 FUSED_EDGES_FAST_MAX_SPAN = {4: 4096, 2: 1024}
@@ -330,7 +336,9 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # tail, the edges in EDGE_LANES lanes a row (row_edges.py); WINDOW: those rows read
     # as whole vectors from the boundary before their start (`window`; 2: all but x's
     # last row, which the program that holds it reads by value after its tile, a
-    # register-light pass the tile's program has room for); TAIL > 0: the window, or the
+    # register-light pass the tile's program has room for; 3: contiguous rows that share
+    # their edge vectors, read as SEGMENTS segments of BLOCK columns, shared_vectors.py;
+    # 4: the same, x's last program by value); TAIL > 0: the window, or the
     # plain tile, as two tiles, BLOCK columns and TAIL past them (`window_parts`,
     # `plain_parts`). INTERPRETER: Triton's
     # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
@@ -343,6 +351,16 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     elif PAIRS:
         _fused_pairs_tile(x_ptr, y_ptr, rows, n_rows, n_cols // 2, x_row_stride // 2, y_row_stride // 2,
                           LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
+    elif WINDOW == 3:
+        shared_vectors.tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
+                            False, INTERPRETER)
+    elif WINDOW == 4:
+        if block * ROWS + ROWS >= n_rows:
+            shared_vectors.tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
+                                True, INTERPRETER)
+        else:
+            shared_vectors.tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
+                                False, INTERPRETER)
     elif WINDOW == 1:
         _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                            TAIL, EDGES, EDGE_LANES, INTERPRETER)
@@ -1074,6 +1092,14 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if softmax_split.fast_sm(limits) else None)
+    shared = _shared_vectors(x, limits)
+    if shared:
+        tile_rows, seg_width, segments, warps = shared
+        window_ = 3 if row_edges.ends_on_vector(x) else 4
+        constexprs = {"ROWS": tile_rows, "BLOCK": seg_width, "PAIRS": False, "ALIGN": align,
+                      "BF16": x.dtype == torch.bfloat16, "SEGMENTS": segments, "EDGES": row_edges.edge_vector(x),
+                      "EDGE_LANES": 0, "WINDOW": window_, "TAIL": 0}
+        return constexprs, warps, None, triton.cdiv(rows, tile_rows)
 
     block = triton.next_power_of_2(body_units(units, edges_))
     # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
@@ -1115,6 +1141,19 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
                   "EDGES": edges_, "EDGE_LANES": edge_lanes(edges_, tile_rows, warps), "WINDOW": window_,
                   "TAIL": tail}
     return constexprs, warps, maxnreg, triton.cdiv(rows, tile_rows)
+
+
+def _shared_vectors(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[int, int, int, int] | None:
+    """shared_vectors.geometry (ROWS, SEGW, SEGS, warps) where `fused` takes the
+    shared-vector tile on the (rows, cols) tensor `x` on the GPU of `limits`, else None:
+    16-bit rows of odd width, contiguous, whose window spans at most
+    FUSED_SHARED_MAX_SPAN bytes, on `fast_sm` GPUs (the output is always contiguous:
+    softmax.launch_plan)."""
+    vec = row_edges.edge_vector(x)
+    if (x.element_size() != 2 or not softmax_split.fast_sm(limits) or not shared_vectors.fits(x, vec)
+            or _span_bytes(x, vec) > FUSED_SHARED_MAX_SPAN):
+        return None
+    return shared_vectors.geometry(x, vec)
 
 
 def _tile(elem: int, cols: int, align: int, limits: launch.DeviceLimits | None,

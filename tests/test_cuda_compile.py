@@ -173,7 +173,8 @@ def test_warp_per_row_forward_shapes(tmp_path):
     group only where a lane holds one pack (kWarpRowRows) or, on the fast GPU, three
     16-bit packs (kWarpRowRows16Wide on 32 lanes, kWarpRowRows16Narrow on 16, and on 8
     for rows not read in three parts; the lane packs give three packs on no other group)
-    or four on 8-32 lanes where whole and at most 4/5 full, and fp32 rows of two packs on
+    or four on 8-32 lanes where whole and at most 4/5 full (on 16-32 lanes in three parts
+    and at most 15/16 full), and fp32 rows of two packs on
     32 lanes that fill at most 15/16 of them or of three at most 4/5, or, on
     the fast GPU, of 33 to kWarpRowNarrow32MaxPacks packs on 16 lanes of three packs at
     any fill (kWarpRowRows32). tests/test_cuda_softmax.py's
@@ -191,9 +192,11 @@ def test_warp_per_row_forward_shapes(tmp_path):
         three_packs = dtype != "fp32" and needed == 3 * pack
         assert three_packs == (dtype != "fp32" and cols // 8 in (*range(17, 25), *range(33, 49), *range(65, 97)))
         edges = cols % 8 != 0 if dtype != "fp32" else cols % 4 != 0
-        # kWarpRowRows16FourPacksMaxFill: whole rows of four packs at most 4/5 full
-        four_packs = (dtype != "fp32" and needed == 4 * pack and group >= 8 and not edges
-                      and 5 * (cols // pack) <= 4 * 4 * group)
+        # kWarpRowRows16FourPacks{,Edges}MaxFill: rows of four packs at most 4/5 full
+        # (whole) or 15/16 (in three parts, not on 8 lanes)
+        num, den = (15, 16) if edges else (4, 5)
+        four_packs = (dtype != "fp32" and needed == 4 * pack and group >= (16 if edges else 8)
+                      and den * (cols // pack) <= num * 4 * group)
         several = fast and (three_packs and not (group == 8 and edges) or four_packs)
         narrow32 = dtype == "fp32" and fast and 32 < cols // pack <= narrow32_packs
         assert narrow32 == (dtype == "fp32" and group == 16 and needed == 3 * pack), (cols, group, needed)
@@ -215,7 +218,9 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 1, 200] == (8, 32, narrow)    # four packs, 25 of 32 full
     assert shapes["bf16", 1, 216] == (8, 32, 1)         # 27 of 32: fuller than 4/5
     assert shapes["fp16", 1, 408] == (16, 32, narrow)   # 51 of 64
-    assert shapes["bf16", 1, 401] == (16, 32, 1)        # 50 of 64, in three parts: one row
+    assert shapes["bf16", 1, 401] == (16, 32, narrow)   # 50 of 64, in three parts
+    assert shapes["bf16", 1, 457] == (16, 32, narrow)   # 57 of 64, in three parts: under 15/16
+    assert shapes["fp16", 1, 801] == (32, 32, wide)     # 100 of 128, in three parts
     assert shapes["fp16", 1, 800] == (32, 32, wide)     # 100 of 128
     assert shapes["bf16", 1, 1024] == (32, 32, 1)       # every lane's four packs full
     assert shapes["bf16", 0, 197] == (8, 24, 1)         # below the bandwidth: one row

@@ -1287,7 +1287,9 @@ def test_plan_names_the_kernel_instance(variant, cols, kernel):
     (torch.bfloat16, 136, (8, 24, -1)),  # 8 lanes of three packs, whole: kWarpRowRows16Narrow
     (torch.bfloat16, 197, (8, 24, 1)),   # 8 lanes of three packs, in three parts: one row
     (torch.float16, 384, (16, 24, -1)),  # 16 lanes of three packs: kWarpRowRows16Narrow
-    (torch.bfloat16, 511, (16, 32, 1)),  # 16 lanes of four packs, in three parts: one row
+    (torch.bfloat16, 511, (16, 32, 1)),  # 16 lanes of four packs, in three parts, 63 of 64: one row
+    (torch.bfloat16, 457, (16, 32, -1)),  # 57 of 64, in three parts: kWarpRowRows16Narrow
+    (torch.float16, 801, (32, 32, 0)),   # 100 of 128, in three parts: kWarpRowRows16Wide
     (torch.bfloat16, 512, (16, 32, 1)),  # 16 lanes of four packs, full: one row per group
     (torch.bfloat16, 392, (16, 32, -1)),  # 49 of 64 four packs full: kWarpRowRows16Narrow
     (torch.float16, 800, (32, 32, 0)),   # 100 of 128: kWarpRowRows16Wide
@@ -1305,7 +1307,8 @@ def test_warp_per_row_lane_packs(dtype, cols, geometry):
     per lane (warp_per_row.cuh: kWarpRowLanePacks16/32, kWarpRowMinGroupBytes); 16-bit
     rows of three packs (and of four, whole and at most 4/5 full) take WARP_ROW_ROWS16_WIDE
     rows per group on 32 lanes (0 above) and WARP_ROW_ROWS16_NARROW on 16, and on 8 for rows
-    not read in three parts (-1 above), fp32
+    not read in three parts (-1 above; rows of four packs read in three parts at most 15/16
+    full on 16 and 32 lanes too), fp32
     rows of two packs on 32 lanes that fill at most 15/16 of them, or of three that fill at
     most 4/5, WARP_ROW_ROWS32 (-2 above), on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH of DRAM bandwidth per SM (the H200's 37 GB/s, not
@@ -1320,12 +1323,14 @@ def test_warp_per_row_lane_packs(dtype, cols, geometry):
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-@pytest.mark.parametrize("cols", [136, 197, 199, 264, 300, 391, 520, 577, 768, 200, 216, 408, 401, 800, 816, 1024])
+@pytest.mark.parametrize("cols", [136, 197, 199, 264, 300, 391, 520, 577, 768, 200, 216, 408, 401, 457, 800, 801,
+                                  816, 897, 1024])
 def test_warp_per_row_three_and_four_pack_rows(dtype, cols):
     """16-bit rows of three packs a lane (several rows per group on GPUs of
     WARP_ROW_TWO_ROWS_MIN_SM_BANDWIDTH) on 8, 16 and 32 lanes, whole (136, 264, 520, 768)
     and read in three parts (197, 199, 300, 391, 577), and of four (several rows where
-    whole and at most 4/5 full: 200, 408, 800, 816; one: 216, 401, 1024), at row counts
+    whole and at most 4/5 full: 200, 408, 800, 816; in three parts and at most 15/16 full:
+    401, 457, 801, 897; one: 216, 1024), at row counts
     that leave a group part of its rows (3, 65, 1001), every value against float64."""
     for rows in (1, 3, 65, 1001):
         x = make_rows(rows, cols, dtype, "cuda", seed=cols + rows)

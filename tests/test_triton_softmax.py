@@ -465,15 +465,86 @@ def test_fused_odd_rows_on_fast_sm_gpus_take_small_window_tiles(op):
     assert plan(769, fp32, h200) == (1, 1024, 0, 4, 1, 1)     # a span of 3 KiB
     assert plan(1501, fp32, h200) == plan(1501, fp32, h100) == (2, 2048, 0, 4, 1, 4)  # 6 KiB: as before
     for dtype in (bf16, torch.float16):
-        assert plan(97, dtype, h200) == plan(97, dtype, h100) == (64, 128, 0, 8, 1, 8)  # a span of 208 B
+        # (contiguous 16-bit rows on the H200 take the shared-vector tile: the next test)
+        assert plan(97, dtype, h100) == (64, 128, 0, 8, 1, 8)  # a span of 208 B
         assert plan(131, dtype, h100) == (32, 128, 16, 8, 1, 4)
-        assert plan(131, dtype, h200) == (8, 128, 16, 8, 1, 1)  # 276 B
         assert plan(197, dtype, h100) == (32, 256, 0, 8, 1, 8)
-        assert plan(197, dtype, h200) == (8, 256, 0, 8, 1, 1)
         assert plan(263, dtype, h100) == (16, 256, 16, 8, 1, 4)
-        assert plan(263, dtype, h200) == (4, 256, 16, 8, 1, 1)
+        strided = torch.empty(1 << 16, 271, dtype=dtype)[:, :263]  # rows 8 values apart
+        c = offline_fused_plan(strided, op, h200)["constexprs"]
+        assert (c["ROWS"], c["BLOCK"], c["TAIL"], c["EDGES"], c["WINDOW"]) == (4, 256, 16, 8, 1)  # 4 KiB tile
         assert plan(511, dtype, h200) == plan(511, dtype, h100) == (1, 512, 0, 8, 0, 1)  # the edge tile
         assert plan(1501, dtype, h200) == plan(1501, dtype, h100) == (1, 2048, 0, 8, 0, 2)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_fused_contiguous_16bit_odd_rows_on_fast_sm_gpus_share_vectors(op):
+    # shared_vectors.py: on the H200 (`fast_sm`) contiguous 16-bit rows of odd width whose
+    # window spans at most FUSED_SHARED_MAX_SPAN take the shared-vector tile: WINDOW 3
+    # where x ends on a 16-byte boundary, else 4; segments of BLOCK values on the fewest
+    # lanes (from two) that hold the window in at most SHARED_MAX_SEGMENTS, ROWS filling 4
+    # warps, at least 8. Not on the H100, for fp32, strided or offset rows, nor wider spans.
+    # (ROWS, BLOCK, SEGMENTS, WINDOW, warps).
+    _, _, fused, *_ = _modules()
+    from kernels_triton import offline, shared_vectors
+    assert fused.FUSED_SHARED_MAX_SPAN == 1024
+    sv = shared_vectors
+    assert (sv.SHARED_MAX_SEGMENTS, sv.SHARED_MIN_LANES, sv.SHARED_WARPS) == (6, 2, 4)
+
+    def plan(x, limits=offline.H200):
+        p = offline_fused_plan(x, op, limits)
+        c = p["constexprs"]
+        return c["ROWS"], c["BLOCK"], c["SEGMENTS"], c["WINDOW"], p["num_warps"]
+
+    for dtype in (torch.bfloat16, torch.float16):
+        rows = lambda n, cols: torch.empty(n, cols, dtype=dtype)  # noqa: E731
+        assert plan(rows(1 << 16, 17)) == (64, 16, 2, 3, 4)       # 3 vectors on 2 lanes
+        assert plan(rows(1 << 16, 33)) == (64, 16, 3, 3, 4)
+        assert plan(rows((1 << 16) + 1, 33)) == (64, 16, 3, 4, 4)  # x ends inside a vector
+        assert plan(rows(1 << 16, 65)) == (64, 16, 5, 3, 4)
+        assert plan(rows(1 << 16, 97)) == (32, 32, 4, 3, 4)        # 13 vectors: 7 on 2 lanes, 4 on 4
+        assert plan(rows(1 << 16, 197)) == (16, 64, 4, 3, 4)
+        assert plan(rows(1 << 16, 333)) == (16, 64, 6, 3, 4)
+        assert plan(rows(1 << 16, 457)) == (8, 128, 4, 3, 4)
+        assert plan(rows(1 << 16, 505)) == (8, 128, 4, 3, 4)       # a span of 1024 B
+        assert plan(rows(1, 505)) == (8, 128, 4, 4, 4)
+        assert plan(rows(1 << 16, 511))[3] == 0                    # 1036 B: the edge tile
+        assert plan(rows(1 << 16, 263), offline.H100)[3] == 1      # the H100 keeps its window
+        assert plan(rows(1 << 16, 264))[3] == 0                    # whole vectors
+        assert plan(torch.empty(1 << 16, 271, dtype=dtype)[:, :263])[3] == 1  # strided
+        assert plan(torch.empty((1 << 16) * 263 + 1, dtype=dtype)[1:].view(1 << 16, 263))[3] == 0  # offset
+    assert plan(torch.empty(1 << 16, 97))[3] == 1                  # fp32: its window
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_fused_shared_vector_tile_agrees(op, dtype, monkeypatch):
+    # The shared-vector tile (shared_vectors.py) as every fast-SM GPU runs it, here too
+    # under the interpreter (fast_sm forced): x ending on a 16-byte boundary (8 rows, 200)
+    # or inside a vector, the last program then by value (1, 5, 67 rows); a row's max in
+    # its head vector and in its tail, the matrix's special rows; every element against
+    # float64.
+    softmax_mod, _, fused, *_ = _modules()
+    if _interpreted():
+        monkeypatch.setattr(fused.softmax_split, "fast_sm", lambda limits: True)
+    elif not fused.softmax_split.fast_sm(fused.launch.device_limits(torch.device(DEVICE).index or 0)):
+        pytest.skip("the shared-vector tile is planned on GPUs of 30 GB/s of DRAM bandwidth per SM or more")
+    softmax_mod._PLANS.clear()
+    try:
+        target = Target("triton", op, "fused")
+        for cols in (17, 33, 97, 263, 457, 505):
+            for n in (1, 5, 8, 67, 200):
+                x = make_rows(n, cols, dtype, DEVICE, seed=cols + n)
+                assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] == (3 if n * cols % 8 == 0 else 4)
+                run_and_check(target, x)
+            run_and_check(target, special_rows(cols, dtype, DEVICE))
+            edge = make_rows(9, cols, torch.float32, DEVICE, seed=2)
+            edge[1, 0] = 60.0   # row 1's head vector holds row 0's tail
+            edge[2, -1] = 60.0  # row 2's tail vector is row 3's head
+            edge[3, 0] = math.inf
+            run_and_check(target, edge.to(dtype))
+    finally:
+        softmax_mod._PLANS.clear()
 
 
 @pytest.mark.parametrize("op", OPS)

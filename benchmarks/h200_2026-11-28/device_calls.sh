@@ -1333,3 +1333,38 @@ echo "compare $(el)"
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 48
+# session 60 call 48 (H200). (1) Triton: the shared-vector tile (kernels_triton/
+# shared_vectors.py, from call 47's prototype at its gather form; WINDOW 3 / 4 of `fused`
+# for contiguous 16-bit rows of odd width whose window spans at most 1 KiB, on fast_sm
+# GPUs) through `auto` against the kernels_triton before it (.device/before from `git
+# archive b1723fd kernels_triton`), twice, rows 1 GiB / row bytes (mostly not a multiple
+# of 8: the last program by value, WINDOW 4); its tests; memcheck. (2) CUDA, built in the
+# background: call 47's edges_fill patch as landed (kWarpRowRows16FourPacksEdgesMaxFill,
+# the same plans), its tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build_${tag}_$rev.txt 2>&1 &
+build_pid=$!
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_triton /tmp/before/
+compare_trees shared16 fwd 2 "--cols 17,33,65,97,131,197,263,333,401,457,505 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before > $out/tri_fwd_shared_compare_${tag}_$rev.txt 2>&1
+grep -v "^wrote" $out/tri_fwd_shared_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout 150 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_softmax.py \
+  -k "odd_rows or small_window_tiles or share_vectors or shared_vector" > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_triton_${tag}_$rev
+timeout 120 python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 64x33,65x33,17x263,9x505,200x97,3x457 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -6 $f.summary
+wait $build_pid; cat $out/build_${tag}_$rev.txt
+timeout $(( 585 - $(el) )) python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_cuda_softmax.py \
+  -k "warp_per_row_lane_packs or three_and_four_pack_rows" > $out/gpu_cuda_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_cuda_tests_${tag}_$rev.log
+echo "cuda tests $(el)"
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 49

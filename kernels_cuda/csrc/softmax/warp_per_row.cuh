@@ -124,8 +124,8 @@ constexpr int kWarpRowRows16Narrow = 2;
 // Rows of four packs a lane (on 8, 16 and 32 lanes: 200-256, 392-512, 776-1024 columns)
 // take the same rows, kWarpRowRows16Narrow / Wide, where whole (not read in three parts)
 // and filling at most kWarpRowRows16FourPacksMaxFill of the lanes' packs; fuller rows
-// already keep enough bytes in flight and lose to the second row, as do bf16 rows in
-// three parts. Registers (sm_90): 56 on 8 / 16 lanes, 48 on 32, against 46 for one row,
+// already keep enough bytes in flight and lose to the second row (rows in three parts:
+// kWarpRowRows16FourPacksEdgesMaxFill below). Registers (sm_90): 56 on 8 / 16 lanes, 48 on 32, against 46 for one row,
 // no spills. H200, 1 GiB, % of copy, forward, one row per group -> two, bf16 / fp16
 // softmax, log-softmax in the file, two rounds within 0.2 (tuning/
 // rows16_four_packs_experiment.patch, two rows up to 15/16 full, in three parts too, against
@@ -137,6 +137,22 @@ constexpr int kWarpRowRows16Narrow = 2;
 // -2.1), 896 (0.88) +2.2 / +2.6 (log-softmax bf16 -1.8), 472-480 and 960 -0.1 to -3.9;
 // in three parts bf16 401 / 457 / 801 -1.1 / -3.9 / -3.4 (fp16 +10.1 / +6.6 / +5.7).
 constexpr int kWarpRowRows16FourPacksMaxFillNum = 4, kWarpRowRows16FourPacksMaxFillDen = 5;
+// Rows of four packs read in three parts (on 16 and 32 lanes: 8 lanes keep one row,
+// kWarpRowRows16Narrow) take two rows up to kWarpRowRows16FourPacksEdgesMaxFill of the
+// lanes' packs. Their bf16 loss above was the output row's offset, which cicc rebuilt from
+// the thread and block ids before every 16-byte store of the body in the bf16 instances
+// alone (25-37 integer instructions a store, 72 registers against fp16's 64 on 32 lanes):
+// held in a register (rematerialize), bf16 takes 64 and gains as fp16 does. H200, 1 GiB,
+// % of copy, forward, one row per group -> two, softmax / log-softmax, two rounds within
+// 0.2 (tuning/rows16_four_packs_edges_fill_experiment.patch against b1723fd:
+// benchmarks/h200_2026-11-28/four16_edges_compare_h200_b1723fd.txt, call 47): bf16 401 /
+// 409 / 433 / 457 / 465 81.2 / 82.1 / 86.4 / 89.2 / 89.6 -> 87.9 / 89.0 / 91.5 / 92.9 /
+// 93.3 (log-softmax 84.9-90.3 -> 92.9-94.9), 777 / 801 / 833 / 897 86.9 / 83.7 / 86.6 /
+// 90.4 -> 89.8 / 86.8 / 88.9 / 92.2 (log-softmax 88.6-89.6 -> 91.8-93.9, but 897 92.3 ->
+// 91.0); fp16 401-465 77.8-87.4 -> 87.7-93.7, 777-897 81.3-88.7 -> 87.0-92.5 (log-softmax
+// 77.5-88.5 -> 88.6-94.7). Up to 4/5 full only (tuning/rows16_four_packs_edges_experiment
+// .patch) gave the same at 401 / 409 / 777 / 801 and nothing at 433-465 / 833 / 897.
+constexpr int kWarpRowRows16FourPacksEdgesMaxFillNum = 15, kWarpRowRows16FourPacksEdgesMaxFillDen = 16;
 // The same on fp32 rows of two or three 16-byte packs per lane on 32 lanes (132-387
 // columns) where the row fills at most kWarpRowRows32MaxFill of the lanes' packs: a
 // warp's row step then moves 544-1232 bytes, too few in flight on the H200, while
@@ -268,7 +284,12 @@ __global__ void __launch_bounds__(kWarpRowThreads) softmax_warp_per_row_kernel(R
         const OnlinePair acc = C > N && G == 32 ? warp_merge_pairs(part) : group_merge_pairs(part, G);
         if (row < a.rows) {
           const RowNorm n = make_row_norm(acc.m, acc.d, a.log);
-          T* yr = a.y + row * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
+          // Rows read in three parts on several rows a group: the output row's offset held
+          // in a register; cicc otherwise rebuilt it before every 16-byte store of the
+          // body in bf16 (kWarpRowRows16FourPacksEdgesMaxFill).
+          int64_t y_offset = row * a.cols + row_head_if<kEdges, T, N>(xr, a.cols);
+          if constexpr (kEdges && kGroup != 0) y_offset = rematerialize(y_offset);
+          T* yr = a.y + y_offset;
           s[r].template write<kWarpRow16StoreOf<kEdges>>(yr, group_lane, G, packs, n, a.log);
           if constexpr (kEdges) write_edges<T, N>(xr, a.y + row * a.cols, a.cols, group_lane, G, n, a.log);
         }
@@ -373,18 +394,20 @@ using WarpRowColsPerThread = IntList<1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64>;
 template <typename T>
 constexpr int warp_row_rows16(int pack, int values_per_lane, int group, bool edges) {
   if (!(sizeof(T) == 2 && pack * static_cast<int>(sizeof(T)) == 16)) return 1;
-  if (!(values_per_lane == 3 * pack || (values_per_lane == 4 * pack && !edges))) return 1;
+  if (!(values_per_lane == 3 * pack || values_per_lane == 4 * pack)) return 1;
   if (group == 8 && edges) return 1;  // kWarpRowRows16Narrow says why
   return group == 32 ? kWarpRowRows16Wide : group == 8 || group == 16 ? kWarpRowRows16Narrow : 1;
 }
 
 // warp_row_rows16's rows for a row of `packs` packs: rows of four packs a lane only while
-// they fill at most kWarpRowRows16FourPacksMaxFill of the group's packs.
+// they fill at most kWarpRowRows16FourPacksMaxFill of the group's packs (whole rows) or
+// kWarpRowRows16FourPacksEdgesMaxFill (rows read in three parts).
 template <typename T>
 constexpr int warp_row_rows16_at(int pack, int values_per_lane, int group, bool edges, int64_t packs) {
   const int64_t lane_packs = int64_t{group} * (values_per_lane / pack);
-  const bool fuller = values_per_lane == 4 * pack &&
-                      packs * kWarpRowRows16FourPacksMaxFillDen > lane_packs * kWarpRowRows16FourPacksMaxFillNum;
+  const int num = edges ? kWarpRowRows16FourPacksEdgesMaxFillNum : kWarpRowRows16FourPacksMaxFillNum;
+  const int den = edges ? kWarpRowRows16FourPacksEdgesMaxFillDen : kWarpRowRows16FourPacksMaxFillDen;
+  const bool fuller = values_per_lane == 4 * pack && packs * den > lane_packs * num;
   return fuller ? 1 : warp_row_rows16<T>(pack, values_per_lane, group, edges);
 }
 
