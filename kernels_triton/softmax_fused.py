@@ -338,7 +338,8 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
     # last row, which the program that holds it reads by value after its tile, a
     # register-light pass the tile's program has room for; 3: contiguous rows that share
     # their edge vectors, read as SEGMENTS segments of BLOCK columns, shared_vectors.py;
-    # 4: the same, x's last program by value); TAIL > 0: the window, or the
+    # 4: the same but for x's last row, which the program that holds it reads by value
+    # with the row before it, TAIL columns a row); TAIL > 0 (WINDOW < 3): the window, or the
     # plain tile, as two tiles, BLOCK columns and TAIL past them (`window_parts`,
     # `plain_parts`). INTERPRETER: Triton's
     # CPU interpreter (no inline PTX; bf16 rounded in the fp32 bits, downcast.py).
@@ -353,14 +354,12 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
                           LOG_SOFTMAX, BLOCK, BF16, INTERPRETER)
     elif WINDOW == 3:
         shared_vectors.tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
-                            False, INTERPRETER)
+                            INTERPRETER)
     elif WINDOW == 4:
+        shared_vectors.tile(x_ptr, y_ptr, block, n_rows - 1, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
+                            INTERPRETER)
         if block * ROWS + ROWS >= n_rows:
-            shared_vectors.tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
-                                True, INTERPRETER)
-        else:
-            shared_vectors.tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX, ROWS, BLOCK, SEGMENTS, EDGES,
-                                False, INTERPRETER)
+            shared_vectors.last_rows(x_ptr, y_ptr, n_rows, n_cols, LOG_SOFTMAX, TAIL, EDGES, INTERPRETER)
     elif WINDOW == 1:
         _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_stride, LOG_SOFTMAX, BLOCK,
                            TAIL, EDGES, EDGE_LANES, INTERPRETER)
@@ -1095,10 +1094,11 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     shared = _shared_vectors(x, limits)
     if shared:
         tile_rows, seg_width, segments, warps = shared
-        window_ = 3 if row_edges.ends_on_vector(x) else 4
+        last_rows = not row_edges.ends_on_vector(x)
         constexprs = {"ROWS": tile_rows, "BLOCK": seg_width, "PAIRS": False, "ALIGN": align,
                       "BF16": x.dtype == torch.bfloat16, "SEGMENTS": segments, "EDGES": row_edges.edge_vector(x),
-                      "EDGE_LANES": 0, "WINDOW": window_, "TAIL": 0}
+                      "EDGE_LANES": 0, "WINDOW": 4 if last_rows else 3,
+                      "TAIL": triton.next_power_of_2(cols) if last_rows else 0}
         return constexprs, warps, None, triton.cdiv(rows, tile_rows)
 
     block = triton.next_power_of_2(body_units(units, edges_))

@@ -521,7 +521,8 @@ def test_fused_contiguous_16bit_odd_rows_on_fast_sm_gpus_share_vectors(op):
 def test_fused_shared_vector_tile_agrees(op, dtype, monkeypatch):
     # The shared-vector tile (shared_vectors.py) as every fast-SM GPU runs it, here too
     # under the interpreter (fast_sm forced): x ending on a 16-byte boundary (8 rows, 200)
-    # or inside a vector, the last program then by value (1, 5, 67 rows); a row's max in
+    # or inside a vector, its last two rows then by value (1, 5, 9, 65, 67 rows: 9 and 65
+    # put the last row first in a tile of 8 or 64 rows for some widths); a row's max in
     # its head vector and in its tail, the matrix's special rows; every element against
     # float64.
     softmax_mod, _, fused, *_ = _modules()
@@ -533,7 +534,7 @@ def test_fused_shared_vector_tile_agrees(op, dtype, monkeypatch):
     try:
         target = Target("triton", op, "fused")
         for cols in (17, 33, 97, 263, 457, 505):
-            for n in (1, 5, 8, 67, 200):
+            for n in (1, 5, 8, 9, 65, 67, 200):
                 x = make_rows(n, cols, dtype, DEVICE, seed=cols + n)
                 assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] == (3 if n * cols % 8 == 0 else 4)
                 run_and_check(target, x)
