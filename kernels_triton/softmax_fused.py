@@ -170,12 +170,12 @@ FUSED_EDGE_ROWS_BYTES = {2: (1024, 4096), 4: (4096, 4096)}
 # (bf16 511-4097) at 4 KiB: 1100 78.3 -> 83.3 but 3001 / 4097 87.0 / 97.4 -> 83.2 / 90.7,
 # hence the span bound. Not measured on the H100 (25 GB/s per SM), which keeps the
 # rules above.
-# On `fast_sm` GPUs contiguous 16-bit rows of odd width whose window spans at most
-# FUSED_SHARED_MAX_SPAN bytes take shared_vectors.py's tile (every 16-byte vector loaded
-# and stored whole, once, though two rows share it) rather than the window tiles above;
-# the module's docstring has the measurements. Not measured on the H100 (25 GB/s per
-# SM), which keeps the rules above.
-FUSED_SHARED_MAX_SPAN = 1024
+# On `fast_sm` GPUs contiguous rows of odd width whose window spans at most
+# FUSED_SHARED_MAX_SPAN bytes (by element size; 0: none) take shared_vectors.py's tile
+# (every 16-byte vector loaded and stored whole, once, though two rows share it) rather
+# than the window tiles above; the module's docstring has the measurements. Not measured
+# on the H100 (25 GB/s per SM), which keeps the rules above.
+FUSED_SHARED_MAX_SPAN = {2: 1024, 4: 0}
 FUSED_EDGES_FAST_MIN_COLS = {4: 64, 2: 32}
 FUSED_EDGES_FAST_MIN_SPAN = {4: 0, 2: 256}
 FUSED_EDGES_FAST_MAX_SPAN = {4: 4096, 2: 1024}
@@ -1146,12 +1146,11 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
 def _shared_vectors(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[int, int, int, int] | None:
     """shared_vectors.geometry (ROWS, SEGW, SEGS, warps) where `fused` takes the
     shared-vector tile on the (rows, cols) tensor `x` on the GPU of `limits`, else None:
-    16-bit rows of odd width, contiguous, whose window spans at most
-    FUSED_SHARED_MAX_SPAN bytes, on `fast_sm` GPUs (the output is always contiguous:
-    softmax.launch_plan)."""
+    rows of odd width, contiguous, whose window spans at most FUSED_SHARED_MAX_SPAN bytes,
+    on `fast_sm` GPUs (the output is always contiguous: softmax.launch_plan)."""
     vec = row_edges.edge_vector(x)
-    if (x.element_size() != 2 or not softmax_split.fast_sm(limits) or not shared_vectors.fits(x, vec)
-            or _span_bytes(x, vec) > FUSED_SHARED_MAX_SPAN):
+    if (not softmax_split.fast_sm(limits) or not shared_vectors.fits(x, vec)
+            or _span_bytes(x, vec) > FUSED_SHARED_MAX_SPAN.get(x.element_size(), 0)):
         return None
     return shared_vectors.geometry(x, vec)
 

@@ -487,7 +487,7 @@ def test_fused_contiguous_16bit_odd_rows_on_fast_sm_gpus_share_vectors(op):
     # (ROWS, BLOCK, SEGMENTS, WINDOW, warps).
     _, _, fused, *_ = _modules()
     from kernels_triton import offline, shared_vectors
-    assert fused.FUSED_SHARED_MAX_SPAN == 1024
+    assert fused.FUSED_SHARED_MAX_SPAN == {2: 1024, 4: 0}
     sv = shared_vectors
     assert (sv.SHARED_MAX_SEGMENTS, sv.SHARED_MIN_LANES, sv.SHARED_WARPS) == (6, 2, 4)
 
@@ -1235,6 +1235,8 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
     # is two tiles (BLOCK + TAIL: 300 as 256 + 64; 260, whose head and tail vectors spill
     # past 256, as 256 + 16; 197 stays one tile of 256, fp32 1501 one of 2048). On a GPU a
     # few rows take a tile each, so the tensors there have enough rows for tiles of several.
+    # On GPUs of fast SMs contiguous 16-bit rows take the shared-vector tile instead (WINDOW
+    # 3 / 4: test_fused_shared_vector_tile_agrees).
     softmax_mod, *_ = _modules()
     for cols, parts in ([(1501, (2048, 0))] if dtype == torch.float32 else
                         [(197, (256, 0)), (260, (256, 16)), (300, (256, 64))]):
@@ -1248,6 +1250,9 @@ def test_odd_rows_read_whole_from_the_boundary_before(op, dtype):
 
 def _check_windows(softmax_mod, op, dtype, cols, parts):
     many = 0 if DEVICE == "cpu" else 1024  # rows past 132 SMs x 4: tiles of 8 rows
+    _, launch, fused, *_ = _modules()
+    fast = DEVICE != "cpu" and fused.softmax_split.fast_sm(launch.device_limits(torch.device(DEVICE).index or 0))
+    shares = fast and dtype != torch.float32  # contiguous rows: shared vectors
     special = special_rows(cols, dtype, DEVICE)
     windows = set()
     for rows, layout in ((8, "padded"), (8, "contiguous"), (7, "contiguous"), (7, "padded")):
@@ -1257,17 +1262,20 @@ def _check_windows(softmax_mod, op, dtype, cols, parts):
         ends = (x.data_ptr() + ((x.shape[0] - 1) * x.stride(0) + cols) * x.element_size()) % 16 == 0
         assert ends == (x.numel() * x.element_size() % 16 == 0), (rows, layout)
         c = softmax_mod.plan(x, op, "fused")["constexprs"]
-        assert c["EDGES"] and c["WINDOW"] == (1 if ends else 2 if c["ROWS"] > 1 else 0), (rows, layout, c)
-        if c["WINDOW"]:
+        window = ((3 if ends else 4) if shares and layout == "contiguous" else
+                  1 if ends else 2 if c["ROWS"] > 1 else 0)
+        assert c["EDGES"] and c["WINDOW"] == window, (rows, layout, c)
+        if c["WINDOW"] in (1, 2):
             assert (c["BLOCK"], c["TAIL"]) == parts, (cols, rows, layout, c)
         windows.add(c["WINDOW"])
         run_and_check(Target("triton", op, "fused"), x)
-    assert windows == ({1, 2} if dtype != torch.float32 or DEVICE != "cpu" else {0, 1}), windows
+    assert windows == ({1, 2, 3, 4} if shares else {1, 2} if dtype != torch.float32 or DEVICE != "cpu"
+                       else {0, 1}), windows
     for i in range(2 * len(special)):
         values = make_rows(many + 3, cols, dtype, DEVICE, seed=i)
         values[-1] = special[i // 2].flip(0) if i % 2 else special[i // 2]
         x = in_layout(values, "contiguous" if i % 4 < 2 else "padded")
-        assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] in (0, 2)
+        assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] in (0, 2, 4)
         run_and_check(Target("triton", op, "fused"), x)
 
 

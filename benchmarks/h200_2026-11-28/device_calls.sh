@@ -1368,3 +1368,41 @@ echo "cuda tests $(el)"
 (cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
 
 ## call 49
+# session 60 call 49 (H200). (1) Triton, through tune.py: the shared-vector tile (landed
+# in call 48 for 16-bit spans to 1 KiB) on wider 16-bit rows (spans to 8 KiB, the edge
+# tile's rows now: 78-89% at 511-1100) and on fp32 odd rows (their windows, or element
+# loads under 64 columns), beside `fused` and `auto` now. (2) CUDA, built in the
+# background: the four compute-sanitizer tools over warp_per_row's instances landed in
+# call 48 (16-bit four-pack rows in three parts, two rows a group) and session 59's fp32
+# two-pack rows at 208-240 (two rows to 15/16 full; owed since call 37).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build_${tag}_$rev.txt 2>&1 &
+build_pid=$!
+F=kernels_triton.softmax_fused
+run() {  # run DTYPE COLS LABEL IMPLS SETS...
+  local dtype=$1 cols=$2 label=$3 impls=$4; shift 4
+  for op in softmax log_softmax; do
+    timeout 120 python3 benchmarks/tuning/tune.py --cols $cols --dtype $dtype --op $op --impl $impls \
+      --label $label "$@" 2>&1 | grep -v Warn
+  done
+}
+w16=511,577,700,769,1025,1100,1500,2049
+o32=17,33,47,63,97,131,263,457,769,1025
+{
+  run bf16 $w16 now triton/fused,triton/auto
+  run bf16 $w16 shared triton/fused --set "$F.FUSED_SHARED_MAX_SPAN={2:8192,4:0}"
+  run fp32 $o32 now triton/fused,triton/auto
+  run fp32 $o32 shared triton/fused --set "$F.FUSED_SHARED_MAX_SPAN={2:1024,4:8192}"
+} > $out/shared_wider_${tag}_$rev.txt
+cat $out/shared_wider_${tag}_$rev.txt
+echo "tuned $(el)"
+wait $build_pid; cat $out/build_${tag}_$rev.txt
+f=$out/sanitize_cuda_${tag}_$rev
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants warp_per_row,auto \
+  --dtypes bf16,fp16,fp32 --ops softmax,log_softmax --shapes 65x401,9x457,33x801,5x897,65x208,9x232,3x240 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 50
