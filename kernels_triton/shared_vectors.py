@@ -23,17 +23,29 @@ multiple of the vector's values) starts on a vector boundary, so its first row h
 values of another row in its head.
 
 Where x does not end on a 16-byte boundary (`row_edges.ends_on_vector`) its last vector
-holds fewer values than a vector: the tiles then take every row but the last (the rows of
-x's last vector are never read by them), and the program that holds the last row reads
+holds fewer values than a vector: the tiles then take every row but the last (whose
+tail vector would run past x's end), and the program that holds the last row reads
 x's last two rows by value after its tile (`last_rows`), storing the last row and the
 values of the row before it that share its head vector: nothing outside x is read or
 written, and the tile is compiled once (an exact-mask copy of the tile for the last
 program took 96 / 128 registers against 72 at bf16 263, Triton 3.9).
 
-H200 (tuning/triton_window_segments_prototype.py --bench, device call 47, 1 GiB, bf16,
-% of copy; window tile -> this tile at its best geometry): 33 33.2 -> 77.2, 65 41.8 ->
-84.7, 97 65.5 -> 90.4, 131 77.0 -> 94.9, 197 75.5 -> 93.2, 263 91.8 -> 97.7, 333 84.4 ->
-98.1, 457 95.8 -> 99.0. `geometry` holds the rule those best geometries follow.
+H200, 1 GiB, % of copy, `auto` forward, softmax / log-softmax, before -> after:
+* 16-bit to 1 KiB spans, against the window tiles (benchmarks/h200_2026-11-28/
+  tri_fwd_shared_compare_h200_1458eed.txt, call 48, two rounds within 0.1): bf16 17 / 33
+  / 65 / 97 / 131 / 197 / 263 / 333 / 401 / 457 / 505 14.0 / 32.4 / 41.8 / 66.3 / 76.2 /
+  78.6 / 94.9 / 81.4 / 88.5 / 95.1 / 96.7 -> 57.6 / 77.4 / 84.1 / 92.9 / 95.9 / 91.1 /
+  98.1 / 98.2 / 95.3 / 98.9 / 97.9 (log-softmax 11.6-95.0 -> 56.2-99.0); fp16 alike
+  (13.9-96.6 -> 60.2-98.9; log-softmax 11.6-95.0 -> 57.2-99.3, 263 even at 95.0);
+* wider 16-bit rows and fp32 rows, `fused` through tune.py against the edge tile and
+  element loads (shared_wider_h200_7d619e7.txt, call 49, one round): bf16 511 / 577 / 700
+  78.5 / 78.1 / 88.1 -> 97.8 / 98.2 / 98.9 (log-softmax 78.3 / 75.5 / 87.5 -> 94.0 / 99.2 /
+  99.9), but 769 / 1025 / 2049 (32-64 lanes a row) 89.7 / 98.3 / 99.2 -> 88.7 / 90.7 /
+  55.1; fp32 17 / 33 / 47 / 63 37.5 / 22.2 / 48.4 / 60.0 -> 92.3 / 82.7 / 94.2 / 94.4
+  (log-softmax 17.3-55.1 -> 82.1-96.6), and from 97 (their windows) -1.7 to +0.7.
+softmax_fused.FUSED_SHARED_MAX_SPAN bounds the rows so; `geometry` holds the rule the
+best geometries of the prototype (tuning/triton_window_segments_prototype.py --bench,
+call 47) follow.
 """
 from __future__ import annotations
 

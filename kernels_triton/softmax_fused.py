@@ -171,11 +171,15 @@ FUSED_EDGE_ROWS_BYTES = {2: (1024, 4096), 4: (4096, 4096)}
 # hence the span bound. Not measured on the H100 (25 GB/s per SM), which keeps the
 # rules above.
 # On `fast_sm` GPUs contiguous rows of odd width whose window spans at most
-# FUSED_SHARED_MAX_SPAN bytes (by element size; 0: none) take shared_vectors.py's tile
-# (every 16-byte vector loaded and stored whole, once, though two rows share it) rather
-# than the window tiles above; the module's docstring has the measurements. Not measured
+# FUSED_SHARED_MAX_SPAN bytes (by element size) take shared_vectors.py's tile (every
+# 16-byte vector loaded and stored whole, once, though two rows share it) rather than the
+# window tiles, the edge tile or element loads above; the module's docstring has the
+# measurements: 16-bit rows to 761 columns (a window of 96 vectors, 6 segments on 16
+# lanes), fp32 rows under FUSED_EDGES_FAST_MIN_COLS (63 + 3 values), which kept element
+# loads. Wider ones lost or barely moved (call 49: bf16 769 / 1025 / 2049, 32-64 lanes a
+# row, -1.0 / -7.6 / -44; fp32 97-1025 -1.7 to +0.7, log-softmax 97 +5.1). Not measured
 # on the H100 (25 GB/s per SM), which keeps the rules above.
-FUSED_SHARED_MAX_SPAN = {2: 1024, 4: 0}
+FUSED_SHARED_MAX_SPAN = {2: 1536, 4: 264}
 FUSED_EDGES_FAST_MIN_COLS = {4: 64, 2: 32}
 FUSED_EDGES_FAST_MIN_SPAN = {4: 0, 2: 256}
 FUSED_EDGES_FAST_MAX_SPAN = {4: 4096, 2: 1024}

@@ -473,21 +473,22 @@ def test_fused_odd_rows_on_fast_sm_gpus_take_small_window_tiles(op):
         strided = torch.empty(1 << 16, 271, dtype=dtype)[:, :263]  # rows 8 values apart
         c = offline_fused_plan(strided, op, h200)["constexprs"]
         assert (c["ROWS"], c["BLOCK"], c["TAIL"], c["EDGES"], c["WINDOW"]) == (4, 256, 16, 8, 1)  # 4 KiB tile
-        assert plan(511, dtype, h200) == plan(511, dtype, h100) == (1, 512, 0, 8, 0, 1)  # the edge tile
+        assert plan(511, dtype, h100) == (1, 512, 0, 8, 0, 1)  # the edge tile (the H200: shared vectors)
         assert plan(1501, dtype, h200) == plan(1501, dtype, h100) == (1, 2048, 0, 8, 0, 2)
 
 
 @pytest.mark.parametrize("op", OPS)
 def test_fused_contiguous_16bit_odd_rows_on_fast_sm_gpus_share_vectors(op):
     # shared_vectors.py: on the H200 (`fast_sm`) contiguous 16-bit rows of odd width whose
-    # window spans at most FUSED_SHARED_MAX_SPAN take the shared-vector tile: WINDOW 3
-    # where x ends on a 16-byte boundary, else 4; segments of BLOCK values on the fewest
-    # lanes (from two) that hold the window in at most SHARED_MAX_SEGMENTS, ROWS filling 4
-    # warps, at least 8. Not on the H100, for fp32, strided or offset rows, nor wider spans.
+    # window spans at most FUSED_SHARED_MAX_SPAN (fp32 ones too, under 64 columns) take the
+    # shared-vector tile: WINDOW 3 where x ends on a 16-byte boundary, else 4; segments of
+    # BLOCK values on the fewest lanes (from two) that hold the window in at most
+    # SHARED_MAX_SEGMENTS, ROWS filling 4 warps, at least a vector's values. Not on the
+    # H100, for strided or offset rows, nor wider spans.
     # (ROWS, BLOCK, SEGMENTS, WINDOW, warps).
     _, _, fused, *_ = _modules()
     from kernels_triton import offline, shared_vectors
-    assert fused.FUSED_SHARED_MAX_SPAN == {2: 1024, 4: 0}
+    assert fused.FUSED_SHARED_MAX_SPAN == {2: 1536, 4: 264}
     sv = shared_vectors
     assert (sv.SHARED_MAX_SEGMENTS, sv.SHARED_MIN_LANES, sv.SHARED_WARPS) == (6, 2, 4)
 
@@ -506,18 +507,23 @@ def test_fused_contiguous_16bit_odd_rows_on_fast_sm_gpus_share_vectors(op):
         assert plan(rows(1 << 16, 197)) == (16, 64, 4, 3, 4)
         assert plan(rows(1 << 16, 333)) == (16, 64, 6, 3, 4)
         assert plan(rows(1 << 16, 457)) == (8, 128, 4, 3, 4)
-        assert plan(rows(1 << 16, 505)) == (8, 128, 4, 3, 4)       # a span of 1024 B
+        assert plan(rows(1 << 16, 505)) == (8, 128, 4, 3, 4)
         assert plan(rows(1, 505)) == (8, 128, 4, 4, 4)
-        assert plan(rows(1 << 16, 511))[3] == 0                    # 1036 B: the edge tile
+        assert plan(rows(1 << 16, 511)) == (8, 128, 5, 3, 4)       # 65 vectors: 5 on 16 lanes
+        assert plan(rows(1 << 16, 761)) == (8, 128, 6, 3, 4)       # a span of 1536 B
+        assert plan(rows(1 << 16, 769))[3] == 0                    # 1552 B: the edge tile
         assert plan(rows(1 << 16, 263), offline.H100)[3] == 1      # the H100 keeps its window
         assert plan(rows(1 << 16, 264))[3] == 0                    # whole vectors
         assert plan(torch.empty(1 << 16, 271, dtype=dtype)[:, :263])[3] == 1  # strided
         assert plan(torch.empty((1 << 16) * 263 + 1, dtype=dtype)[1:].view(1 << 16, 263))[3] == 0  # offset
-    assert plan(torch.empty(1 << 16, 97))[3] == 1                  # fp32: its window
+    assert plan(torch.empty(1 << 16, 17)) == (64, 8, 3, 3, 4)       # fp32: 5 vectors on 2 lanes
+    assert plan(torch.empty(1 << 16, 63)) == (32, 16, 5, 3, 4)      # a span of 264 B
+    assert plan(torch.empty(1 << 16, 65))[3] == 1                   # 272 B: its window
+    assert plan(torch.empty(1 << 16, 63), offline.H100)[3] == 0     # the H100: element loads
 
 
 @pytest.mark.parametrize("op", OPS)
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_fused_shared_vector_tile_agrees(op, dtype, monkeypatch):
     # The shared-vector tile (shared_vectors.py) as every fast-SM GPU runs it, here too
     # under the interpreter (fast_sm forced): x ending on a 16-byte boundary (8 rows, 200)
@@ -533,10 +539,11 @@ def test_fused_shared_vector_tile_agrees(op, dtype, monkeypatch):
     softmax_mod._PLANS.clear()
     try:
         target = Target("triton", op, "fused")
-        for cols in (17, 33, 97, 263, 457, 505):
+        vec = 16 // dtype.itemsize
+        for cols in (9, 17, 33, 63) if vec == 4 else (17, 33, 97, 263, 457, 577, 761):
             for n in (1, 5, 8, 9, 65, 67, 200):
                 x = make_rows(n, cols, dtype, DEVICE, seed=cols + n)
-                assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] == (3 if n * cols % 8 == 0 else 4)
+                assert softmax_mod.plan(x, op, "fused")["constexprs"]["WINDOW"] == (3 if n * cols % vec == 0 else 4)
                 run_and_check(target, x)
             run_and_check(target, special_rows(cols, dtype, DEVICE))
             edge = make_rows(9, cols, torch.float32, DEVICE, seed=2)

@@ -1406,3 +1406,30 @@ timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 
 ## call 50
+# session 60 call 50 (H200, Triton only). The shared-vector tile widened from call 49
+# (FUSED_SHARED_MAX_SPAN {2: 1536, 4: 264}: 16-bit rows to 761 columns, fp32 under 64)
+# through `auto` against call 48's kernels_triton (.device/before from `git archive
+# 1458eed kernels_triton`), twice; 769 / 65 as controls (unchanged plans). The Triton
+# forward tests on the GPU; memcheck over the new rows.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_triton /tmp/before/
+{
+  compare_trees wide16 fwd 2 "--cols 511,577,641,700,761,769 --dtype bf16,fp16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+  compare_trees narrow32 fwd 2 "--cols 9,17,33,47,63,65 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/before
+} > $out/tri_fwd_shared_wide_compare_${tag}_$rev.txt 2>&1
+grep -v "^wrote" $out/tri_fwd_shared_wide_compare_${tag}_$rev.txt
+echo "compare $(el)"
+timeout 240 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_softmax.py > $out/gpu_tests_triton_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_triton_${tag}_$rev.log
+echo "tests $(el)"
+f=$out/sanitize_triton_${tag}_$rev
+timeout 120 python3 benchmarks/sanitize.py --out $f.log --tools memcheck --backends triton --variants fused,auto \
+  --dtypes fp32,bf16,fp16 --ops softmax,log_softmax --shapes 65x17,64x33,9x63,17x577,5x761,3x9 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -6 $f.summary
+(cd $out && tar czf compare_csv_${tag}_$rev.tgz *.csv && rm *.csv)
+
+## call 51
