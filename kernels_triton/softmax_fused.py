@@ -1095,7 +1095,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
     edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if softmax_split.fast_sm(limits) else None)
-    shared = _shared_vectors(x, limits)
+    shared = None if pairs_ else _shared_vectors(x, limits)
     if shared:
         tile_rows, seg_width, segments, warps = shared
         last_rows = not row_edges.ends_on_vector(x)

@@ -217,7 +217,8 @@ def test_fused_lays_blocks_past_the_grid_limit_on_a_second_grid_dimension(op, mo
     monkeypatch.setattr(launch, "MAX_GRID", 3)
     assert launch.grid_2d(7) == (3, 3) and launch.grid_2d(3) == (3,)
     for dtype in DTYPES:
-        x = make_rows(100, 130, dtype, DEVICE)
+        # (on GPUs of fast SMs 16-bit rows of 130 take the shared-vector tile's 32 rows)
+        x = make_rows(100 if DEVICE == "cpu" else 400, 130, dtype, DEVICE)
         p = softmax_mod.plan(x, op, "fused")
         assert p["grid"] == math.ceil(100 / p["constexprs"]["ROWS"]) > 3 * 2
         out = softmax_mod.launch_plan(x, p)
@@ -1158,8 +1159,9 @@ def test_odd_rows_plan_head_whole_vectors_and_tail(dtype):
     # and `split` read them as head, whole vectors and tail: EDGES, a 16-byte vector's
     # values. Not one element in, nor rows narrower than two vectors (some would hold no
     # whole vector), nor fp32 rows `fused` packs several to a tile (FUSED_EDGES_MIN_COLS;
-    # on `fast_sm` GPUs FUSED_EDGES_FAST_MIN_COLS), nor rows already whole vectors
-    # (ALIGN), nor paired rows in `fused`.
+    # on `fast_sm` GPUs FUSED_EDGES_FAST_MIN_COLS, but for contiguous ones whose window
+    # spans at most FUSED_SHARED_MAX_SPAN, the shared-vector tile's), nor rows already
+    # whole vectors (ALIGN), nor paired rows in `fused`.
     softmax_mod, _, fused, _, _, _, rows_mod = _modules()
     from kernels_triton import row_edges
     vec = 16 // dtype.itemsize
@@ -1170,7 +1172,9 @@ def test_odd_rows_plan_head_whole_vectors_and_tail(dtype):
             assert rows_mod.row_align(x) == 1 and row_edges.edge_vector(x) == edges, (cols, layout)
             fast = DEVICE != "cpu" and fused.softmax_split.fast_sm(fused.launch.device_limits(x.device.index))
             min_cols = (fused.FUSED_EDGES_FAST_MIN_COLS if fast else fused.FUSED_EDGES_MIN_COLS)[dtype.itemsize]
-            fused_edges = edges if cols >= min_cols else 0
+            shared = (fast and layout == "contiguous"
+                      and (cols + vec - 1) * dtype.itemsize <= fused.FUSED_SHARED_MAX_SPAN[dtype.itemsize])
+            fused_edges = edges if cols >= min_cols or shared else 0
             for op in OPS:
                 for variant, expected in (("split", edges), ("fused", fused_edges)):
                     p = softmax_mod.plan(x, op, variant)
