@@ -144,7 +144,7 @@ constexpr int kWarpRowRows16FourPacksMaxFillNum = 4, kWarpRowRows16FourPacksMaxF
 // alone (25-37 integer instructions a store, 72 registers against fp16's 64 on 32 lanes):
 // held in a register (rematerialize), bf16 takes 64 and gains as fp16 does. H200, 1 GiB,
 // % of copy, forward, one row per group -> two, softmax / log-softmax, two rounds within
-// 0.2 (tuning/rows16_four_packs_edges_fill_experiment.patch against b1723fd:
+// 0.2 (call 47's tuning/rows16_four_packs_edges_fill_experiment.patch, in git at b1723fd:
 // benchmarks/h200_2026-11-28/four16_edges_compare_h200_b1723fd.txt, call 47): bf16 401 /
 // 409 / 433 / 457 / 465 81.2 / 82.1 / 86.4 / 89.2 / 89.6 -> 87.9 / 89.0 / 91.5 / 92.9 /
 // 93.3 (log-softmax 84.9-90.3 -> 92.9-94.9), 777 / 801 / 833 / 897 86.9 / 83.7 / 86.6 /
