@@ -14,7 +14,9 @@ widths or row strides). Rows that start off a 16-byte boundary (odd widths) are 
 head, whole 16-byte vectors and tail where x's and the output's rows share their offsets
 (row_edges.py, `_fused_edges_tile`; FUSED_EDGES_MIN_COLS); rows that fit the tile with
 their head and tail vectors as whole vectors from the 16-byte boundary before them
-(`_fused_window_tile`, `window`; backward: `backward_window`).
+(`_fused_window_tile`, `window`; backward: `backward_window`); on GPUs of fast SMs
+narrow contiguous ones as segments of whole vectors, each vector two rows share loaded
+and stored once (shared_vectors.py, `_shared_vectors`).
 
 The grid is one-shot: one program per row block (`grid`), laid out on a second grid
 dimension past CUDA's grid.x limit. `launch_params` derives every constexpr, the warps
@@ -1094,7 +1096,6 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
     pairs_ = paired(x, align)
     # Paired rows have an even width: half as many units, each twice the bytes.
     units, unit = (cols // 2, 2 * elem) if pairs_ else (cols, elem)
-    edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if softmax_split.fast_sm(limits) else None)
     shared = None if pairs_ else _shared_vectors(x, limits)
     if shared:
         tile_rows, seg_width, segments, warps = shared
@@ -1104,6 +1105,7 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
                       "EDGE_LANES": 0, "WINDOW": 4 if last_rows else 3,
                       "TAIL": triton.next_power_of_2(cols) if last_rows else 0}
         return constexprs, warps, None, triton.cdiv(rows, tile_rows)
+    edges_ = 0 if pairs_ else edges(x, min_cols=FUSED_EDGES_FAST_MIN_COLS if softmax_split.fast_sm(limits) else None)
 
     block = triton.next_power_of_2(body_units(units, edges_))
     # Rows held as whole vectors (neither pairs nor edges): one tile, or two parts.
@@ -1150,8 +1152,9 @@ def launch_params(x: torch.Tensor, limits: launch.DeviceLimits | None,
 def _shared_vectors(x: torch.Tensor, limits: launch.DeviceLimits | None) -> tuple[int, int, int, int] | None:
     """shared_vectors.geometry (ROWS, SEGW, SEGS, warps) where `fused` takes the
     shared-vector tile on the (rows, cols) tensor `x` on the GPU of `limits`, else None:
-    rows of odd width, contiguous, whose window spans at most FUSED_SHARED_MAX_SPAN bytes,
-    on `fast_sm` GPUs (the output is always contiguous: softmax.launch_plan)."""
+    contiguous rows of a width off whole 16-byte vectors whose window spans at most
+    FUSED_SHARED_MAX_SPAN bytes, on `fast_sm` GPUs (the output is always contiguous:
+    softmax.launch_plan)."""
     vec = row_edges.edge_vector(x)
     if (not softmax_split.fast_sm(limits) or not shared_vectors.fits(x, vec)
             or _span_bytes(x, vec) > FUSED_SHARED_MAX_SPAN.get(x.element_size(), 0)):
