@@ -15,6 +15,10 @@ Which file holds what:
 * ``softmax_rows.py``: what the softmax families share about a row (ALIGN, exp2 scaling,
   the backward's per-element arithmetic).
 * ``pairs.py``: 16-bit values held two per 32-bit word (`fused` on wide 16-bit rows).
+* ``row_edges.py``: rows that start off a 16-byte boundary read as head, whole vectors
+  and tail, or as whole vectors from the boundary before them (`fused`'s windows);
+  ``shared_vectors.py``: `fused`'s tile for narrow contiguous such rows on GPUs of fast
+  SMs, each vector two rows share loaded and stored once.
 * ``reduce.py``: the reduction op module; ``reductions.py``: the row (`block`, `tiled`)
   and whole-tensor (`two_stage`) sum / max kernels with their launch parameters.
 * ``launch.py``: what every launch shares: device guard, device limits, compiled
