@@ -1466,3 +1466,20 @@ timeout 240 python3 -m pytest -q -p no:cacheprovider -n 8 tests/test_triton_soft
 tail -3 $out/gpu_tests_triton_${tag}_$rev.log
 
 ## call 53
+# session 60 call 53 (H200, Triton only). The shared-vector tile packs 8-64 rows a
+# program whatever the SM count (the window tile spread few rows over the SMs): per-call
+# microseconds (graph / do_bench / loop) of `auto` at few rows, before (b1723fd's
+# kernels_triton) and after.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_triton
+cp -r $root/.device/before/kernels_triton /tmp/before/
+for tree in /tmp/before $root; do
+  echo "== $tree"
+  (cd $tree && PYTHONPATH=$tree timeout 120 python3 -m comparison --cols 33,333,761 --rows 64,1024,8192 --dtype bf16 \
+    --op softmax --backends triton --latency --quiet --layout long)
+done > $out/tri_shared_latency_${tag}_$rev.txt 2>&1
+cat $out/tri_shared_latency_${tag}_$rev.txt
+
+## call 54
