@@ -53,8 +53,8 @@ import torch
 import triton
 import triton.language as tl
 
-from . import downcast, row_edges
-from .softmax_rows import LN2, LOG2E
+from . import downcast, row_edges, softmax_rows
+from .softmax_rows import LOG2E
 
 # Segments a row is read as, at most: the fewest lanes a row (a power of two, from two)
 # whose segments number at most this. The best geometry of each width in call 47 had 3-6
@@ -111,13 +111,12 @@ def tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX: tl.constexpr, ROWS: t
     start = rows * n_cols
     base = row_edges.window_base(start, VEC)
     h, lanes, end = row_edges.window(start, base, n_cols, SEGW)
-    read_end = (end + (VEC - 1)) // VEC * VEC
     whole_end = end // VEC * VEC
     xp = x_ptr + base[:, None]
     vals = ()
     for s in tl.static_range(SEGS):
         c = s * SEGW + lanes
-        v = tl.load(xp + c, mask=live & (c < read_end), other=-float("inf")).to(tl.float32)
+        v = tl.load(xp + c, mask=row_edges.window_read(live, c, end, VEC), other=-float("inf")).to(tl.float32)
         if s == 0:
             head = v  # row r - 1's values before h, for the outputs it stores for that row
         if s == 0 or s >= SEGS - 2:
@@ -136,7 +135,7 @@ def tile(x_ptr, y_ptr, block, n_rows, n_cols, LOG_SOFTMAX: tl.constexpr, ROWS: t
         e = tl.exp2(shifted * LOG2E)
         acc += e
         parts = parts + ((shifted if LOG_SOFTMAX else e),)
-    norm = _normaliser(tl.sum(acc, axis=1)[:, None], LOG_SOFTMAX)
+    norm = softmax_rows.normaliser(tl.sum(acc, axis=1)[:, None], LOG_SOFTMAX)
     m_before = _row_before(m, ROWS)
     norm_before = _row_before(norm, ROWS)
     yp = y_ptr + base[:, None]
@@ -161,17 +160,11 @@ def last_rows(x_ptr, y_ptr, n_rows, n_cols, LOG_SOFTMAX: tl.constexpr, BLOCK: tl
     x = tl.load(x_ptr + start + cols, mask=read, other=-float("inf")).to(tl.float32)
     m = tl.max(x, axis=1)[:, None]
     shifted = x - m
-    norm = _normaliser(tl.sum(tl.exp2(shifted * LOG2E), axis=1)[:, None], LOG_SOFTMAX)
+    norm = softmax_rows.normaliser(tl.sum(tl.exp2(shifted * LOG2E), axis=1)[:, None], LOG_SOFTMAX)
     y = _outputs(shifted, norm, LOG_SOFTMAX)
     first = tl.where((r == n_rows - 1)[:, None], 0, (start + n_cols) // VEC * VEC - start)
     tl.store(y_ptr + start + cols, downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER),
              mask=read & (cols >= first))
-
-
-@triton.jit
-def _normaliser(d, LOG_SOFTMAX: tl.constexpr):
-    # What the outputs take from a row's sum of exps d: log d, or 1 / d.
-    return tl.log2(d) * LN2 if LOG_SOFTMAX else 1.0 / d
 
 
 @triton.jit

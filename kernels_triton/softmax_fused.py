@@ -402,7 +402,7 @@ def _softmax_fused_kernel(x_ptr, y_ptr, n_rows, n_cols, x_row_stride, y_row_stri
         if TAIL:
             shifted_t, e_t, d_t = _shifted_exps(x_t, m)
             d += d_t
-        norm = _normaliser(d, LOG_SOFTMAX)
+        norm = softmax_rows.normaliser(d, LOG_SOFTMAX)
         y = _outputs(shifted, e, norm, LOG_SOFTMAX)
         tl.store(y_ptr + rows[:, None] * y_row_stride + cols,
                  downcast.rounded(y, y_ptr.dtype.element_ty, INTERPRETER), mask=mask)
@@ -498,7 +498,7 @@ def _fused_window_tile(x_ptr, y_ptr, rows, n_rows, n_cols, x_row_stride, y_row_s
     if TAIL:
         shifted_t, e_t, d_t = _shifted_exps(x_t, m)
         d += d_t
-    norm = _normaliser(d, LOG_SOFTMAX)
+    norm = softmax_rows.normaliser(d, LOG_SOFTMAX)
     y = _outputs(shifted, e, norm, LOG_SOFTMAX)
     # y's row starts sit at x's offsets from 16 bytes (row_edges.edge_vector). Worked
     # out again from the row rather than from x_base (`moved`): kept live across the
@@ -530,14 +530,8 @@ def _shifted_exps(x, m):
 
 
 @triton.jit
-def _normaliser(d, LOG_SOFTMAX: tl.constexpr):
-    # What each row's outputs take from its sum of exps d: log d, or 1 / d.
-    return tl.log2(d) * LN2 if LOG_SOFTMAX else 1.0 / d
-
-
-@triton.jit
 def _outputs(shifted, e, norm, LOG_SOFTMAX: tl.constexpr):
-    # A part's outputs from `_shifted_exps` and `_normaliser`: x - max - log d, or e / d.
+    # A part's outputs from `_shifted_exps` and `softmax_rows.normaliser`: x - max - log d, or e / d.
     return shifted - norm[:, None] if LOG_SOFTMAX else e * norm[:, None]
 
 

@@ -69,6 +69,12 @@ def backward_sizes(n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN: tl
             multiple_of(dy_row_stride, ALIGN), multiple_of(dx_row_stride, ALIGN))
 
 
+@triton.jit
+def normaliser(d, LOG_SOFTMAX: tl.constexpr):
+    # What a row's forward outputs take from its sum of exps d: log d, or 1 / d.
+    return tl.log2(d) * LN2 if LOG_SOFTMAX else 1.0 / d
+
+
 # The backward per element, in fp32 whatever the I/O dtype (evaluated in fp16/bf16, the
 # chain rule loses up to 10x the accuracy of torch's own autograd):
 #   softmax:      s = sum(dy * y),  dx = y * (dy - s)
