@@ -1483,3 +1483,23 @@ done > $out/tri_shared_latency_${tag}_$rev.txt 2>&1
 cat $out/tri_shared_latency_${tag}_$rev.txt
 
 ## call 54
+# session 61 call 54 (H200). Why clusters of small CTAs lose here and not in QuACK:
+# benchmarks/tuning/quack_shape_experiment.cu times QuACK's shape (4 / 8 / 16 CTAs of 256
+# threads, 64 values a thread as fp32) with each of its differences from this package
+# switched alone (cp.async staging, exps kept, the exp's FFMA), and neighbouring shapes.
+# Beside it, this package's `auto`, cluster_regs and block_hybrid at the same widths.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build_$rev.log 2>&1 &
+nvcc -std=c++17 -O3 -arch=sm_90a -Ikernels_cuda/csrc -Xptxas -v -o /tmp/qse \
+  benchmarks/tuning/quack_shape_experiment.cu > $out/quack_shape_build_$rev.log 2>&1 || tail -20 $out/quack_shape_build_$rev.log
+wait
+timeout 200 /tmp/qse 2>&1 | tee $out/quack_shape_${tag}_$rev.txt
+cat $out/build_$rev.log
+timeout 200 python3 -m comparison --cols 32768,65536,131072,262144 --dtype bf16,fp32 --op softmax --backends cuda \
+  --variants auto,cluster_regs,block_hybrid --min-bytes 1GiB --quiet --layout long \
+  --output $out/quack_shape_auto_${tag}_$rev.csv | tail -3
+python3 -c "import csv,sys; [print(r['op'],r['dtype'],r['cols'],r['variant'],r['pct_of_copy'],r['ok'],r['note']) for r in csv.DictReader(open(sys.argv[1]))]" $out/quack_shape_auto_${tag}_$rev.csv
+
+## call 55
