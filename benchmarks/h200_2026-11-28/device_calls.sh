@@ -1494,8 +1494,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 build_trees $root > $out/build_$rev.log 2>&1 &
 nvcc -std=c++17 -O3 -arch=sm_90a -Ikernels_cuda/csrc -Xptxas -v -o /tmp/qse \
   benchmarks/tuning/quack_shape_experiment.cu > $out/quack_shape_build_$rev.log 2>&1 || tail -20 $out/quack_shape_build_$rev.log
-wait
 timeout 200 /tmp/qse 2>&1 | tee $out/quack_shape_${tag}_$rev.txt
+wait
 cat $out/build_$rev.log
 timeout 200 python3 -m comparison --cols 32768,65536,131072,262144 --dtype bf16,fp32 --op softmax --backends cuda \
   --variants auto,cluster_regs,block_hybrid --min-bytes 1GiB --quiet --layout long \
