@@ -311,6 +311,8 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if _few_rows_cluster(x):
         return "cluster_regs", "few_rows_cluster"
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
+    if regs["status"] == "ok" and regs["unpacked"]:
+        return "cluster_regs", "unpacked_clusters"  # rule 0c: 16-bit rows of 64-512 KB on fast SMs
     hybrid = cuda_softmax.plan(x, "softmax", "block_hybrid") if hopper else None
     if regs["status"] == "ok" and regs["cluster_size"] == 1:
         if (hybrid and x.element_size() == 2 and regs["threads"] > limit("CLUSTER_REGS_MAX_THREADS")
@@ -376,7 +378,8 @@ HOPPER_AUTO = {
 }
 # Where GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM (H200) differ.
 HOPPER_AUTO_FAST_SM = {
-    (torch.bfloat16, 65536): "block_hybrid",  # one 512-thread CTA per row, two per SM (rule 1a)
+    (torch.bfloat16, 65536): "cluster_regs",   # 4 CTAs of 256 threads holding fp32, three per SM (rule 0c)
+    (torch.bfloat16, 262144): "cluster_regs",  # 16 such CTAs
 }
 
 
@@ -545,7 +548,9 @@ def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
     a = cuda_softmax.plan(many, "softmax", "auto")
     assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
     whole_packs = cols // 8 * 8 * x.element_size()  # what registers hold of a row read in three parts
-    rule_1a = pairs and 64 * 1024 < whole_packs <= 128 * 1024
+    unpacked = cuda_softmax.plan(many, "softmax", "cluster_regs")["unpacked"]  # rule 0c comes first
+    assert not (unpacked and cols % 8), "rows read in three parts keep their values packed"
+    rule_1a = pairs and 64 * 1024 < whole_packs <= 128 * 1024 and not unpacked
     assert (a["reason_code"] == "pair_hybrid") == rule_1a, a
     for op in OPS:
         run_and_check(Target("cuda", op, "block_hybrid"), x)
@@ -572,7 +577,10 @@ def test_block_hybrid_16_bit_rows_past_one_small_cta(dtype, cols):
         assert p["threads"] == limit("HYBRID_THREADS") and p["cluster_size"] == 1, p
     many = torch.empty(cuda_softmax.gpu_properties(0)["sm_count"], cols, dtype=dtype, device="cuda")
     a = cuda_softmax.plan(many, "softmax", "auto")
-    assert (a["variant"], a["reason_code"]) == ("block_hybrid", "cluster_hybrid" if pairs else "one_cta_hybrid"), a
+    expected = ("block_hybrid", "cluster_hybrid" if pairs else "one_cta_hybrid")
+    if cuda_softmax.plan(many, "softmax", "cluster_regs")["unpacked"]:  # rule 0c (aligned 16-bit rows, fast SMs)
+        expected = ("cluster_regs", "unpacked_clusters")
+    assert (a["variant"], a["reason_code"]) == expected, a
     assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
     for op in OPS:
         run_and_check(Target("cuda", op, "block_hybrid"), x)
@@ -1230,13 +1238,50 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
     assert p["status"] == "ok", p
     assert p["cols_per_thread"] * x.element_size() <= 128, p
     wide_block = 512 * 128 < cols * x.element_size() <= 1024 * 128
-    if wide_block:
+    if p["unpacked"]:  # 16-bit rows past 64 KB on fast SMs: 256-thread CTAs holding fp32, three per SM
+        assert x.element_size() == 2 and cols * 2 > 512 * 128 and p["cluster_size"] >= 2, p
+        assert p["threads"] == 256 and p["cols_per_thread"] == 64 and p["resident_per_sm"] >= 3, p
+    elif wide_block:
         assert p["cluster_size"] == 1 and 512 < p["threads"] <= 1024 and p["resident_per_sm"] == 1, p
     else:
         assert p["threads"] <= 512 and p["resident_per_sm"] >= 2, p
     assert p["rows_per_access"] * cols * x.element_size() >= 8192 or p["threads"] == 512, p
     for op in OPS:
         run_and_check(Target("cuda", op, "cluster_regs"), x)
+
+
+@pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 40000), (torch.bfloat16, 36872),
+                                         (torch.float16, 139264), (torch.bfloat16, 262144)], ids=str)
+def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
+    """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
+    16-bit row past one 512-thread CTA (64 KB) that 16 CTAs of REGS_UNPACK_THREADS hold
+    goes over the smallest such cluster, of any size (40000: 3 CTAs, the last one's slice
+    shorter; 36872: 3, mostly idle threads in the last), each thread 64 values held as fp32;
+    `auto` takes it (rule 0c). Misaligned views and rows read in three parts keep their
+    values packed. Every element against float64, special rows included."""
+    if not _is_hopper(0):
+        pytest.skip("clusters need sm_90")
+    props = cuda_softmax.gpu_properties(0)
+    fast = _sm_bandwidth(props) >= limit("REGS_UNPACK_MIN_SM_BANDWIDTH")
+    base = make_rows(5, cols + 64, dtype, "cuda", seed=cols)
+    x = base[:, :cols]  # aligned rows, a row stride past the width
+    p = cuda_softmax.plan(x, "softmax", "cluster_regs")
+    assert p["status"] == "ok" and bool(p["unpacked"]) == fast, p
+    per_cta = limit("REGS_UNPACK_THREADS") * limit("REGS_UNPACK_BYTES")  # bytes of the row per CTA
+    if fast:
+        assert p["cluster_size"] == max(2, -(-cols * 2 // per_cta)), p
+        assert (p["threads"], p["cols_per_thread"], p["pack"]) == (256, 64, 8) and p["resident_per_sm"] >= 3, p
+        assert p["kernel"].endswith("threads=256, unpacked>"), p
+        a = cuda_softmax.plan(x, "softmax", "auto")
+        assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a
+        assert f"over a cluster of {p['cluster_size']} 256-thread CTAs" in a["reason"], a
+    for view in (base[:, 1:cols + 1], make_rows(3, cols + 1, dtype, "cuda", seed=3)):
+        assert not cuda_softmax.plan(view, "softmax", "cluster_regs")["unpacked"], view.shape
+    specials = special_rows(cols, dtype, "cuda", seed=cols)
+    for rows in (x, specials):
+        for op in OPS:
+            run_and_check(Target("cuda", op, "cluster_regs"), rows)
+            run_and_check(Target("cuda", op, "auto"), rows)
 
 
 # -- the planner's answers: auto, refusals, the cache ---------------------------------------

@@ -1503,3 +1503,25 @@ timeout 200 python3 -m comparison --cols 32768,65536,131072,262144 --dtype bf16,
 python3 -c "import csv,sys; [print(r['op'],r['dtype'],r['cols'],r['variant'],r['pct_of_copy'],r['ok'],r['note']) for r in csv.DictReader(open(sys.argv[1]))]" $out/quack_shape_auto_${tag}_$rev.csv
 
 ## call 55
+# session 61 call 55 (H200). cluster_regs holding 16-bit rows of 64-512 KB as fp32 in
+# clusters of 256-thread CTAs (rule 0c), against b6b160a's kernels_cuda (before): `auto`,
+# 1 GiB, bf16 softmax and log-softmax at 13 widths, fp16 softmax at 5; then the GPU tests
+# of the plans and kernels it touches.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda
+cp -r $root/.device/before/kernels_cuda /tmp/before/
+build_trees /tmp/before $root
+compare_trees unpack fwd 1 "--cols 36872,40000,49152,65536,73728,81920,98304,114688,131072,139264,151936,196608,262144 --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" /tmp/before $root \
+  > $out/unpack_compare_bf16_${tag}_$rev.txt 2>&1
+cat $out/unpack_compare_bf16_${tag}_$rev.txt
+compare_trees unpack16 fwd 1 "--cols 40000,65536,98304,131072,262144 --dtype fp16 --op softmax --backends cuda --min-bytes 1GiB --quiet --format csv" /tmp/before $root \
+  > $out/unpack_compare_fp16_${tag}_$rev.txt 2>&1
+cat $out/unpack_compare_fp16_${tag}_$rev.txt
+timeout 150 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -x \
+  -k "unpacks or keeps_a_modest or pairs_16_bit or past_one_small or misaligned_views or alignment_never or follows_the_thresholds or few_wide" \
+  > $out/gpu_tests_unpack_${tag}_$rev.log 2>&1; tail -5 $out/gpu_tests_unpack_${tag}_$rev.log
+cd $out && tar czf unpack_csv_${tag}_$rev.tgz unpack*.csv && rm -f unpack*.csv
+
+## call 56

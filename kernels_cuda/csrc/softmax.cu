@@ -163,7 +163,9 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
     case Variant::cluster_regs:
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +
-             ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) + ">";
+             (plan.unpacked ? ", threads=" + n(kRegsUnpackThreads) + ", unpacked>"
+                            : ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) +
+                                  ">");
     case Variant::split:
     {
       const int64_t bytes = plan.cols_per_thread * dtype_size(dtype);
@@ -323,6 +325,9 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_WIDE_THREADS", kRegsWideThreads},
       {"CLUSTER_REGS_MAX_BYTES", kRegsMaxBytes},
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
+      {"REGS_UNPACK_THREADS", kRegsUnpackThreads},
+      {"REGS_UNPACK_BYTES", kRegsUnpackBytes},
+      {"REGS_UNPACK_MIN_SM_BANDWIDTH", kRegsUnpackMinSmBandwidth},
       {"HYBRID_THREADS", kHybridThreads},
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
       {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},

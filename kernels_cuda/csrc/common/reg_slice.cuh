@@ -25,13 +25,16 @@ constexpr int kRegsMaxLoads = 16;
 // warp_per_row): B bytes (C values of T, P packs of N, pack p from column (t + p * G) * N
 // of the slice). fp32 values are overwritten in place with what the output pass needs;
 // packed fp16/bf16 values stay as loaded (converting them would double their
-// registers). Slots past the slice hold -inf.
-template <typename T, int N, int B>
+// registers), unless kUnpack: then they are held as fp32 too, and like fp32 values each
+// one's exp is computed once, not in the reduction and again for the output
+// (cluster_regs' kRegsUnpackThreads clusters say when that pays). Slots past the slice
+// hold -inf.
+template <typename T, int N, int B, bool kUnpack = false>
 struct RegSlice {
   static constexpr int C = B / static_cast<int>(sizeof(T));  // values per thread
   static_assert(C % N == 0, "whole packs per thread");
   static constexpr int P = C / N;
-  static constexpr bool kInPlace = sizeof(T) == sizeof(float);
+  static constexpr bool kInPlace = sizeof(T) == sizeof(float) || kUnpack;
   using Word = typename PackWord<sizeof(T) * N>::type;
   static constexpr int kWordsPerPack = Words<Word>::kCount;
   static constexpr bool kTwoPerWord = N * sizeof(T) >= 4;
@@ -63,7 +66,7 @@ struct RegSlice {
         const Pack<T, N> q = load_pack<Cache::kNormal, T, N>(xr + i * N);
         if constexpr (kInPlace) {
 #pragma unroll
-          for (int k = 0; k < N; ++k) v[p * N + k] = q.v[k];
+          for (int k = 0; k < N; ++k) v[p * N + k] = to_float(q.v[k]);
         } else {
           Words<Word>::split(*reinterpret_cast<const Word*>(&q), &v[p * kWordsPerPack]);
         }

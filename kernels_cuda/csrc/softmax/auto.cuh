@@ -24,6 +24,10 @@
 //    5.34 -> 4.24 / 4.42), rows of 32 KB lose (bf16 16384 over 2 CTAs: 3.63 -> 4.18).
 //    With more CTAs than SMs it lost (128 rows, fp32 65536, do_bench: 30.5 -> 32.6-33.6).
 //    At 1 GiB the rows outnumber the SMs: rules 1-6 are what that tuning chose.
+// 0c. (sm_90, GPUs of 30 GB/s or more of DRAM bandwidth per SM) 16-bit rows past one
+//    512-thread CTA's registers that 16 CTAs of kRegsUnpackThreads hold (64-512 KB):
+//    cluster_regs over the smallest such cluster, each thread 64 values as fp32, each exp
+//    computed once (cluster_regs.cuh, kRegsUnpackThreads), ahead of rules 1a and 2b.
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
@@ -264,6 +268,15 @@ Plan plan_auto(const Problem& p) {
   }
   const Problem aligned{0, 0, 2, p.cols, p.cols, p.device};
   const Plan regs = plan_cluster_regs<T>(aligned);
+  if (regs.status == PlanStatus::ok && regs.unpacked) {
+    // Rule 0c, decided on the aligned row's plan, as rule 2 is: a misaligned view's own
+    // plan (narrower packs) keeps its values packed, and the words are the aligned row's.
+    if (Plan own = plan_cluster_regs<T>(p); own.status == PlanStatus::ok) {
+      return auto_choice(std::move(own), AutoReason::unpacked_clusters,
+                         "16-bit row of " + n(row_bytes) + " B over a cluster of " + n(regs.cluster_size) + " " +
+                             n(kRegsUnpackThreads) + "-thread CTAs, its values as fp32 in registers");
+    }
+  }
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
     if (hopper && sizeof(T) == 2 && regs.threads > kRegsMaxThreads) {
       // Rule 1a, decided on the aligned row's plan as rule 2 is.

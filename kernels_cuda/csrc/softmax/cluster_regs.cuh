@@ -100,13 +100,36 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
   return std::max(1, 65536 / ((edges && budget == 40 ? 48 : budget) * threads));
 }
 
+// 16-bit rows past one kRegsMaxThreads CTA (over 64 KB), on GPUs of
+// kRegsUnpackMinSmBandwidth or more of DRAM bandwidth per SM: clusters of any size K
+// (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads
+// threads, each thread loading kRegsUnpackBytes of the row in 16-byte packs and holding
+// them as fp32 (RegSlice's kUnpack: 64 values, each exp computed once, where packed
+// values take every exp twice), kRegsUnpackMinBlocks CTAs per SM. This is QuACK's shape
+// for these rows (4 CTAs of 256 threads at bf16 65536, 8 at 131072). The H200's MUFU
+// pipe was 49-63% busy on the packed 16-bit forward (Nsight Compute, benchmarks/
+// h200_2026-11-26i/ncu_*), where a second CTA per SM must load while the first computes.
+// benchmarks/tuning/quack_shape_experiment.cu (H200, 1 GiB, % of copy, session 61 call
+// 54, benchmarks/h200_2026-11-28/quack_shape_h200_b6b160a.txt) took QuACK's shape apart:
+// bf16 65536 / 131072 / 262144 97.5 / 96.8 / 91.7 with packs loaded to registers and
+// exps kept, 94.2 / 92.4 / 86.2 with every exp computed twice, 88.1 / 88.3 / 85.5 with
+// the packs staged through shared memory by cp.async as QuACK does; CTAs of 512 threads
+// (one per SM at 128 registers) 77.7 / 71.8 / 70.1. `auto` in the same call (block_hybrid)
+// 94.0 / 93.9 / 90.8.
+constexpr int kRegsUnpackThreads = 256;
+constexpr int kRegsUnpackBytes = 128;
+constexpr int kRegsUnpackMinBlocks = 3;  // 85 registers: 64 values and the row's state
+constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+
 // ---------------------------------------------------------------------------------
 // Forward kernel
 // ---------------------------------------------------------------------------------
 
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh).
-template <typename T, int N, int B, int kThreads, bool kEdges = false>
-__global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kThreads, kEdges))
+// kUnpack: 16-bit values held as fp32 (kRegsUnpackThreads says when).
+template <typename T, int N, int B, int kThreads, bool kEdges = false, bool kUnpack = false>
+__global__ void __launch_bounds__(kThreads,
+                                  kUnpack ? kRegsUnpackMinBlocks : regs_min_blocks(sizeof(T), N, B, kThreads, kEdges))
     softmax_cluster_regs_kernel(RowsArgs<T> a) {
   __shared__ OnlinePair warp_pairs[kThreads / 32];
   int k_ctas = 1;
@@ -120,7 +143,10 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   // One unit of R rows per CTA (per cluster): a 2-D grid when there are more units than
   // one grid dimension takes; the CTAs of a cluster share the unit, so they return (or
   // not) together.
-  const int G = a.group_width;   // threads per row slice, a multiple of 32
+  // Threads per row slice, a multiple of 32; the unpacked clusters' CTAs are one slice of
+  // kThreads, known at compile time, so that their pack addresses are one base plus
+  // constant offsets (within 80 registers: no spills, three CTAs per SM).
+  const int G = kUnpack ? kThreads : a.group_width;
   const int R = blockDim.x / G;  // rows per CTA (1 when K > 1)
   const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
   if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;
@@ -142,7 +168,7 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   const int first = min(packs, rank * a.slice_packs);
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
   const int64_t first_col = head + static_cast<int64_t>(first) * N;
-  RegSlice<T, N, B> s;
+  RegSlice<T, N, B, kUnpack> s;
   s.load(a.x + row * a.x_stride + first_col, t, G, local);
   OnlinePair acc = s.reduce(a.log, t, G, local);
   if constexpr (kEdges) {
@@ -153,9 +179,11 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   }
   acc = slice_merge_pairs(acc, warp_pairs, g, G);
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-  if (k_ctas > 1) {  // the exchange of the K pairs
+  if (kUnpack || k_ctas > 1) {  // the exchange of the K pairs (the unpacked CTAs: always clusters)
     cluster_wait();
-    acc = cluster_merge_pairs(exchange, acc, 0, k_ctas, rank);
+    // The unpacked kernel reads K and its rank again rather than hold them.
+    acc = kUnpack ? cluster_merge_pairs(exchange, acc, 0, cluster_ctas(), cluster_rank())
+                  : cluster_merge_pairs(exchange, acc, 0, k_ctas, rank);
     // Each CTA may exit as soon as its slice is written: no final cluster barrier,
     // unlike cluster_smem, which reads its peers' slots.
   }
@@ -168,6 +196,16 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
       const int64_t r = rematerialize(row);
       write_edge<T, N>(a.x + r * a.x_stride, a.y + r * a.cols, a.cols, t, n, a.log);
     }
+  } else if constexpr (kUnpack) {
+    if (local == 0) return;
+    // The output's address worked out again after the exchange, not held across it.
+    int rank_now = 0;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+    rank_now = cluster_rank();
+#endif
+    const int64_t r = rematerialize(row);
+    const int64_t col = static_cast<int64_t>(min(packs, rank_now * a.slice_packs)) * N;
+    s.write(a.y + r * a.cols + col, t, G, local, make_row_norm(acc.m, acc.d, a.log), a.log);
   } else {
     if (local == 0) return;
     s.write(a.y + row * a.cols + first_col, t, G, local, make_row_norm(acc.m, acc.d, a.log), a.log);
@@ -240,16 +278,44 @@ struct ClusterRegsFamily {
   }
 };
 
+// The unpacked clusters' kernel (16-bit values in 16-byte packs only; not for rows read
+// in three parts, whose instance spilled 32 bytes at 80 registers).
+template <typename T>
+const void* cluster_regs_unpacked_kernel() {
+  constexpr int N = 16 / static_cast<int>(sizeof(T));
+  return reinterpret_cast<const void*>(
+      &softmax_cluster_regs_kernel<T, N, kRegsUnpackBytes, kRegsUnpackThreads, false, true>);
+}
+
+// Whether the unpacked clusters serve rows of this dtype, pack and reading on this GPU.
+template <typename T>
+bool cluster_regs_unpacks(const Problem& p, int pack, bool realigned) {
+  if constexpr (sizeof(T) != 2) {
+    return false;
+  } else {
+    const DeviceProperties device = device_properties(p.device);
+    return device.major >= kClusterMinMajor && pack * static_cast<int>(sizeof(T)) == 16 && !realigned &&
+           device.dram_bytes_per_sm_s() >= kRegsUnpackMinSmBandwidth;
+  }
+}
+
 // min_cluster > 1 (auto's few-rows rule): the row over at least that many CTAs, even
 // where fewer hold it.
 template <typename T>
 Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::cluster_regs);
-  // Shapes in order: one CTA of up to kRegsMaxThreads threads, one of up to
-  // kRegsWideThreads (kRegsMaxBytes each), then clusters of 2..16 CTAs (sm_90) of up
-  // to kRegsMaxThreads. The first whose slices fit, with the fewest bytes per thread
-  // that fit; the next when that shape cannot be resident.
+  // Shapes in order: one CTA of up to kRegsMaxThreads threads; where the GPU takes them
+  // (cluster_regs_unpacks), the unpacked clusters (kRegsUnpackThreads; not for auto's
+  // few-rows rule, which spreads rows wider; nor for rows read in three parts); one CTA of up to kRegsWideThreads
+  // (kRegsMaxBytes each); then clusters of 2..16 CTAs (sm_90) of up to kRegsMaxThreads.
+  // The first whose slices fit, with the fewest bytes per thread that fit; the next when
+  // that shape cannot be resident.
+  struct Shape {
+    int k;
+    int max_threads;
+    bool unpack = false;
+  };
   const int max_k = device_properties(p.device).major >= kClusterMinMajor ? kMaxClusterSize : 1;
   const int pack = realigned_pack<T>(p, plan.realigned);
   const int64_t rows = plan_rows(p);
@@ -257,27 +323,42 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   const int pack_bytes = pack * kElem;
   const int max_bytes = cluster_regs_max_bytes(pack_bytes);
   plan.pack = pack;
-  std::vector<std::pair<int, int>> shapes = {{1, kRegsMaxThreads}, {1, kRegsWideThreads}};
-  for (int k = 2; k <= max_k; k *= 2) shapes.emplace_back(k, kRegsMaxThreads);
+  std::vector<Shape> shapes = {{1, kRegsMaxThreads}};
+  if (min_cluster == 1 && cluster_regs_unpacks<T>(p, pack, plan.realigned != 0)) {
+    // The smallest cluster whose slices fit, of any size.
+    const int64_t per_cta = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
+    const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
+    if (k <= max_k) shapes.push_back({k, kRegsUnpackThreads, true});
+  }
+  shapes.push_back({1, kRegsWideThreads});
+  for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kRegsMaxThreads});
   bool fits = false;
-  for (const auto& [k, max_threads] : shapes) {
+  for (const Shape& shape : shapes) {
+    const int k = shape.k;
+    const int max_threads = shape.max_threads;
     if (k < min_cluster) continue;
     const bool wide = max_threads == kRegsWideThreads;
     const int64_t slice = ceil_div(packs, k);
     const int64_t slice_bytes = slice * pack_bytes;
-    int bytes = wide ? kRegsMaxBytes : std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
+    int bytes = shape.unpack ? kRegsUnpackBytes
+                : wide       ? kRegsMaxBytes
+                             : std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
     if (bytes > max_bytes) continue;
     while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
     if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
     fits = true;
-    const int group = static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
+    // The unpacked clusters' CTAs have all their threads, some of them maybe idle (the
+    // kernel takes the slice's width from its template).
+    const int group = shape.unpack ? kRegsUnpackThreads
+                                   : static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
     int rows_per_block = 1;
     while (k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
            2 * rows_per_block * group <= max_threads) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const void* fn = kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
+    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>()
+                                  : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
     int active = 0;
     if (k > 1) {
@@ -293,6 +374,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     plan.rows_per_access = rows_per_block;
     plan.resident_per_sm = resident;
     plan.active_clusters = active;
+    plan.unpacked = shape.unpack;
     // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
     // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
     // to the grid's y dimension.
