@@ -33,7 +33,7 @@ import kernels_cuda.softmax as cuda_softmax  # noqa: E402
 from comparison import get_backend  # noqa: E402
 from comparison.agreement import check, gradient_agreement  # noqa: E402
 from comparison.inputs import make_gradient, make_rows  # noqa: E402
-from softmax_cases import Target, check_declined, check_double_backward_refused, run_and_check  # noqa: E402
+from softmax_cases import Target, check_declined, check_double_backward_refused, run_and_check, special_rows  # noqa: E402
 
 BACKEND = get_backend("cuda")
 _UNAVAILABLE = BACKEND.unavailable_reason()
