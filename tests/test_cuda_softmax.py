@@ -355,7 +355,11 @@ def _few_rows_cluster(x: torch.Tensor) -> int:
     while k > 1 and rows * k > sms:
         k //= 2
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")  # the fewest CTAs that hold the row
-    return max(k, regs["cluster_size"]) if k >= 2 and regs["status"] == "ok" else 0
+    fewest = regs["cluster_size"]
+    if regs["unpacked"]:  # the rule spreads packed CTAs: 512 threads of 128 bytes, a power of two of them
+        per_cta = limit("CLUSTER_REGS_MAX_THREADS") * limit("CLUSTER_REGS_MAX_BYTES")
+        fewest = 1 << (math.ceil(row_bytes / per_cta) - 1).bit_length()
+    return max(k, fewest) if k >= 2 and regs["status"] == "ok" else 0
 
 
 # What the thresholds give on an H100/H200 (sm_90, 227 KB of shared memory per block):

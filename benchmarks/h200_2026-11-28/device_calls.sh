@@ -1525,3 +1525,25 @@ timeout 150 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 
 cd $out && tar czf unpack_csv_${tag}_$rev.tgz unpack*.csv && rm -f unpack*.csv
 
 ## call 56
+# session 61 call 56 (H200). Call 55's kernel lost (bf16 65536 94.2 -> 79.6): its bf16
+# instance converted each pack as it landed and reused a pack's registers for the last
+# load (SASS: 7 loads in flight, then the 8th after the 7th landed). Now every pack is
+# loaded before any is converted (8 in flight, as the experiment's kernel). The same
+# widths, the checkout only (`auto` and block_hybrid, which `auto` took before at these
+# widths; call 55's before_r1 for the rest), then the GPU tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+compare_trees unpack2 fwd 1 "--cols 36872,40000,49152,65536,73728,81920,98304,114688,131072,139264,151936,196608,262144 --dtype bf16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root \
+  > $out/unpack2_compare_bf16_${tag}_$rev.txt 2>&1
+cat $out/unpack2_compare_bf16_${tag}_$rev.txt
+compare_trees unpack2_16 fwd 1 "--cols 40000,65536,98304,131072,262144 --dtype fp16 --op softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root \
+  > $out/unpack2_compare_fp16_${tag}_$rev.txt 2>&1
+cat $out/unpack2_compare_fp16_${tag}_$rev.txt
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider \
+  -k "unpacks or keeps_a_modest or pairs_16_bit or past_one_small or misaligned_views or alignment_never or follows_the_thresholds or few_wide or cluster_regs" \
+  > $out/gpu_tests_unpack2_${tag}_$rev.log 2>&1; tail -8 $out/gpu_tests_unpack2_${tag}_$rev.log
+cd $out && tar czf unpack2_csv_${tag}_$rev.tgz unpack2*.csv && rm -f unpack2*.csv
+
+## call 57

@@ -59,6 +59,23 @@ struct RegSlice {
   // Packs t, t + G, ... of the `local` packs at xr. All P loads are independent, so
   // they are issued back to back (P in flight) and nothing here waits for them.
   __device__ __forceinline__ void load(const T* xr, int t, int G, int local) {
+    if constexpr (kUnpack) {
+      // Every pack loaded before any is converted: converted one by one as they were
+      // loaded, bf16 packs reused a pack's registers for a later load, which then waited
+      // for the earlier one to land (ptxas sm_90 at 80 registers).
+      Pack<T, N> q[P];
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        if (t + p * G < local) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
+      }
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const bool in = t + p * G < local;
+#pragma unroll
+        for (int k = 0; k < N; ++k) v[p * N + k] = in ? to_float(q[p].v[k]) : -INFINITY;
+      }
+      return;
+    }
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       const int i = t + p * G;

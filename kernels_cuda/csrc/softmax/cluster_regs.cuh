@@ -170,7 +170,8 @@ __global__ void __launch_bounds__(kThreads,
   const int64_t first_col = head + static_cast<int64_t>(first) * N;
   RegSlice<T, N, B, kUnpack> s;
   s.load(a.x + row * a.x_stride + first_col, t, G, local);
-  OnlinePair acc = s.reduce(a.log, t, G, local);
+  // The unpacked CTAs' slices are full but for a cluster's last: no packs to skip.
+  OnlinePair acc = kUnpack ? s.reduce(a.log) : s.reduce(a.log, t, G, local);
   if constexpr (kEdges) {
     if (row < a.rows && rank == 0) {
       const T* xr = a.x + row * a.x_stride;
