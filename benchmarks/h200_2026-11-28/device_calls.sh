@@ -1547,3 +1547,14 @@ timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 
 cd $out && tar czf unpack2_csv_${tag}_$rev.tgz unpack2*.csv && rm -f unpack2*.csv
 
 ## call 57
+# session 61 call 57 (H200). Call 56's kernel still lost (bf16 65536 82.0, every width
+# 68-83) though its loads were now all in flight. benchmarks/tuning/quack_shape_experiment.cu
+# (no QSE_ALL) times the package's kernel itself beside QuACK's shape with the package's
+# plain ld.global and its exp form, all in the experiment's harness, at bf16 65536 / 131072.
+source benchmarks/tuning/experiment_env.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+nvcc -std=c++17 -O3 -arch=sm_90a -Ikernels_cuda/csrc -Xptxas -v -o /tmp/qse \
+  benchmarks/tuning/quack_shape_experiment.cu > $out/quack_shape2_build_$rev.log 2>&1 || tail -20 $out/quack_shape2_build_$rev.log
+timeout 200 /tmp/qse 2>&1 | tee $out/quack_shape2_${tag}_$rev.txt
+
+## call 58

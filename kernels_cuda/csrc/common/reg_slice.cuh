@@ -74,8 +74,13 @@ struct RegSlice {
 #pragma unroll
         for (int k = 0; k < N; ++k) v[p * N + k] = in ? to_float(q[p].v[k]) : -INFINITY;
       }
-      return;
+    } else {
+      load_each(xr, t, G, local);
     }
+  }
+
+ private:
+  __device__ __forceinline__ void load_each(const T* xr, int t, int G, int local) {
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       const int i = t + p * G;
@@ -99,6 +104,7 @@ struct RegSlice {
     }
   }
 
+ public:
   // This thread's online pair (m, sum of exp(x - m)), m kept for write(). Exponents are
   // relative to the thread's own maximum; a thread that saw only -inf uses 0 instead
   // (its terms are then exp(-inf) = 0, its pair the empty (-inf, 0)). fp32 slots then
