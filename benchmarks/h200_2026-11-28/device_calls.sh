@@ -1558,3 +1558,29 @@ nvcc -std=c++17 -O3 -arch=sm_90a -Ikernels_cuda/csrc -Xptxas -v -o /tmp/qse \
 timeout 200 /tmp/qse 2>&1 | tee $out/quack_shape2_${tag}_$rev.txt
 
 ## call 58
+# session 61 call 58 (H200). Call 57: the package's kernel measured 82.0 / 78.8 (bf16
+# 65536 / 131072) in the experiment's harness, where QuACK's shape with the package's
+# loads and exp measured 97.8 / 96.8. The unpacked clusters now have their own kernel
+# (softmax_cluster_unpacked_kernel: the slice's bounds and the mode compiled in, four
+# instances per dtype). The experiment's harness first, then the package: `auto` and
+# block_hybrid (`auto` before, at these widths), the GPU tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root > $out/build_$rev.log 2>&1 &
+nvcc -std=c++17 -O3 -arch=sm_90a -Ikernels_cuda/csrc -o /tmp/qse benchmarks/tuning/quack_shape_experiment.cu \
+  > $out/quack_shape3_build_$rev.log 2>&1 || tail -20 $out/quack_shape3_build_$rev.log
+timeout 100 /tmp/qse 2>&1 | tee $out/quack_shape3_${tag}_$rev.txt
+wait; cat $out/build_$rev.log
+compare_trees unpack3 fwd 1 "--cols 36872,40000,49152,65536,73728,81920,98304,114688,131072,139264,151936,196608,262144 --dtype bf16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root \
+  > $out/unpack3_compare_bf16_${tag}_$rev.txt 2>&1
+cat $out/unpack3_compare_bf16_${tag}_$rev.txt
+compare_trees unpack3_16 fwd 1 "--cols 40000,65536,98304,131072,262144 --dtype fp16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root \
+  > $out/unpack3_compare_fp16_${tag}_$rev.txt 2>&1
+cat $out/unpack3_compare_fp16_${tag}_$rev.txt
+timeout 150 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider \
+  -k "unpacks or keeps_a_modest or pairs_16_bit or past_one_small or misaligned_views or alignment_never or follows_the_thresholds or few_wide or cluster_regs" \
+  > $out/gpu_tests_unpack3_${tag}_$rev.log 2>&1; tail -8 $out/gpu_tests_unpack3_${tag}_$rev.log
+cd $out && tar czf unpack3_csv_${tag}_$rev.tgz unpack3*.csv && rm -f unpack3*.csv
+
+## call 59

@@ -263,8 +263,7 @@ template <typename T>
 void run_package(const char* dtype, int64_t cols, int k, const Buffers& buf, float copy_ms, cudaEvent_t a,
                  cudaEvent_t b) {
   constexpr int N = 16 / sizeof(T);
-  auto fn = sk::softmax::softmax_cluster_regs_kernel<T, N, sk::softmax::kRegsUnpackBytes,
-                                                     sk::softmax::kRegsUnpackThreads, false, true>;
+  auto fn = sk::softmax::softmax_cluster_unpacked_kernel<T, true, false>;
   const int64_t rows = buf.bytes / sizeof(T) / cols;
   sk::softmax::RowsArgs<T> args{};
   args.x = static_cast<const T*>(buf.x);
@@ -292,7 +291,7 @@ void run_package(const char* dtype, int64_t cols, int k, const Buffers& buf, flo
   auto launch = [&] { CHECK(cudaLaunchKernelEx(&cfg, fn, args)); };
   const float ms = median_ms(launch, a, b);
   const double worst = worst_rel_err(args.x, args.y, rows, cols);
-  std::printf("%-5s %7lld  K=%-2d package cluster_regs unpacked  regs=%-3d spill=%-3zu  %.4f ms  %5.1f%% of copy  max rel err %.2e\n",
+  std::printf("%-5s %7lld  K=%-2d package cluster_unpacked  regs=%-3d spill=%-3zu  %.4f ms  %5.1f%% of copy  max rel err %.2e\n",
               dtype, static_cast<long long>(cols), k, attr.numRegs, static_cast<size_t>(attr.localSizeBytes), ms,
               100.0 * copy_ms / ms, worst);
   std::fflush(stdout);

@@ -145,8 +145,9 @@ Plan plan_backward_variant(const Problem& p, int64_t variant) {
   }
 }
 
-// The kernel instance a plan launches, with its template arguments named (plan()).
-inline std::string kernel_name(int64_t dtype, const Plan& plan) {
+// The kernel instance a plan for rows of `cols` launches, with its template arguments
+// named (plan()).
+inline std::string kernel_name(int64_t dtype, const Plan& plan, int64_t cols) {
   const std::string t = dtype_name(dtype);
   const auto n = [](int64_t v) { return std::to_string(v); };
   const std::string edges = plan.realigned ? ", edges=true" : "";  // rows read in three parts (kEdges)
@@ -161,11 +162,14 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan) {
       return "softmax_warp_per_row_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", cols_per_thread=" +
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
+      if (plan.unpacked) {  // the softmax instance (log-softmax's: kLog = true); kFull: every slice whole
+        const int64_t slice = plan.threads * (plan.cols_per_thread / plan.pack);
+        const bool full = cols == plan.cluster_size * slice * plan.pack;
+        return "softmax_cluster_unpacked_kernel<" + t + ", full=" + (full ? "true" : "false") + ">";
+      }
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +
-             (plan.unpacked ? ", threads=" + n(kRegsUnpackThreads) + ", unpacked>"
-                            : ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) +
-                                  ">");
+             ", max_threads=" + n(plan.threads > kRegsMaxThreads ? kRegsWideThreads : kRegsMaxThreads) + ">";
     case Variant::split:
     {
       const int64_t bytes = plan.cols_per_thread * dtype_size(dtype);
@@ -224,7 +228,7 @@ inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, c
       using T = typename decltype(type)::type;
       return backward ? plan_backward_variant<T>(p, variant) : plan_variant<T>(p, variant);
     });
-    plan.kernel_name = backward ? backward_kernel_name(dtype, plan) : kernel_name(dtype, plan);
+    plan.kernel_name = backward ? backward_kernel_name(dtype, plan) : kernel_name(dtype, plan, p.cols);
     return plan;
   });
 }
@@ -240,6 +244,7 @@ inline std::shared_ptr<const Plan> cached_plan(int64_t dtype, int64_t variant, c
 // hanging).
 template <typename Args>
 void launch_planned(const Plan& plan, const Problem& p, Args& args, cudaStream_t stream) {
+  const void* kernel = args.log && plan.log_kernel != nullptr ? plan.log_kernel : plan.kernel;
   args.rows = p.rows;
   args.cols = p.cols;
   args.group_width = static_cast<int>(std::max<int64_t>(plan.group_width, 1));
@@ -247,7 +252,7 @@ void launch_planned(const Plan& plan, const Problem& p, Args& args, cudaStream_t
   const int64_t parts = std::max<int64_t>(plan.cluster_size, plan.split);
   args.slice_packs = static_cast<int>(std::min<int64_t>(ceil_div(p.cols / plan.pack, parts), INT32_MAX));
   void* params[] = {&args};
-  launch_kernel(plan.kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
+  launch_kernel(kernel, dim3(static_cast<unsigned>(plan.blocks), static_cast<unsigned>(plan.grid_y)),
                 dim3(static_cast<unsigned>(plan.threads)), static_cast<size_t>(plan.smem_bytes),
                 static_cast<int>(plan.cluster_size), params, stream,
                 plan.variant == Variant::split || plan.variant == Variant::split_smem);

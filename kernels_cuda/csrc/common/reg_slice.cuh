@@ -25,16 +25,13 @@ constexpr int kRegsMaxLoads = 16;
 // warp_per_row): B bytes (C values of T, P packs of N, pack p from column (t + p * G) * N
 // of the slice). fp32 values are overwritten in place with what the output pass needs;
 // packed fp16/bf16 values stay as loaded (converting them would double their
-// registers), unless kUnpack: then they are held as fp32 too, and like fp32 values each
-// one's exp is computed once, not in the reduction and again for the output
-// (cluster_regs' kRegsUnpackThreads clusters say when that pays). Slots past the slice
-// hold -inf.
-template <typename T, int N, int B, bool kUnpack = false>
+// registers). Slots past the slice hold -inf.
+template <typename T, int N, int B>
 struct RegSlice {
   static constexpr int C = B / static_cast<int>(sizeof(T));  // values per thread
   static_assert(C % N == 0, "whole packs per thread");
   static constexpr int P = C / N;
-  static constexpr bool kInPlace = sizeof(T) == sizeof(float) || kUnpack;
+  static constexpr bool kInPlace = sizeof(T) == sizeof(float);
   using Word = typename PackWord<sizeof(T) * N>::type;
   static constexpr int kWordsPerPack = Words<Word>::kCount;
   static constexpr bool kTwoPerWord = N * sizeof(T) >= 4;
@@ -59,28 +56,6 @@ struct RegSlice {
   // Packs t, t + G, ... of the `local` packs at xr. All P loads are independent, so
   // they are issued back to back (P in flight) and nothing here waits for them.
   __device__ __forceinline__ void load(const T* xr, int t, int G, int local) {
-    if constexpr (kUnpack) {
-      // Every pack loaded before any is converted: converted one by one as they were
-      // loaded, bf16 packs reused a pack's registers for a later load, which then waited
-      // for the earlier one to land (ptxas sm_90 at 80 registers).
-      Pack<T, N> q[P];
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        if (t + p * G < local) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
-      }
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        const bool in = t + p * G < local;
-#pragma unroll
-        for (int k = 0; k < N; ++k) v[p * N + k] = in ? to_float(q[p].v[k]) : -INFINITY;
-      }
-    } else {
-      load_each(xr, t, G, local);
-    }
-  }
-
- private:
-  __device__ __forceinline__ void load_each(const T* xr, int t, int G, int local) {
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       const int i = t + p * G;
@@ -88,7 +63,7 @@ struct RegSlice {
         const Pack<T, N> q = load_pack<Cache::kNormal, T, N>(xr + i * N);
         if constexpr (kInPlace) {
 #pragma unroll
-          for (int k = 0; k < N; ++k) v[p * N + k] = to_float(q.v[k]);
+          for (int k = 0; k < N; ++k) v[p * N + k] = q.v[k];
         } else {
           Words<Word>::split(*reinterpret_cast<const Word*>(&q), &v[p * kWordsPerPack]);
         }
@@ -104,7 +79,6 @@ struct RegSlice {
     }
   }
 
- public:
   // This thread's online pair (m, sum of exp(x - m)), m kept for write(). Exponents are
   // relative to the thread's own maximum; a thread that saw only -inf uses 0 instead
   // (its terms are then exp(-inf) = 0, its pair the empty (-inf, 0)). fp32 slots then

@@ -104,7 +104,7 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // kRegsUnpackMinSmBandwidth or more of DRAM bandwidth per SM: clusters of any size K
 // (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads
 // threads, each thread loading kRegsUnpackBytes of the row in 16-byte packs and holding
-// them as fp32 (RegSlice's kUnpack: 64 values, each exp computed once, where packed
+// them as fp32 (softmax_cluster_unpacked_kernel: 64 values, each exp computed once, where packed
 // values take every exp twice), kRegsUnpackMinBlocks CTAs per SM. This is QuACK's shape
 // for these rows (4 CTAs of 256 threads at bf16 65536, 8 at 131072). The H200's MUFU
 // pipe was 49-63% busy on the packed 16-bit forward (Nsight Compute, benchmarks/
@@ -126,10 +126,8 @@ constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // ---------------------------------------------------------------------------------
 
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh).
-// kUnpack: 16-bit values held as fp32 (kRegsUnpackThreads says when).
-template <typename T, int N, int B, int kThreads, bool kEdges = false, bool kUnpack = false>
-__global__ void __launch_bounds__(kThreads,
-                                  kUnpack ? kRegsUnpackMinBlocks : regs_min_blocks(sizeof(T), N, B, kThreads, kEdges))
+template <typename T, int N, int B, int kThreads, bool kEdges = false>
+__global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kThreads, kEdges))
     softmax_cluster_regs_kernel(RowsArgs<T> a) {
   __shared__ OnlinePair warp_pairs[kThreads / 32];
   int k_ctas = 1;
@@ -143,10 +141,7 @@ __global__ void __launch_bounds__(kThreads,
   // One unit of R rows per CTA (per cluster): a 2-D grid when there are more units than
   // one grid dimension takes; the CTAs of a cluster share the unit, so they return (or
   // not) together.
-  // Threads per row slice, a multiple of 32; the unpacked clusters' CTAs are one slice of
-  // kThreads, known at compile time, so that their pack addresses are one base plus
-  // constant offsets (within 80 registers: no spills, three CTAs per SM).
-  const int G = kUnpack ? kThreads : a.group_width;
+  const int G = a.group_width;   // threads per row slice, a multiple of 32
   const int R = blockDim.x / G;  // rows per CTA (1 when K > 1)
   const int64_t unit = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k_ctas) + blockIdx.x / k_ctas;
   if (unit >= ceil_div(a.rows, static_cast<int64_t>(R))) return;
@@ -168,10 +163,9 @@ __global__ void __launch_bounds__(kThreads,
   const int first = min(packs, rank * a.slice_packs);
   const int local = row < a.rows ? min(packs, first + a.slice_packs) - first : 0;  // last CTA: rows may not exist
   const int64_t first_col = head + static_cast<int64_t>(first) * N;
-  RegSlice<T, N, B, kUnpack> s;
+  RegSlice<T, N, B> s;
   s.load(a.x + row * a.x_stride + first_col, t, G, local);
-  // The unpacked CTAs' slices are full but for a cluster's last: no packs to skip.
-  OnlinePair acc = kUnpack ? s.reduce(a.log) : s.reduce(a.log, t, G, local);
+  OnlinePair acc = s.reduce(a.log, t, G, local);
   if constexpr (kEdges) {
     if (row < a.rows && rank == 0) {
       const T* xr = a.x + row * a.x_stride;
@@ -180,11 +174,9 @@ __global__ void __launch_bounds__(kThreads,
   }
   acc = slice_merge_pairs(acc, warp_pairs, g, G);
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-  if (kUnpack || k_ctas > 1) {  // the exchange of the K pairs (the unpacked CTAs: always clusters)
+  if (k_ctas > 1) {  // the exchange of the K pairs
     cluster_wait();
-    // The unpacked kernel reads K and its rank again rather than hold them.
-    acc = kUnpack ? cluster_merge_pairs(exchange, acc, 0, cluster_ctas(), cluster_rank())
-                  : cluster_merge_pairs(exchange, acc, 0, k_ctas, rank);
+    acc = cluster_merge_pairs(exchange, acc, 0, k_ctas, rank);
     // Each CTA may exit as soon as its slice is written: no final cluster barrier,
     // unlike cluster_smem, which reads its peers' slots.
   }
@@ -197,20 +189,86 @@ __global__ void __launch_bounds__(kThreads,
       const int64_t r = rematerialize(row);
       write_edge<T, N>(a.x + r * a.x_stride, a.y + r * a.cols, a.cols, t, n, a.log);
     }
-  } else if constexpr (kUnpack) {
-    if (local == 0) return;
-    // The output's address worked out again after the exchange, not held across it.
-    int rank_now = 0;
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-    rank_now = cluster_rank();
-#endif
-    const int64_t r = rematerialize(row);
-    const int64_t col = static_cast<int64_t>(min(packs, rank_now * a.slice_packs)) * N;
-    s.write(a.y + r * a.cols + col, t, G, local, make_row_norm(acc.m, acc.d, a.log), a.log);
   } else {
     if (local == 0) return;
     s.write(a.y + row * a.cols + first_col, t, G, local, make_row_norm(acc.m, acc.d, a.log), a.log);
   }
+}
+
+// The unpacked clusters (kRegsUnpackThreads): one row per cluster, CTA `rank` taking
+// packs [rank x slice_packs, ...) of it, thread t packs t, t + G, ... of that slice, all
+// loaded before any is converted to fp32. Its own kernel rather than an instance of
+// softmax_cluster_regs_kernel: that one, with its rows-per-CTA geometry, per-pack bounds
+// and the mode chosen per value, measured 82.0% of copy at bf16 65536 against this
+// shape's 97.8 in the same harness (benchmarks/h200_2026-11-28/
+// quack_shape2_h200_6fa9f10.txt). Here the slice's bounds and the mode are branched on
+// once per CTA (kFull, kLog).
+template <typename T, bool kFull, bool kLog>
+__global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
+    softmax_cluster_unpacked_kernel(RowsArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  constexpr int N = 16 / static_cast<int>(sizeof(T));
+  constexpr int G = kRegsUnpackThreads;
+  constexpr int P = kRegsUnpackBytes / 16;
+  __shared__ OnlinePair warp_pairs[G / 32];
+  __shared__ ClusterSlots<OnlinePair> exchange;
+  const int k = cluster_ctas();
+  // One row per cluster (a 2-D grid past kMaxGridBlocks): its CTAs return together.
+  const int64_t row = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k) + blockIdx.x / k;
+  if (row >= a.rows) return;
+  cluster_slots_init(&exchange, 1);
+  const int64_t packs = a.cols / N;
+  const int64_t first = min(packs, static_cast<int64_t>(cluster_rank()) * a.slice_packs);
+  const int t = threadIdx.x;
+  // Which of this thread's packs lie in the slice (bit p: pack t + p * G); kFull: all.
+  unsigned in = (1u << P) - 1;
+  if constexpr (!kFull) {
+    const int local = static_cast<int>(min(packs, first + a.slice_packs) - first);
+    in = 0;
+#pragma unroll
+    for (int p = 0; p < P; ++p) in |= (t + p * G < local ? 1u : 0u) << p;
+  }
+  const T* xr = a.x + row * a.x_stride + first * N;
+  Pack<T, N> q[P];
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
+  }
+  float v[P * N];
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) v[p * N + i] = (in & (1u << p)) ? to_float(q[p].v[i]) : -INFINITY;
+  }
+  // The thread's pair, relative to its own maximum (0 for a thread of only -inf); the
+  // registers then hold exp(x - m) (softmax) or x - m (log-softmax), as RegSlice's fp32.
+  float m = v[0];
+#pragma unroll
+  for (int i = 1; i < P * N; ++i) m = nan_max(m, v[i]);
+  const float shift = m == -INFINITY ? 0.0f : m;
+  float d = 0.0f;
+#pragma unroll
+  for (int i = 0; i < P * N; ++i) {
+    const float e = exp_term(v[i], shift);
+    d += e;
+    v[i] = kLog ? v[i] - shift : e;
+  }
+  OnlinePair acc = slice_merge_pairs({m, d}, warp_pairs, 0, G);
+  cluster_wait();
+  acc = cluster_merge_pairs(exchange, acc, 0, k, cluster_rank());
+  const RowNorm n = make_row_norm(acc.m, acc.d, kLog);
+  const float scale = kLog ? shift - n.m : exp_term(m, n.m) * n.c;
+  T* yr = a.y + rematerialize(row) * a.cols + first * N;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if (in & (1u << p)) {
+      float f[N];
+#pragma unroll
+      for (int i = 0; i < N; ++i) f[i] = kLog ? (v[p * N + i] + scale) - n.c : v[p * N + i] * scale;
+      store_pack<kOutputStore, T, N>(yr + (t + p * G) * N, pack_from_float<T, N>(f));
+    }
+  }
+#endif
 }
 
 // ---------------------------------------------------------------------------------
@@ -279,13 +337,17 @@ struct ClusterRegsFamily {
   }
 };
 
-// The unpacked clusters' kernel (16-bit values in 16-byte packs only; not for rows read
-// in three parts, whose instance spilled 32 bytes at 80 registers).
+// The unpacked clusters' kernel (16-bit values in 16-byte packs, rows whole packs wide):
+// kFull where every CTA's slice is whole (packs a multiple of K x its full slice), the
+// mode compiled in (Plan::log_kernel).
 template <typename T>
-const void* cluster_regs_unpacked_kernel() {
-  constexpr int N = 16 / static_cast<int>(sizeof(T));
-  return reinterpret_cast<const void*>(
-      &softmax_cluster_regs_kernel<T, N, kRegsUnpackBytes, kRegsUnpackThreads, false, true>);
+const void* cluster_regs_unpacked_kernel(bool full, bool log) {
+  if (full) {
+    return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, true, true>)
+               : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, true, false>);
+  }
+  return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, false, true>)
+             : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, false, false>);
 }
 
 // Whether the unpacked clusters serve rows of this dtype, pack and reading on this GPU.
@@ -358,7 +420,9 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>()
+    const int64_t full_slice = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
+    const bool full = slice == full_slice && packs == k * full_slice;
+    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(full, false)
                                   : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
     int active = 0;
@@ -376,6 +440,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     plan.resident_per_sm = resident;
     plan.active_clusters = active;
     plan.unpacked = shape.unpack;
+    if (shape.unpack) plan.log_kernel = cluster_regs_unpacked_kernel<T>(full, true);
     // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
     // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
     // to the grid's y dimension.

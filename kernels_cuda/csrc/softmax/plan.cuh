@@ -101,6 +101,7 @@ struct Plan {
 #include "softmax/plan_fields.def"
 #undef SK_PLAN_FIELD
   const void* kernel = nullptr;      // the kernel instance to launch (status ok)
+  const void* log_kernel = nullptr;  // log-softmax's instance where the mode is compiled in (else kernel)
   std::string kernel_name;           // that instance with its template arguments, for plan()
   std::string reason = "requested";  // why auto chose the variant, with the numbers
 
