@@ -1584,3 +1584,29 @@ timeout 150 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 
 cd $out && tar czf unpack3_csv_${tag}_$rev.tgz unpack3*.csv && rm -f unpack3*.csv
 
 ## call 59
+# session 61 call 59 (H200). The unpacked clusters only where each CTA's slice is at
+# least 29/32 full (kRegsUnpackMinFill; call 58: 90% full lost), and their log-softmax
+# instances allowed clusters past 8 (call 58's tests: cudaErrorInvalidClusterSize at 9
+# and 16 CTAs). test_cuda_softmax.py whole; `auto` beside block_hybrid (`auto` before)
+# once more (call 58 was the first round); compute-sanitizer's four tools over
+# cluster_regs and `auto` at the unpacked widths (whole and partial slices).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider \
+  > $out/gpu_tests_cuda_${tag}_$rev.log 2>&1; tail -6 $out/gpu_tests_cuda_${tag}_$rev.log; echo "tests at $(el)"
+compare_trees unpack4 fwd 1 "--cols 49152,65536,73728,81920,98304,131072,139264,151936,196608,262144 --dtype bf16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root \
+  > $out/unpack4_compare_bf16_${tag}_$rev.txt 2>&1
+cat $out/unpack4_compare_bf16_${tag}_$rev.txt
+compare_trees unpack4_16 fwd 1 "--cols 65536,98304,131072,151936 --dtype fp16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root \
+  > $out/unpack4_compare_fp16_${tag}_$rev.txt 2>&1
+cat $out/unpack4_compare_fp16_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf unpack4_csv_${tag}_$rev.tgz unpack4*.csv && rm -f unpack4*.csv; cd $root
+f=$out/sanitize_unpacked_${tag}_$rev
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants cluster_regs,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 3x65536,2x139264,2x151936 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 60

@@ -333,6 +333,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"REGS_UNPACK_THREADS", kRegsUnpackThreads},
       {"REGS_UNPACK_BYTES", kRegsUnpackBytes},
       {"REGS_UNPACK_MIN_SM_BANDWIDTH", kRegsUnpackMinSmBandwidth},
+      {"REGS_UNPACK_MIN_FILL", kRegsUnpackMinFill},
+      {"REGS_UNPACK_MIN_FILL_OF", kRegsUnpackMinFillOf},
       {"HYBRID_THREADS", kHybridThreads},
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
       {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},

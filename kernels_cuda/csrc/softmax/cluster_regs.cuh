@@ -120,6 +120,17 @@ constexpr int kRegsUnpackThreads = 256;
 constexpr int kRegsUnpackBytes = 128;
 constexpr int kRegsUnpackMinBlocks = 3;  // 85 registers: 64 values and the row's state
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
+// ...where each CTA's slice is at least kRegsUnpackMinFill / kRegsUnpackMinFillOf of its
+// kRegsUnpackThreads x kRegsUnpackBytes. H200, 1 GiB, % of copy, softmax / log-softmax,
+// block_hybrid (`auto` before) -> these clusters (benchmarks/h200_2026-11-28/
+// unpack3_compare_*_h200_94bd42b.txt, call 58): whole slices bf16 65536 / 81920 / 98304 /
+// 131072 / 196608 94.0 / 83.6 / 89.7 / 93.7 / 84.1 -> 97.7 / 96.2 / 97.5 / 96.6 / 92.8
+// (log-softmax alike), slices 93-94% full (bf16 139264 / 151936) 87.2 / 75.0 -> 88.4 /
+// 83.5, but 90% full (bf16 73728, 5 CTAs) 94.7 / 95.5 -> 91.6 / 90.4 and 75-81% full
+// (36872 / 40000, 3 CTAs) mixed: softmax +3.3 / +3.7, log-softmax -2.0 / -2.6 (fp16
+// 40000 alike).
+constexpr int64_t kRegsUnpackMinFill = 29;
+constexpr int64_t kRegsUnpackMinFillOf = 32;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -388,10 +399,11 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   plan.pack = pack;
   std::vector<Shape> shapes = {{1, kRegsMaxThreads}};
   if (min_cluster == 1 && cluster_regs_unpacks<T>(p, pack, plan.realigned != 0)) {
-    // The smallest cluster whose slices fit, of any size.
+    // The smallest cluster whose slices fit, of any size, where they are full enough.
     const int64_t per_cta = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
     const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
-    if (k <= max_k) shapes.push_back({k, kRegsUnpackThreads, true});
+    const bool full_enough = ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
+    if (k <= max_k && full_enough) shapes.push_back({k, kRegsUnpackThreads, true});
   }
   shapes.push_back({1, kRegsWideThreads});
   for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kRegsMaxThreads});
@@ -440,7 +452,10 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     plan.resident_per_sm = resident;
     plan.active_clusters = active;
     plan.unpacked = shape.unpack;
-    if (shape.unpack) plan.log_kernel = cluster_regs_unpacked_kernel<T>(full, true);
+    if (shape.unpack) {
+      plan.log_kernel = cluster_regs_unpacked_kernel<T>(full, true);
+      allow_large_clusters(plan.log_kernel, p.device);
+    }
     // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
     // kernel (loop state would cost registers): units past kMaxGridBlocks / k go
     // to the grid's y dimension.
