@@ -1269,9 +1269,10 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
     16-bit row past one 512-thread CTA (64 KB) that 16 CTAs of REGS_UNPACK_THREADS hold
     goes over the smallest such cluster, of any size, each thread 64 values held as fp32,
-    where each CTA's slice is at least REGS_UNPACK_MIN_FILL / REGS_UNPACK_MIN_FILL_OF full
-    (139264: 9 CTAs of 94%, the last shorter; 151936: 10 of 93%; 40000 and 73728, 81% and
-    90% full, keep the packed shapes); `auto` takes it (rule 0c). Misaligned views and
+    where each CTA's slice is whole, or in rows past REGS_UNPACK_PARTIAL_MIN_ROW_BYTES at
+    least REGS_UNPACK_MIN_FILL / REGS_UNPACK_MIN_FILL_OF full (151936: 10 CTAs of 93%, the
+    last shorter; 139264, 94% in a 272 KB row, 40000 and 73728, 81% and 90%, keep the
+    packed shapes); `auto` takes it (rule 0c). Misaligned views and
     rows read in three parts keep their values packed. Every element against float64,
     special rows included."""
     if not _is_hopper(0):
@@ -1285,7 +1286,9 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     per_cta = limit("REGS_UNPACK_THREADS") * limit("REGS_UNPACK_BYTES")  # bytes of the row per CTA
     k = max(2, -(-cols * 2 // per_cta))
     slice_bytes = -(-cols // 8 // k) * 16
-    full_enough = slice_bytes * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL")
+    full_enough = slice_bytes == per_cta or (
+        slice_bytes * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL")
+        and cols * 2 > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES"))
     assert bool(p["unpacked"]) == (fast and full_enough), p
     if p["unpacked"]:
         assert p["cluster_size"] == k, p

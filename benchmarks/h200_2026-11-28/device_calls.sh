@@ -1610,3 +1610,25 @@ timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 
 ## call 60
+# session 61 call 60 (H200). Slices not whole only in rows past 288 KB
+# (kRegsUnpackPartialMinRowBytes; call 59: bf16 139264, 272 KB in 9 slices 94% full, lost
+# 7 points of log-softmax to block_hybrid's two CTAs). Against a copy of the checkout
+# without that bound (/tmp/anyrow: every row whose slices are 29/32 full), at widths of
+# partial slices: 128256 (Llama 3's vocabulary: 8 slices 98% full, 250 KB), 139264,
+# 151936, 200000, 256000; then test_cuda_softmax.py at the checkout.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/anyrow && cp -r $root /tmp/anyrow
+sed -i 's/^constexpr int64_t kRegsUnpackPartialMinRowBytes = 288 \* 1024;/constexpr int64_t kRegsUnpackPartialMinRowBytes = 0;/' \
+  /tmp/anyrow/kernels_cuda/csrc/softmax/cluster_regs.cuh
+grep -n "^constexpr int64_t kRegsUnpackPartialMinRowBytes" /tmp/anyrow/kernels_cuda/csrc/softmax/cluster_regs.cuh
+build_trees $root /tmp/anyrow
+compare_trees unpack5 fwd 1 "--cols 128256,139264,151936,200000,256000 --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/anyrow \
+  > $out/unpack5_compare_bf16_${tag}_$rev.txt 2>&1
+cat $out/unpack5_compare_bf16_${tag}_$rev.txt
+timeout 150 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider \
+  > $out/gpu_tests_cuda2_${tag}_$rev.log 2>&1; tail -4 $out/gpu_tests_cuda2_${tag}_$rev.log
+cd $out && tar czf unpack5_csv_${tag}_$rev.tgz unpack5*.csv && rm -f unpack5*.csv
+
+## call 61

@@ -335,6 +335,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"REGS_UNPACK_MIN_SM_BANDWIDTH", kRegsUnpackMinSmBandwidth},
       {"REGS_UNPACK_MIN_FILL", kRegsUnpackMinFill},
       {"REGS_UNPACK_MIN_FILL_OF", kRegsUnpackMinFillOf},
+      {"REGS_UNPACK_PARTIAL_MIN_ROW_BYTES", kRegsUnpackPartialMinRowBytes},
       {"HYBRID_THREADS", kHybridThreads},
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
       {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},

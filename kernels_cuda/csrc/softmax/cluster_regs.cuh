@@ -120,8 +120,8 @@ constexpr int kRegsUnpackThreads = 256;
 constexpr int kRegsUnpackBytes = 128;
 constexpr int kRegsUnpackMinBlocks = 3;  // 85 registers: 64 values and the row's state
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
-// ...where each CTA's slice is at least kRegsUnpackMinFill / kRegsUnpackMinFillOf of its
-// kRegsUnpackThreads x kRegsUnpackBytes. H200, 1 GiB, % of copy, softmax / log-softmax,
+// ...where each CTA's slice is whole (kRegsUnpackThreads x kRegsUnpackBytes), or nearly
+// whole in wide rows (below). H200, 1 GiB, % of copy, softmax / log-softmax,
 // block_hybrid (`auto` before) -> these clusters (benchmarks/h200_2026-11-28/
 // unpack3_compare_*_h200_94bd42b.txt, call 58): whole slices bf16 65536 / 81920 / 98304 /
 // 131072 / 196608 94.0 / 83.6 / 89.7 / 93.7 / 84.1 -> 97.7 / 96.2 / 97.5 / 96.6 / 92.8
@@ -129,8 +129,15 @@ constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // 83.5, but 90% full (bf16 73728, 5 CTAs) 94.7 / 95.5 -> 91.6 / 90.4 and 75-81% full
 // (36872 / 40000, 3 CTAs) mixed: softmax +3.3 / +3.7, log-softmax -2.0 / -2.6 (fp16
 // 40000 alike).
+// Rows whose slices are not whole take them only past kRegsUnpackPartialMinRowBytes (two
+// of block_hybrid's 144 KB pair CTAs, which hold such rows well: bf16 139264, 9 slices 94%
+// full, softmax / log-softmax 87.9 / 94.4 -> 88.5 / 87.3, call 59), and at least
+// kRegsUnpackMinFill / kRegsUnpackMinFillOf full (bf16 / fp16 151936, 10 slices 93% full:
+// 75.1 / 79.0 -> 83.5 / 82.5 and 76.3 / 79.3 -> 84.2 / 83.6, call 59). Whole slices
+// measured a gain at every width from 49152 to 262144 in both calls.
 constexpr int64_t kRegsUnpackMinFill = 29;
 constexpr int64_t kRegsUnpackMinFillOf = 32;
+constexpr int64_t kRegsUnpackPartialMinRowBytes = 288 * 1024;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -402,7 +409,9 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     // The smallest cluster whose slices fit, of any size, where they are full enough.
     const int64_t per_cta = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
     const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
-    const bool full_enough = ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
+    const int64_t slice = ceil_div(packs, k);
+    const bool full_enough = slice == per_cta || (slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill &&
+                                                  packs * pack_bytes > kRegsUnpackPartialMinRowBytes);
     if (k <= max_k && full_enough) shapes.push_back({k, kRegsUnpackThreads, true});
   }
   shapes.push_back({1, kRegsWideThreads});
