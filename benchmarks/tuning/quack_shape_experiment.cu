@@ -58,19 +58,6 @@ namespace {
 
 using sk::OnlinePair;
 
-template <typename T>
-__device__ __forceinline__ float to_f(T v);
-template <>
-__device__ __forceinline__ float to_f(float v) { return v; }
-template <>
-__device__ __forceinline__ float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T>
-__device__ __forceinline__ T from_f(float v);
-template <>
-__device__ __forceinline__ float from_f(float v) { return v; }
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_f(float v) { return __float2bfloat16_rn(v); }
-
 template <bool kFma>
 __device__ __forceinline__ float exp_of(float x, float m) {
   if constexpr (kFma) return sk::fast_exp2(fmaf(x, sk::kLog2e, -m * sk::kLog2e));
@@ -124,7 +111,7 @@ __global__ void __launch_bounds__(kThreads) quack_shape_kernel(const T* __restri
   for (int p = 0; p < kPacks; ++p) {
     const T* e = reinterpret_cast<const T*>(&raw[p]);
 #pragma unroll
-    for (int i = 0; i < kPack; ++i) v[p * kPack + i] = to_f(e[i]);
+    for (int i = 0; i < kPack; ++i) v[p * kPack + i] = sk::to_float(e[i]);
   }
   float m = v[0];
 #pragma unroll
@@ -151,7 +138,7 @@ __global__ void __launch_bounds__(kThreads) quack_shape_kernel(const T* __restri
 #pragma unroll
     for (int i = 0; i < kPack; ++i) {
       const float e = kOneExp ? v[p * kPack + i] : exp_of<kFma>(v[p * kPack + i], acc.m);
-      o[i] = from_f<T>(e * scale);
+      o[i] = sk::from_float<T>(e * scale);
     }
     dst[t + p * kThreads] = out;
   }
@@ -165,7 +152,7 @@ __global__ void fill_kernel(T* x, int64_t n, uint32_t seed) {
     h ^= h >> 15;
     h *= 2246822519u;
     h ^= h >> 13;
-    x[i] = from_f<T>((h & 0xffffff) * (16.0f / 16777216.0f) - 8.0f);  // uniform [-8, 8)
+    x[i] = sk::from_float<T>((h & 0xffffff) * (16.0f / 16777216.0f) - 8.0f);  // uniform [-8, 8)
   }
 }
 

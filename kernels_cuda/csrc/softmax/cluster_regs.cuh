@@ -104,10 +104,10 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // kRegsUnpackMinSmBandwidth or more of DRAM bandwidth per SM: clusters of any size K
 // (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads
 // threads, each thread loading kRegsUnpackBytes of the row in 16-byte packs and holding
-// them as fp32 (softmax_cluster_unpacked_kernel: 64 values, each exp computed once, where packed
-// values take every exp twice), kRegsUnpackMinBlocks CTAs per SM. This is QuACK's shape
-// for these rows (4 CTAs of 256 threads at bf16 65536, 8 at 131072). The H200's MUFU
-// pipe was 49-63% busy on the packed 16-bit forward (Nsight Compute, benchmarks/
+// them as fp32 (softmax_cluster_unpacked_kernel: 64 values, each exp computed once,
+// where packed values take every exp twice), kRegsUnpackMinBlocks CTAs per SM. This is
+// QuACK's shape for these rows (4 CTAs of 256 threads at bf16 65536, 8 at 131072). The
+// H200's MUFU pipe was 49-63% busy on the packed 16-bit forward (Nsight Compute, benchmarks/
 // h200_2026-11-26i/ncu_*), where a second CTA per SM must load while the first computes.
 // benchmarks/tuning/quack_shape_experiment.cu (H200, 1 GiB, % of copy, session 61 call
 // 54, benchmarks/h200_2026-11-28/quack_shape_h200_b6b160a.txt) took QuACK's shape apart:
@@ -118,7 +118,7 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // 94.0 / 93.9 / 90.8.
 constexpr int kRegsUnpackThreads = 256;
 constexpr int kRegsUnpackBytes = 128;
-constexpr int kRegsUnpackMinBlocks = 3;  // 85 registers: 64 values and the row's state
+constexpr int kRegsUnpackMinBlocks = 3;  // 80 registers (ptxas sm_90: no spills)
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // ...where each CTA's slice is whole (kRegsUnpackThreads x kRegsUnpackBytes), or nearly
 // whole in wide rows (below). H200, 1 GiB, % of copy, softmax / log-softmax,
@@ -388,10 +388,10 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   Plan plan = new_plan(Variant::cluster_regs);
   // Shapes in order: one CTA of up to kRegsMaxThreads threads; where the GPU takes them
   // (cluster_regs_unpacks), the unpacked clusters (kRegsUnpackThreads; not for auto's
-  // few-rows rule, which spreads rows wider; nor for rows read in three parts); one CTA of up to kRegsWideThreads
-  // (kRegsMaxBytes each); then clusters of 2..16 CTAs (sm_90) of up to kRegsMaxThreads.
-  // The first whose slices fit, with the fewest bytes per thread that fit; the next when
-  // that shape cannot be resident.
+  // few-rows rule, which spreads rows wider, nor for rows read in three parts); one CTA
+  // of up to kRegsWideThreads (kRegsMaxBytes each); then clusters of 2..16 CTAs (sm_90)
+  // of up to kRegsMaxThreads. The first whose slices fit, with the fewest bytes per
+  // thread that fit; the next when that shape cannot be resident.
   struct Shape {
     int k;
     int max_threads;
@@ -404,14 +404,16 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   const int pack_bytes = pack * kElem;
   const int max_bytes = cluster_regs_max_bytes(pack_bytes);
   plan.pack = pack;
+  // The packs of an unpacked CTA's whole slice.
+  const int64_t unpack_slice = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
   std::vector<Shape> shapes = {{1, kRegsMaxThreads}};
   if (min_cluster == 1 && cluster_regs_unpacks<T>(p, pack, plan.realigned != 0)) {
     // The smallest cluster whose slices fit, of any size, where they are full enough.
-    const int64_t per_cta = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
-    const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
+    const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, unpack_slice)));
     const int64_t slice = ceil_div(packs, k);
-    const bool full_enough = slice == per_cta || (slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill &&
-                                                  packs * pack_bytes > kRegsUnpackPartialMinRowBytes);
+    const bool full_enough =
+        slice == unpack_slice || (slice * kRegsUnpackMinFillOf >= unpack_slice * kRegsUnpackMinFill &&
+                                  packs * pack_bytes > kRegsUnpackPartialMinRowBytes);
     if (k <= max_k && full_enough) shapes.push_back({k, kRegsUnpackThreads, true});
   }
   shapes.push_back({1, kRegsWideThreads});
@@ -441,8 +443,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const int64_t full_slice = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
-    const bool full = slice == full_slice && packs == k * full_slice;
+    const bool full = shape.unpack && packs == k * unpack_slice;  // every CTA's slice whole
     const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(full, false)
                                   : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
