@@ -41,6 +41,7 @@
 
 #include "common/block_reduce.cuh"
 #include "common/cluster.cuh"
+#include "common/device.cuh"
 #include "common/math.cuh"
 #include "common/online.cuh"
 #include "softmax/cluster_regs.cuh"
@@ -219,23 +220,13 @@ void run(const char* dtype, int64_t cols, int k, const Buffers& buf, float copy_
   CHECK(cudaFuncGetAttributes(&attr, fn));
   int per_sm = 0;
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, smem));
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(static_cast<unsigned>(rows * k));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attrs[1];
-  attrs[0].id = cudaLaunchAttributeClusterDimension;
-  attrs[0].val.clusterDim.x = k;
-  attrs[0].val.clusterDim.y = 1;
-  attrs[0].val.clusterDim.z = 1;
-  cfg.attrs = attrs;
-  cfg.numAttrs = k > 1 ? 1 : 0;
+  const sk::LaunchConfig cfg(dim3(static_cast<unsigned>(rows * k)), dim3(kThreads), smem, k, nullptr);
   int clusters = 0;
-  if (k > 1) CHECK(cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg));
+  if (k > 1) CHECK(cudaOccupancyMaxActiveClusters(&clusters, fn, cfg.get()));
   const T* x = static_cast<const T*>(buf.x);
   T* y = static_cast<T*>(buf.y);
   CHECK(cudaMemset(y, 0xff, buf.bytes));  // poison: NaN in both dtypes
-  auto launch = [&] { CHECK(cudaLaunchKernelEx(&cfg, fn, x, y, rows, cols)); };
+  auto launch = [&] { CHECK(cudaLaunchKernelEx(cfg.get(), fn, x, y, rows, cols)); };
   const float ms = median_ms(launch, a, b);
   const double worst = worst_rel_err(x, y, rows, cols);
   std::printf("%-5s %7lld  K=%-2d threads=%-4d vpt=%-3d stage=%d one_exp=%d fma=%d plain=%d  regs=%-3d spill=%-3zu ctas/sm=%d clusters=%-3d  %.4f ms  %5.1f%% of copy  max rel err %.2e\n",
@@ -264,18 +255,10 @@ void run_package(const char* dtype, int64_t cols, int k, const Buffers& buf, flo
   if (k > 8) CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   cudaFuncAttributes attr;
   CHECK(cudaFuncGetAttributes(&attr, fn));
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(static_cast<unsigned>(rows * k));
-  cfg.blockDim = dim3(sk::softmax::kRegsUnpackThreads);
-  cudaLaunchAttribute attrs[1];
-  attrs[0].id = cudaLaunchAttributeClusterDimension;
-  attrs[0].val.clusterDim.x = k;
-  attrs[0].val.clusterDim.y = 1;
-  attrs[0].val.clusterDim.z = 1;
-  cfg.attrs = attrs;
-  cfg.numAttrs = 1;
+  const sk::LaunchConfig cfg(dim3(static_cast<unsigned>(rows * k)), dim3(sk::softmax::kRegsUnpackThreads), 0, k,
+                            nullptr);
   CHECK(cudaMemset(buf.y, 0xff, buf.bytes));
-  auto launch = [&] { CHECK(cudaLaunchKernelEx(&cfg, fn, args)); };
+  auto launch = [&] { CHECK(cudaLaunchKernelEx(cfg.get(), fn, args)); };
   const float ms = median_ms(launch, a, b);
   const double worst = worst_rel_err(args.x, args.y, rows, cols);
   std::printf("%-5s %7lld  K=%-2d package cluster_unpacked  regs=%-3d spill=%-3zu  %.4f ms  %5.1f%% of copy  max rel err %.2e\n",
