@@ -1658,3 +1658,24 @@ cat $out/busy_compare_${tag}_$rev.txt
 cd $out && tar czf busy_csv_${tag}_$rev.tgz busy*.csv && rm -f busy*.csv
 
 ## call 62
+# session 62. SK_CUDA_CHECK (common/check.cuh) now clears the runtime's last error before
+# it throws, so a rejected launch no longer fails the next torch kernel in the process
+# (call 58). tests/test_cuda_errors.py launches through sk::launch_kernel in two shapes
+# the GPU rejects and checks that each throws by name and leaves cudaSuccess behind; then
+# the same program built against check.cuh without the clearing line, which must FAIL
+# (the test can fail).
+cd $root
+source benchmarks/tuning/experiment_env.sh
+python3 -m pytest tests/test_cuda_errors.py -q -rs -p no:cacheprovider 2>&1 | tail -3 | tee $out/cuda_errors_${tag}_$rev.log
+rm -rf /tmp/oldcheck && cp -r kernels_cuda/csrc /tmp/oldcheck
+sed -i '/(void)cudaGetLastError();  *\\$/d' /tmp/oldcheck/common/check.cuh
+grep -c "cudaGetLastError" /tmp/oldcheck/common/check.cuh
+python3 - <<'PY' > /tmp/oldcheck/prog.cu
+import sys; sys.path.insert(0, "tests")
+import test_cuda_errors
+print(test_cuda_errors.PROGRAM)
+PY
+nvcc -std=c++17 -O3 -arch=sm_90 -I/tmp/oldcheck -o /tmp/oldcheck/prog /tmp/oldcheck/prog.cu && \
+  (/tmp/oldcheck/prog; echo "exit $? (without the clearing line: expected 1, FAIL)") 2>&1 | tee -a $out/cuda_errors_${tag}_$rev.log
+
+## call 63

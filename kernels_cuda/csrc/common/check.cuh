@@ -11,11 +11,16 @@
 #include <string>
 
 // Evaluates a CUDA runtime call once; on failure throws std::runtime_error naming the
-// call, file and line (pybind11 turns it into a Python RuntimeError).
+// call, file and line (pybind11 turns it into a Python RuntimeError). A failed call also
+// records its error as the runtime's "last error", which torch reads after each of its
+// own launches: left there, it would fail the caller's next, unrelated torch kernel.
+// The error is reported here, so it is cleared (a sticky error, one that corrupted the
+// context, stays: cudaGetLastError cannot clear it, and every later call reports it).
 #define SK_CUDA_CHECK(expr)                                                           \
   do {                                                                                \
     const cudaError_t sk_err_ = (expr);                                               \
     if (sk_err_ != cudaSuccess) {                                                     \
+      (void)cudaGetLastError();                                                       \
       throw std::runtime_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + \
                                ": " #expr " failed: " + cudaGetErrorName(sk_err_) +   \
                                " (" + cudaGetErrorString(sk_err_) + ")");             \
