@@ -382,8 +382,8 @@ HOPPER_AUTO = {
 }
 # Where GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM (H200) differ.
 HOPPER_AUTO_FAST_SM = {
-    (torch.bfloat16, 65536): "cluster_regs",   # 4 CTAs of 256 threads holding fp32, three per SM (rule 0c)
-    (torch.bfloat16, 262144): "cluster_regs",  # 16 such CTAs
+    (torch.bfloat16, 65536): "cluster_regs",   # a cluster of CTAs holding fp32, 768 threads per SM (rule 0c)
+    (torch.bfloat16, 262144): "cluster_regs",  # 16 CTAs of 256 such threads
 }
 
 
@@ -1250,9 +1250,9 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
     assert p["status"] == "ok", p
     assert p["cols_per_thread"] * x.element_size() <= 128, p
     wide_block = 512 * 128 < cols * x.element_size() <= 1024 * 128
-    if p["unpacked"]:  # 16-bit rows past 64 KB on fast SMs: 256-thread CTAs holding fp32, three per SM
+    if p["unpacked"]:  # 16-bit rows past 64 KB on fast SMs: CTAs of 64-256 threads holding fp32, 3-12 per SM
         assert x.element_size() == 2 and cols * 2 > 512 * 128 and p["cluster_size"] >= 2, p
-        assert p["threads"] == 256 and p["cols_per_thread"] == 64 and p["resident_per_sm"] >= 3, p
+        assert p["cols_per_thread"] == 64 and p["resident_per_sm"] * p["threads"] >= 768, p
     elif wide_block:
         assert p["cluster_size"] == 1 and 512 < p["threads"] <= 1024 and p["resident_per_sm"] == 1, p
     else:
@@ -1265,16 +1265,34 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
 @pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 139264), (torch.bfloat16, 151936),
                                          (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728)],
                          ids=str)
+def _unpack_shapes(cols: int) -> dict[int, int]:
+    """The unpacked clusters' candidate shapes for an aligned 16-bit row, {threads: K}:
+    CTAs of REGS_UNPACK_MIN_THREADS to REGS_UNPACK_THREADS threads (multiples of 32), each
+    with the smallest cluster (2-16) that holds the row, where each CTA's slice is whole or,
+    in rows past REGS_UNPACK_PARTIAL_MIN_ROW_BYTES, at least REGS_UNPACK_MIN_FILL /
+    REGS_UNPACK_MIN_FILL_OF full (cluster_regs.cuh, unpack_shape)."""
+    packs, per_thread = cols // 8, limit("REGS_UNPACK_BYTES") // 16
+    shapes = {}
+    for threads in range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 32):
+        per_cta = threads * per_thread
+        k = max(2, -(-packs // per_cta))
+        slice_packs = -(-packs // k)
+        full_enough = slice_packs == per_cta or (
+            slice_packs * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL")
+            and cols * 2 > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES"))
+        if k <= limit("MAX_CLUSTER_SIZE") and full_enough:
+            shapes[threads] = k
+    return shapes
+
+
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
-    16-bit row past one 512-thread CTA (64 KB) that 16 CTAs of REGS_UNPACK_THREADS hold
-    goes over the smallest such cluster, of any size, each thread 64 values held as fp32,
-    where each CTA's slice is whole, or in rows past REGS_UNPACK_PARTIAL_MIN_ROW_BYTES at
-    least REGS_UNPACK_MIN_FILL / REGS_UNPACK_MIN_FILL_OF full (151936: 10 CTAs of 93%, the
-    last shorter; 139264, 94% in a 272 KB row, 40000 and 73728, 81% and 90%, keep the
-    packed shapes); `auto` takes it (rule 0c). Misaligned views and
-    rows read in three parts keep their values packed. Every element against float64,
-    special rows included."""
+    16-bit row past one 512-thread CTA (64 KB) goes over a cluster of CTAs of 64-256
+    threads, each thread 64 values held as fp32, of the shapes whose slices are full
+    enough (_unpack_shapes; 40000 and 73728 at 256 threads, 81% and 90%, took none
+    before CTAs narrower than 256 threads) the one with the most clusters co-resident;
+    `auto` takes it (rule 0c). Misaligned views and rows read in three parts keep their
+    values packed. Every element against float64, special rows included."""
     if not _is_hopper(0):
         pytest.skip("clusters need sm_90")
     props = cuda_softmax.gpu_properties(0)
@@ -1283,22 +1301,19 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     x = base[:, :cols]  # aligned rows, a row stride past the width
     p = cuda_softmax.plan(x, "softmax", "cluster_regs")
     assert p["status"] == "ok", p
-    per_cta = limit("REGS_UNPACK_THREADS") * limit("REGS_UNPACK_BYTES")  # bytes of the row per CTA
-    k = max(2, -(-cols * 2 // per_cta))
-    slice_bytes = -(-cols // 8 // k) * 16
-    full_enough = slice_bytes == per_cta or (
-        slice_bytes * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL")
-        and cols * 2 > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES"))
-    assert bool(p["unpacked"]) == (fast and full_enough), p
+    shapes = _unpack_shapes(cols)
+    assert bool(p["unpacked"]) == (fast and bool(shapes)), (p, shapes)
     if p["unpacked"]:
-        assert p["cluster_size"] == k, p
-        assert (p["threads"], p["cols_per_thread"], p["pack"]) == (256, 64, 8) and p["resident_per_sm"] >= 3, p
-        full = cols % (8 * 2048) == 0 and p["cluster_size"] == cols // (8 * 2048)  # every slice whole
+        threads = p["threads"]
+        assert shapes.get(threads) == p["cluster_size"], (p, shapes)
+        assert (p["cols_per_thread"], p["pack"]) == (64, 8) and p["active_clusters"] >= 1, p
+        assert p["resident_per_sm"] * threads >= 768, p  # 80 registers a thread
+        full = cols == p["cluster_size"] * threads * 64  # every slice whole
         assert p["kernel"].endswith(f", full={'true' if full else 'false'}>"), p
         many = x[:1].expand(264, cols)  # as many rows as an H200's SMs twice: rule 0b leaves them
         a = cuda_softmax.plan(many, "softmax", "auto")
         assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a
-        assert f"over a cluster of {p['cluster_size']} 256-thread CTAs" in a["reason"], a
+        assert f"over a cluster of {p['cluster_size']} {threads}-thread CTAs" in a["reason"], a
     for view in (base[:, 1:cols + 1], make_rows(3, cols + 1, dtype, "cuda", seed=3)):
         assert not cuda_softmax.plan(view, "softmax", "cluster_regs")["unpacked"], view.shape
     specials = special_rows(cols, dtype, "cuda", seed=cols)

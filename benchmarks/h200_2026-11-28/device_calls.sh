@@ -1679,3 +1679,34 @@ nvcc -std=c++17 -O3 -arch=sm_90 -I/tmp/oldcheck -o /tmp/oldcheck/prog /tmp/oldch
   (/tmp/oldcheck/prog; echo "exit $? (without the clearing line: expected 1, FAIL)") 2>&1 | tee -a $out/cuda_errors_${tag}_$rev.log
 
 ## call 63
+# session 62. The unpacked clusters' CTAs of 64-256 threads (unpack_shape: the most
+# clusters co-resident; their stride a run-time value, each pack's address one stride
+# past the last: 80 registers, no spills), against the one shape of 256 threads before
+# (.device/before/kernels_cuda: 1b77003's), and the same with every fill taken
+# (/tmp/noguard: unpack_shape's guard of slices part-empty dropped), each plan's K, threads and
+# co-resident clusters printed.
+cd $root
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda && cp -r $root/.device/before/kernels_cuda /tmp/before/
+rm -rf /tmp/noguard && cp -r $root /tmp/noguard && sed -i '/if (!full_enough) continue;/d' /tmp/noguard/kernels_cuda/csrc/softmax/cluster_regs.cuh
+grep -c "full_enough" /tmp/noguard/kernels_cuda/csrc/softmax/cluster_regs.cuh
+build_trees $root /tmp/before /tmp/noguard
+widths=40000,65536,73728,81920,128256,131072,139264,151936,196608,200000,256000,262144
+for tree in $root /tmp/before /tmp/noguard; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for c in ($widths,):
+    for v in ('auto', 'cluster_regs'):
+        p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device='cuda'), 'softmax', v)
+        print('$tree', c, v, p['variant'], p['reason_code'], 'K', p['cluster_size'], 'threads', p['threads'], 'clusters', p['active_clusters'], p['kernel'])
+")
+done | tee $out/shape_plans_${tag}_$rev.txt
+compare_trees shape fwd 2 "--cols $widths --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/before /tmp/noguard \
+  > $out/shape_compare_${tag}_$rev.txt 2>&1
+cat $out/shape_compare_${tag}_$rev.txt
+cd $out && tar czf shape_csv_${tag}_$rev.tgz shape*.csv && rm -f shape*.csv
+
+## call 64

@@ -282,7 +282,7 @@ Plan plan_auto(const Problem& p) {
     if (Plan own = plan_cluster_regs<T>(p); own.status == PlanStatus::ok) {
       return auto_choice(std::move(own), AutoReason::unpacked_clusters,
                          "16-bit row of " + n(row_bytes) + " B over a cluster of " + n(regs.cluster_size) + " " +
-                             n(kRegsUnpackThreads) + "-thread CTAs, its values as fp32 in registers");
+                             n(regs.threads) + "-thread CTAs, its values as fp32 in registers");
     }
   }
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {

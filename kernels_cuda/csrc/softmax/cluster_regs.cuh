@@ -117,6 +117,7 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // (one per SM at 128 registers) 77.7 / 71.8 / 70.1. `auto` in the same call (block_hybrid)
 // 94.0 / 93.9 / 90.8.
 constexpr int kRegsUnpackThreads = 256;
+constexpr int kRegsUnpackMinThreads = 64;
 constexpr int kRegsUnpackBytes = 128;
 constexpr int kRegsUnpackMinBlocks = 3;  // 80 registers (ptxas sm_90: no spills)
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
@@ -226,9 +227,11 @@ __global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
     softmax_cluster_unpacked_kernel(RowsArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int N = 16 / static_cast<int>(sizeof(T));
-  constexpr int G = kRegsUnpackThreads;
   constexpr int P = kRegsUnpackBytes / 16;
-  __shared__ OnlinePair warp_pairs[G / 32];
+  // The CTA's threads, a multiple of 32 up to kRegsUnpackThreads (the planner's choice,
+  // unpack_shape): a run-time stride costs one multiply per pack address.
+  const int G = static_cast<int>(blockDim.x);
+  __shared__ OnlinePair warp_pairs[kRegsUnpackThreads / 32];
   __shared__ ClusterSlots<OnlinePair> exchange;
   const int k = cluster_ctas();
   // One row per cluster (a 2-D grid past kMaxGridBlocks): its CTAs return together.
@@ -246,11 +249,14 @@ __global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
 #pragma unroll
     for (int p = 0; p < P; ++p) in |= (t + p * G < local ? 1u : 0u) << p;
   }
-  const T* xr = a.x + row * a.x_stride + first * N;
+  // Each pack's address one stride past the last: one 64-bit add a pack, two registers
+  // live (offsets from one base cost a register pair each and spilled at 80).
+  const int stride = G * N;
+  const T* xp = a.x + row * a.x_stride + (first + t) * N;
   Pack<T, N> q[P];
 #pragma unroll
-  for (int p = 0; p < P; ++p) {
-    if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
+  for (int p = 0; p < P; ++p, xp += stride) {
+    if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xp);
   }
   float v[P * N];
 #pragma unroll
@@ -276,14 +282,14 @@ __global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
   acc = cluster_merge_pairs(exchange, acc, 0, k, cluster_rank());
   const RowNorm n = make_row_norm(acc.m, acc.d, kLog);
   const float scale = kLog ? shift - n.m : exp_term(m, n.m) * n.c;
-  T* yr = a.y + rematerialize(row) * a.cols + first * N;
+  T* yp = a.y + rematerialize(row) * a.cols + (first + t) * N;
 #pragma unroll
-  for (int p = 0; p < P; ++p) {
+  for (int p = 0; p < P; ++p, yp += stride) {
     if (in & (1u << p)) {
       float f[N];
 #pragma unroll
       for (int i = 0; i < N; ++i) f[i] = kLog ? (v[p * N + i] + scale) - n.c : v[p * N + i] * scale;
-      store_pack<kOutputStore, T, N>(yr + (t + p * G) * N, pack_from_float<T, N>(f));
+      store_pack<kOutputStore, T, N>(yp, pack_from_float<T, N>(f));
     }
   }
 #endif
@@ -380,6 +386,40 @@ bool cluster_regs_unpacks(const Problem& p, int pack, bool realigned) {
   }
 }
 
+// The unpacked clusters' shape for a row of `packs` 16-byte packs: K CTAs of `threads`.
+struct UnpackShape {
+  int k = 0;  // 0: no shape holds the row
+  int threads = 0;
+  int clusters = 0;  // co-resident on the GPU
+};
+
+// Among CTAs of kRegsUnpackThreads down to kRegsUnpackMinThreads threads (multiples of
+// 32), each with the smallest cluster K (2-16) that holds the row and slices full
+// enough (kRegsUnpackMinFill), the one with the most clusters co-resident on the GPU:
+// one row per cluster, so the most bytes of rows in flight (a tie keeps the larger
+// CTAs). Clusters are placed within a GPC, so a cluster's CTAs must fit the SMs of one:
+// narrower CTAs, more per SM (80 registers a thread), fill the GPCs where a row's width
+// leaves K odd or its slices part-empty.
+template <typename T>
+UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
+  constexpr int64_t per_thread = kRegsUnpackBytes / 16;
+  UnpackShape best;
+  for (int threads = kRegsUnpackThreads; threads >= kRegsUnpackMinThreads; threads -= 32) {
+    const int64_t per_cta = threads * per_thread;
+    const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
+    if (k > max_k) continue;
+    const int64_t slice = ceil_div(packs, k);
+    const bool full_enough = slice == per_cta || (slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill &&
+                                                  packs * 16 > kRegsUnpackPartialMinRowBytes);
+    if (!full_enough) continue;
+    const void* fn = cluster_regs_unpacked_kernel<T>(packs == k * per_cta, false);
+    allow_large_clusters(fn, p.device);
+    const int clusters = clusters_resident(fn, p.device, threads, 0, k);
+    if (clusters > best.clusters) best = {k, threads, clusters};
+  }
+  return best;
+}
+
 // min_cluster > 1 (auto's few-rows rule): the row over at least that many CTAs, even
 // where fewer hold it.
 template <typename T>
@@ -387,7 +427,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   constexpr int kElem = static_cast<int>(sizeof(T));
   Plan plan = new_plan(Variant::cluster_regs);
   // Shapes in order: one CTA of up to kRegsMaxThreads threads; where the GPU takes them
-  // (cluster_regs_unpacks), the unpacked clusters (kRegsUnpackThreads; not for auto's
+  // (cluster_regs_unpacks), the unpacked clusters (unpack_shape; not for auto's
   // few-rows rule, which spreads rows wider, nor for rows read in three parts); one CTA
   // of up to kRegsWideThreads (kRegsMaxBytes each); then clusters of 2..16 CTAs (sm_90)
   // of up to kRegsMaxThreads. The first whose slices fit, with the fewest bytes per
@@ -404,17 +444,10 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   const int pack_bytes = pack * kElem;
   const int max_bytes = cluster_regs_max_bytes(pack_bytes);
   plan.pack = pack;
-  // The packs of an unpacked CTA's whole slice.
-  const int64_t unpack_slice = int64_t{kRegsUnpackThreads} * (kRegsUnpackBytes / pack_bytes);
   std::vector<Shape> shapes = {{1, kRegsMaxThreads}};
   if (min_cluster == 1 && cluster_regs_unpacks<T>(p, pack, plan.realigned != 0)) {
-    // The smallest cluster whose slices fit, of any size, where they are full enough.
-    const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, unpack_slice)));
-    const int64_t slice = ceil_div(packs, k);
-    const bool full_enough =
-        slice == unpack_slice || (slice * kRegsUnpackMinFillOf >= unpack_slice * kRegsUnpackMinFill &&
-                                  packs * pack_bytes > kRegsUnpackPartialMinRowBytes);
-    if (k <= max_k && full_enough) shapes.push_back({k, kRegsUnpackThreads, true});
+    const UnpackShape u = unpack_shape<T>(p, packs, max_k);
+    if (u.k > 0) shapes.push_back({u.k, u.threads, true});
   }
   shapes.push_back({1, kRegsWideThreads});
   for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kRegsMaxThreads});
@@ -433,9 +466,9 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
     if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
     fits = true;
-    // The unpacked clusters' CTAs have all their threads, some of them maybe idle (the
-    // kernel takes the slice's width from its template).
-    const int group = shape.unpack ? kRegsUnpackThreads
+    // The unpacked clusters' CTAs have the threads unpack_shape chose, some of them maybe
+    // idle in a slice not whole.
+    const int group = shape.unpack ? max_threads
                                    : static_cast<int>(round_up(ceil_div(slice, bytes / pack_bytes), 32));
     int rows_per_block = 1;
     while (k == 1 && rows_per_block < rows && rows_per_block * slice_bytes < kRegsMinBlockBytes &&
@@ -443,7 +476,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const bool full = shape.unpack && packs == k * unpack_slice;  // every CTA's slice whole
+    const bool full = shape.unpack && packs == k * (max_threads * kRegsUnpackBytes / pack_bytes);  // slices whole
     const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(full, false)
                                   : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
