@@ -1685,7 +1685,6 @@ nvcc -std=c++17 -O3 -arch=sm_90 -I/tmp/oldcheck -o /tmp/oldcheck/prog /tmp/oldch
 # (.device/before/kernels_cuda: 1b77003's), and the same with every fill taken
 # (/tmp/noguard: unpack_shape's guard of slices part-empty dropped), each plan's K, threads and
 # co-resident clusters printed.
-cd $root
 source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
