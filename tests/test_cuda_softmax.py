@@ -1250,9 +1250,9 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
     assert p["status"] == "ok", p
     assert p["cols_per_thread"] * x.element_size() <= 128, p
     wide_block = 512 * 128 < cols * x.element_size() <= 1024 * 128
-    if p["unpacked"]:  # 16-bit rows past 64 KB on fast SMs: CTAs of 64-256 threads holding fp32, 3-12 per SM
+    if p["unpacked"]:  # 16-bit rows past 64 KB on fast SMs: CTAs of 128-256 threads holding fp32, 3-6 per SM
         assert x.element_size() == 2 and cols * 2 > 512 * 128 and p["cluster_size"] >= 2, p
-        assert p["cols_per_thread"] == 64 and p["resident_per_sm"] * p["threads"] >= 768, p
+        assert p["cols_per_thread"] == 64 and p["resident_per_sm"] * p["threads"] >= limit("REGS_UNPACK_SM_THREADS"), p
     elif wide_block:
         assert p["cluster_size"] == 1 and 512 < p["threads"] <= 1024 and p["resident_per_sm"] == 1, p
     else:
@@ -1267,19 +1267,24 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
                          ids=str)
 def _unpack_shapes(cols: int) -> dict[int, int]:
     """The unpacked clusters' candidate shapes for an aligned 16-bit row, {threads: K}:
-    CTAs of REGS_UNPACK_MIN_THREADS to REGS_UNPACK_THREADS threads (multiples of 32), each
-    with the smallest cluster (2-16) that holds the row, where each CTA's slice is whole or,
-    in rows past REGS_UNPACK_PARTIAL_MIN_ROW_BYTES, at least REGS_UNPACK_MIN_FILL /
-    REGS_UNPACK_MIN_FILL_OF full (cluster_regs.cuh, unpack_shape)."""
-    packs, per_thread = cols // 8, limit("REGS_UNPACK_BYTES") // 16
+    CTAs of REGS_UNPACK_MIN_THREADS to REGS_UNPACK_THREADS threads (multiples of 64), each
+    with the smallest cluster (2-16) that holds the row, where each CTA's slice is whole,
+    or in rows past REGS_UNPACK_PARTIAL_MIN_ROW_BYTES at least REGS_UNPACK_MIN_FILL /
+    REGS_UNPACK_MIN_FILL_OF full, or in rows to REGS_UNPACK_NARROW_MAX_ROW_BYTES at least
+    REGS_UNPACK_NARROW_MIN_FILL / REGS_UNPACK_MIN_FILL_OF (cluster_regs.cuh, unpack_shape)."""
+    packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
+    of = limit("REGS_UNPACK_MIN_FILL_OF")
     shapes = {}
-    for threads in range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 32):
+    for threads in range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64):
         per_cta = threads * per_thread
         k = max(2, -(-packs // per_cta))
         slice_packs = -(-packs // k)
-        full_enough = slice_packs == per_cta or (
-            slice_packs * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL")
-            and cols * 2 > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES"))
+        full_enough = (
+            slice_packs == per_cta
+            or (row_bytes > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES")
+                and slice_packs * of >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
+            or (row_bytes <= limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES")
+                and slice_packs * of >= per_cta * limit("REGS_UNPACK_NARROW_MIN_FILL")))
         if k <= limit("MAX_CLUSTER_SIZE") and full_enough:
             shapes[threads] = k
     return shapes
@@ -1287,10 +1292,10 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
 
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
-    16-bit row past one 512-thread CTA (64 KB) goes over a cluster of CTAs of 64-256
-    threads, each thread 64 values held as fp32, of the shapes whose slices are full
-    enough (_unpack_shapes; 40000 and 73728 at 256 threads, 81% and 90%, took none
-    before CTAs narrower than 256 threads) the one with the most clusters co-resident;
+    16-bit row past one 512-thread CTA (64 KB) goes over a cluster of CTAs of 128, 192 or
+    256 threads, each thread 64 values held as fp32, of the shapes whose slices are full
+    enough (_unpack_shapes: 73728 in 6 whole slices of 192 threads, 40000 in 5 of 128
+    threads 98% full; 139264 none) the one with the most clusters co-resident;
     `auto` takes it (rule 0c). Misaligned views and rows read in three parts keep their
     values packed. Every element against float64, special rows included."""
     if not _is_hopper(0):
@@ -1307,7 +1312,7 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
         threads = p["threads"]
         assert shapes.get(threads) == p["cluster_size"], (p, shapes)
         assert (p["cols_per_thread"], p["pack"]) == (64, 8) and p["active_clusters"] >= 1, p
-        assert p["resident_per_sm"] * threads >= 768, p  # 80 registers a thread
+        assert p["resident_per_sm"] * threads >= limit("REGS_UNPACK_SM_THREADS"), p  # 80 registers a thread
         full = cols == p["cluster_size"] * threads * 64  # every slice whole
         assert p["kernel"].endswith(f", full={'true' if full else 'false'}>"), p
         many = x[:1].expand(264, cols)  # as many rows as an H200's SMs twice: rule 0b leaves them

@@ -1709,3 +1709,43 @@ cat $out/shape_compare_${tag}_$rev.txt
 cd $out && tar czf shape_csv_${tag}_$rev.tgz shape*.csv && rm -f shape*.csv
 
 ## call 64
+# session 62. Call 63 found the run-time CTA width cost the softmax 2-3 points at the
+# shapes of 256 threads (65536 97.5 -> 96.9, 131072 96.6 -> 94.8, 262144 92.0 -> 89.4)
+# while 192- and 128-thread CTAs gained where they made slices whole or nearly (73728,
+# 40000). Now the width is compiled in (256, 192, 128; the 256-thread instances' SASS is
+# 1b77003's, byte for byte) and slices 31/32 full or more are taken in rows to 144 KB.
+# Against 1b77003 (.device/before/kernels_cuda), two rounds; test_cuda_softmax.py and
+# test_cuda_errors.py; compute-sanitizer's four tools over cluster_regs and auto at the
+# new shapes.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda && cp -r $root/.device/before/kernels_cuda /tmp/before/
+build_trees $root /tmp/before
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py tests/test_cuda_errors.py -q -p no:cacheprovider \
+  > $out/gpu_tests_cuda_${tag}_$rev.log 2>&1; tail -6 $out/gpu_tests_cuda_${tag}_$rev.log; echo "tests at $(el)"
+widths=40000,49152,65536,73728,98304,131072,151936,163840,196608
+for tree in $root /tmp/before; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for dt in (torch.bfloat16, torch.float16):
+    for c in ($widths,):
+        p = s.plan(torch.empty(264, c, dtype=dt, device='cuda'), 'softmax', 'auto')
+        print('$tree', dt, c, p['variant'], p['reason_code'], 'K', p['cluster_size'], 'threads', p['threads'], 'clusters', p['active_clusters'], p['kernel'])
+")
+done | tee $out/width_plans_${tag}_$rev.txt
+compare_trees width fwd 2 "--cols $widths --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/before \
+  > $out/width_compare_bf16_${tag}_$rev.txt 2>&1
+cat $out/width_compare_bf16_${tag}_$rev.txt; echo "compare at $(el)"
+compare_trees width16 fwd 1 "--cols 40000,49152,73728,98304 --dtype fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/before \
+  > $out/width_compare_fp16_${tag}_$rev.txt 2>&1
+cat $out/width_compare_fp16_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf width_csv_${tag}_$rev.tgz width*.csv && rm -f width*.csv; cd $root
+f=$out/sanitize_widths_${tag}_$rev
+timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants cluster_regs,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 3x40000,2x73728,2x49152 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+
+## call 65

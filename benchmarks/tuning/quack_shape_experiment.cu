@@ -241,7 +241,7 @@ template <typename T>
 void run_package(const char* dtype, int64_t cols, int k, const Buffers& buf, float copy_ms, cudaEvent_t a,
                  cudaEvent_t b) {
   constexpr int N = 16 / sizeof(T);
-  auto fn = sk::softmax::softmax_cluster_unpacked_kernel<T, true, false>;
+  auto fn = sk::softmax::softmax_cluster_unpacked_kernel<T, sk::softmax::kRegsUnpackThreads, true, false>;
   const int64_t rows = buf.bytes / sizeof(T) / cols;
   sk::softmax::RowsArgs<T> args{};
   args.x = static_cast<const T*>(buf.x);

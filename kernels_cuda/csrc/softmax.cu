@@ -165,7 +165,8 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan, int64_t cols) {
       if (plan.unpacked) {  // the softmax instance (log-softmax's: kLog = true); kFull: every slice whole
         const int64_t slice = plan.threads * (plan.cols_per_thread / plan.pack);
         const bool full = cols == plan.cluster_size * slice * plan.pack;
-        return "softmax_cluster_unpacked_kernel<" + t + ", full=" + (full ? "true" : "false") + ">";
+        return "softmax_cluster_unpacked_kernel<" + t + ", threads=" + n(plan.threads) + ", full=" +
+               (full ? "true" : "false") + ">";
       }
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +
@@ -332,11 +333,14 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
       {"REGS_UNPACK_THREADS", kRegsUnpackThreads},
       {"REGS_UNPACK_MIN_THREADS", kRegsUnpackMinThreads},
+      {"REGS_UNPACK_SM_THREADS", kRegsUnpackSmThreads},
       {"REGS_UNPACK_BYTES", kRegsUnpackBytes},
       {"REGS_UNPACK_MIN_SM_BANDWIDTH", kRegsUnpackMinSmBandwidth},
       {"REGS_UNPACK_MIN_FILL", kRegsUnpackMinFill},
       {"REGS_UNPACK_MIN_FILL_OF", kRegsUnpackMinFillOf},
       {"REGS_UNPACK_PARTIAL_MIN_ROW_BYTES", kRegsUnpackPartialMinRowBytes},
+      {"REGS_UNPACK_NARROW_MIN_FILL", kRegsUnpackNarrowMinFill},
+      {"REGS_UNPACK_NARROW_MAX_ROW_BYTES", kRegsUnpackNarrowMaxRowBytes},
       {"HYBRID_THREADS", kHybridThreads},
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
       {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},

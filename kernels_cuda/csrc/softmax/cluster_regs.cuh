@@ -102,10 +102,11 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 
 // 16-bit rows past one kRegsMaxThreads CTA (over 64 KB), on GPUs of
 // kRegsUnpackMinSmBandwidth or more of DRAM bandwidth per SM: clusters of any size K
-// (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads
-// threads, each thread loading kRegsUnpackBytes of the row in 16-byte packs and holding
-// them as fp32 (softmax_cluster_unpacked_kernel: 64 values, each exp computed once,
-// where packed values take every exp twice), kRegsUnpackMinBlocks CTAs per SM. This is
+// (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads,
+// 192 or kRegsUnpackMinThreads threads (unpack_shape picks), each thread loading
+// kRegsUnpackBytes of the row in 16-byte packs and holding them as fp32
+// (softmax_cluster_unpacked_kernel: 64 values, each exp computed once, where packed
+// values take every exp twice), kRegsUnpackSmThreads threads per SM. This is
 // QuACK's shape for these rows (4 CTAs of 256 threads at bf16 65536, 8 at 131072). The
 // H200's MUFU pipe was 49-63% busy on the packed 16-bit forward (Nsight Compute, benchmarks/
 // h200_2026-11-26i/ncu_*), where a second CTA per SM must load while the first computes.
@@ -117,9 +118,9 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // (one per SM at 128 registers) 77.7 / 71.8 / 70.1. `auto` in the same call (block_hybrid)
 // 94.0 / 93.9 / 90.8.
 constexpr int kRegsUnpackThreads = 256;
-constexpr int kRegsUnpackMinThreads = 64;
+constexpr int kRegsUnpackMinThreads = 128;
 constexpr int kRegsUnpackBytes = 128;
-constexpr int kRegsUnpackMinBlocks = 3;  // 80 registers (ptxas sm_90: no spills)
+constexpr int kRegsUnpackSmThreads = 768;  // 3, 4 or 6 CTAs per SM: 80 registers (ptxas sm_90: no spills)
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // ...where each CTA's slice is whole (kRegsUnpackThreads x kRegsUnpackBytes), or nearly
 // whole in wide rows (below). H200, 1 GiB, % of copy, softmax / log-softmax,
@@ -139,6 +140,18 @@ constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 constexpr int64_t kRegsUnpackMinFill = 29;
 constexpr int64_t kRegsUnpackMinFillOf = 32;
 constexpr int64_t kRegsUnpackPartialMinRowBytes = 288 * 1024;
+// CTAs of 192 and 128 threads (session 62) made more widths' slices whole or nearly:
+// bf16 73728 in 6 whole slices of 192 threads against 5 of 256 90% full. H200, 1 GiB,
+// % of copy, softmax / log-softmax, `auto` before -> after (benchmarks/h200_2026-11-28/
+// shape_compare_h200_f12c11f.txt, call 63, the CTA width then a run-time value): 73728
+// 95.3 / 95.5 -> 97.4 / 97.6; and in rows to kRegsUnpackNarrowMaxRowBytes (one
+// block_hybrid CTA's) slices kRegsUnpackNarrowMinFill / kRegsUnpackMinFillOf full or
+// more: bf16 40000 in 5 slices of 128 threads 98% full, 87.7 / 93.1 -> 98.2 / 97.5. Where
+// slices are not whole between the two bounds, block_hybrid's pair CTAs hold the rows as
+// well or better (128256, 8 slices 98% full: 94.0 / 93.4 -> 93.8 / 93.0; 139264, 9 of
+// 94%: 88.0 / 94.9 -> 87.4 / 86.7).
+constexpr int64_t kRegsUnpackNarrowMinFill = 31;
+constexpr int64_t kRegsUnpackNarrowMaxRowBytes = 144 * 1024;
 
 // ---------------------------------------------------------------------------------
 // Forward kernel
@@ -214,24 +227,20 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   }
 }
 
-// The unpacked clusters (kRegsUnpackThreads): one row per cluster, CTA `rank` taking
+// The unpacked clusters (G threads a CTA, kRegsUnpackWidths): one row per cluster, CTA `rank` taking
 // packs [rank x slice_packs, ...) of it, thread t packs t, t + G, ... of that slice, all
 // loaded before any is converted to fp32. Its own kernel rather than an instance of
 // softmax_cluster_regs_kernel: that one, with its rows-per-CTA geometry, per-pack bounds
 // and the mode chosen per value, measured 82.0% of copy at bf16 65536 against this
 // shape's 97.8 in the same harness (benchmarks/h200_2026-11-28/
 // quack_shape2_h200_6fa9f10.txt). Here the slice's bounds and the mode are branched on
-// once per CTA (kFull, kLog).
-template <typename T, bool kFull, bool kLog>
-__global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
-    softmax_cluster_unpacked_kernel(RowsArgs<T> a) {
+// once per CTA (kFull, kLog), and the width G is compiled in (the packs' offsets immediate).
+template <typename T, int G, bool kFull, bool kLog>
+__global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_unpacked_kernel(RowsArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int N = 16 / static_cast<int>(sizeof(T));
   constexpr int P = kRegsUnpackBytes / 16;
-  // The CTA's threads, a multiple of 32 up to kRegsUnpackThreads (the planner's choice,
-  // unpack_shape): a run-time stride costs one multiply per pack address.
-  const int G = static_cast<int>(blockDim.x);
-  __shared__ OnlinePair warp_pairs[kRegsUnpackThreads / 32];
+  __shared__ OnlinePair warp_pairs[G / 32];
   __shared__ ClusterSlots<OnlinePair> exchange;
   const int k = cluster_ctas();
   // One row per cluster (a 2-D grid past kMaxGridBlocks): its CTAs return together.
@@ -249,14 +258,11 @@ __global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
 #pragma unroll
     for (int p = 0; p < P; ++p) in |= (t + p * G < local ? 1u : 0u) << p;
   }
-  // Each pack's address one stride past the last: one 64-bit add a pack, two registers
-  // live (offsets from one base cost a register pair each and spilled at 80).
-  const int stride = G * N;
-  const T* xp = a.x + row * a.x_stride + (first + t) * N;
+  const T* xr = a.x + row * a.x_stride + first * N;
   Pack<T, N> q[P];
 #pragma unroll
-  for (int p = 0; p < P; ++p, xp += stride) {
-    if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xp);
+  for (int p = 0; p < P; ++p) {
+    if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
   }
   float v[P * N];
 #pragma unroll
@@ -282,14 +288,14 @@ __global__ void __launch_bounds__(kRegsUnpackThreads, kRegsUnpackMinBlocks)
   acc = cluster_merge_pairs(exchange, acc, 0, k, cluster_rank());
   const RowNorm n = make_row_norm(acc.m, acc.d, kLog);
   const float scale = kLog ? shift - n.m : exp_term(m, n.m) * n.c;
-  T* yp = a.y + rematerialize(row) * a.cols + (first + t) * N;
+  T* yr = a.y + rematerialize(row) * a.cols + first * N;
 #pragma unroll
-  for (int p = 0; p < P; ++p, yp += stride) {
+  for (int p = 0; p < P; ++p) {
     if (in & (1u << p)) {
       float f[N];
 #pragma unroll
       for (int i = 0; i < N; ++i) f[i] = kLog ? (v[p * N + i] + scale) - n.c : v[p * N + i] * scale;
-      store_pack<kOutputStore, T, N>(yp, pack_from_float<T, N>(f));
+      store_pack<kOutputStore, T, N>(yr + (t + p * G) * N, pack_from_float<T, N>(f));
     }
   }
 #endif
@@ -361,17 +367,31 @@ struct ClusterRegsFamily {
   }
 };
 
-// The unpacked clusters' kernel (16-bit values in 16-byte packs, rows whole packs wide):
-// kFull where every CTA's slice is whole (packs a multiple of K x its full slice), the
-// mode compiled in (Plan::log_kernel).
-template <typename T>
-const void* cluster_regs_unpacked_kernel(bool full, bool log) {
+// The unpacked clusters' kernel (16-bit values in 16-byte packs, rows whole packs wide)
+// for CTAs of G threads: kFull where every CTA's slice is whole (packs a multiple of K x
+// its full slice), the mode compiled in (Plan::log_kernel).
+template <typename T, int G>
+const void* cluster_regs_unpacked_instance(bool full, bool log) {
   if (full) {
-    return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, true, true>)
-               : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, true, false>);
+    return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, true, true>)
+               : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, true, false>);
   }
-  return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, false, true>)
-             : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, false, false>);
+  return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, false, true>)
+             : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, false, false>);
+}
+
+// The CTA widths instantiated: compile-time, as the pack addresses' offsets must be (a
+// run-time width cost 2-3 points of the softmax at 65536-262144, call 63).
+constexpr int kRegsUnpackWidths[] = {kRegsUnpackThreads, 192, kRegsUnpackMinThreads};
+
+template <typename T>
+const void* cluster_regs_unpacked_kernel(int threads, bool full, bool log) {
+  switch (threads) {
+    case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads>(full, log);
+    case 192: return cluster_regs_unpacked_instance<T, 192>(full, log);
+    case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads>(full, log);
+    default: throw std::runtime_error("cluster_regs: no unpacked kernel of " + std::to_string(threads) + " threads");
+  }
 }
 
 // Whether the unpacked clusters serve rows of this dtype, pack and reading on this GPU.
@@ -393,26 +413,31 @@ struct UnpackShape {
   int clusters = 0;  // co-resident on the GPU
 };
 
-// Among CTAs of kRegsUnpackThreads down to kRegsUnpackMinThreads threads (multiples of
-// 32), each with the smallest cluster K (2-16) that holds the row and slices full
-// enough (kRegsUnpackMinFill), the one with the most clusters co-resident on the GPU:
-// one row per cluster, so the most bytes of rows in flight (a tie keeps the larger
-// CTAs). Clusters are placed within a GPC, so a cluster's CTAs must fit the SMs of one:
-// narrower CTAs, more per SM (80 registers a thread), fill the GPCs where a row's width
-// leaves K odd or its slices part-empty.
+// Whether K slices of at most per_cta packs, for a row of `packs` 16-byte packs, are
+// full enough (kRegsUnpackMinFill, kRegsUnpackNarrowMinFill).
+inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
+  const int64_t slice = ceil_div(packs, k);
+  const int64_t row_bytes = packs * 16;
+  return slice == per_cta ||
+         (row_bytes > kRegsUnpackPartialMinRowBytes && slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill) ||
+         (row_bytes <= kRegsUnpackNarrowMaxRowBytes &&
+          slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackNarrowMinFill);
+}
+
+// Of kRegsUnpackWidths' CTAs, each with the smallest cluster K (2-16) that holds the row
+// in slices full enough, the one with the most clusters co-resident on the GPU: one row
+// per cluster, so the most bytes of rows in flight (a tie keeps the wider CTAs).
+// Narrower CTAs make some widths' slices whole (bf16 73728: 6 of 192 threads) or nearly
+// (40000: 5 of 128 threads, 98% full).
 template <typename T>
 UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
   constexpr int64_t per_thread = kRegsUnpackBytes / 16;
   UnpackShape best;
-  for (int threads = kRegsUnpackThreads; threads >= kRegsUnpackMinThreads; threads -= 32) {
+  for (const int threads : kRegsUnpackWidths) {
     const int64_t per_cta = threads * per_thread;
     const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
-    if (k > max_k) continue;
-    const int64_t slice = ceil_div(packs, k);
-    const bool full_enough = slice == per_cta || (slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill &&
-                                                  packs * 16 > kRegsUnpackPartialMinRowBytes);
-    if (!full_enough) continue;
-    const void* fn = cluster_regs_unpacked_kernel<T>(packs == k * per_cta, false);
+    if (k > max_k || !unpack_slices_full_enough(packs, k, per_cta)) continue;
+    const void* fn = cluster_regs_unpacked_kernel<T>(threads, packs == k * per_cta, false);
     allow_large_clusters(fn, p.device);
     const int clusters = clusters_resident(fn, p.device, threads, 0, k);
     if (clusters > best.clusters) best = {k, threads, clusters};
@@ -477,7 +502,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     }
     const int threads = rows_per_block * group;
     const bool full = shape.unpack && packs == k * (max_threads * kRegsUnpackBytes / pack_bytes);  // slices whole
-    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(full, false)
+    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(max_threads, full, false)
                                   : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
     int active = 0;
@@ -496,7 +521,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     plan.active_clusters = active;
     plan.unpacked = shape.unpack;
     if (shape.unpack) {
-      plan.log_kernel = cluster_regs_unpacked_kernel<T>(full, true);
+      plan.log_kernel = cluster_regs_unpacked_kernel<T>(max_threads, full, true);
       allow_large_clusters(plan.log_kernel, p.device);
     }
     // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
