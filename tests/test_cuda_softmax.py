@@ -1262,9 +1262,6 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
         run_and_check(Target("cuda", op, "cluster_regs"), x)
 
 
-@pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 139264), (torch.bfloat16, 151936),
-                                         (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728)],
-                         ids=str)
 def _unpack_shapes(cols: int) -> dict[int, int]:
     """The unpacked clusters' candidate shapes for an aligned 16-bit row, {threads: K}:
     CTAs of REGS_UNPACK_MIN_THREADS to REGS_UNPACK_THREADS threads (multiples of 64), each
@@ -1290,6 +1287,10 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     return shapes
 
 
+@pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 139264), (torch.bfloat16, 151936),
+                                         (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728),
+                                         (torch.bfloat16, 49152)],
+                         ids=str)
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
     16-bit row past one 512-thread CTA (64 KB) goes over a cluster of CTAs of 128, 192 or

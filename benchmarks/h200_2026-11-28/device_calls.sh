@@ -1749,3 +1749,15 @@ timeout $(( 580 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
 
 ## call 65
+# session 62. Call 64's test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus
+# errored at setup (its parametrize decorator sat on the helper above it); fixed. The
+# CUDA GPU suites again: test_cuda_softmax.py, test_cuda_errors.py, test_cuda_reduce.py.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+timeout 400 python3 -m pytest tests/test_cuda_softmax.py tests/test_cuda_errors.py tests/test_cuda_reduce.py -q -p no:cacheprovider -rs \
+  > $out/gpu_tests_cuda_${tag}_$rev.log 2>&1; tail -4 $out/gpu_tests_cuda_${tag}_$rev.log
+python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k unpacks -v 2>&1 | grep -E "PASS|FAIL|ERROR" | tee -a $out/gpu_tests_cuda_${tag}_$rev.log
+
+## call 66
