@@ -1761,3 +1761,31 @@ timeout 400 python3 -m pytest tests/test_cuda_softmax.py tests/test_cuda_errors.
 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k unpacks -v 2>&1 | grep -E "PASS|FAIL|ERROR" | tee -a $out/gpu_tests_cuda_${tag}_$rev.log
 
 ## call 66
+# session 62. benchmarks/tuning/unpack_384_experiment.patch: the unpacked clusters may
+# also take CTAs of 384 threads (two per SM, 80 registers, no spills), for rows of
+# 288-512 KB whose clusters of 10-16 256-thread CTAs fill the SMs least (30 / 28 / 21
+# co-resident at 10 / 12 / 16 CTAs). Against the checkout, two rounds; the GPU tests of
+# the patched tree (its test restates the widths).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/w384 && cp -r $root /tmp/w384 && (cd /tmp/w384 && patch -p1 -s < benchmarks/tuning/unpack_384_experiment.patch)
+build_trees $root /tmp/w384
+(cd /tmp/w384 && PYTHONPATH=/tmp/w384 timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider) \
+  > $out/gpu_tests_w384_${tag}_$rev.log 2>&1; tail -2 $out/gpu_tests_w384_${tag}_$rev.log
+widths=49152,73728,98304,163840,180224,196608,229376,256000,262144
+for tree in $root /tmp/w384; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for c in ($widths,):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device='cuda'), 'softmax', 'auto')
+    print('$tree', c, p['variant'], p['reason_code'], 'K', p['cluster_size'], 'threads', p['threads'], 'clusters', p['active_clusters'], p['kernel'])
+")
+done | tee $out/w384_plans_${tag}_$rev.txt
+compare_trees w384 fwd 2 "--cols $widths --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/w384 \
+  > $out/w384_compare_${tag}_$rev.txt 2>&1
+cat $out/w384_compare_${tag}_$rev.txt
+cd $out && tar czf w384_csv_${tag}_$rev.tgz w384*.csv && rm -f w384*.csv
+
+## call 67
