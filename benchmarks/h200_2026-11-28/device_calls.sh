@@ -1789,3 +1789,27 @@ cat $out/w384_compare_${tag}_$rev.txt
 cd $out && tar czf w384_csv_${tag}_$rev.tgz w384*.csv && rm -f w384*.csv
 
 ## call 67
+# session 62, the last of its device time (about 290 s). Call 66: CTAs of 384 threads won
+# where their slices are whole with more clusters co-resident (196608, 49152) and lost
+# where slices were part-empty (163840, 180224) or tied on clusters with 192 threads
+# (73728). Landed that way (kRegsUnpackWholeThreads: whole slices only, in rows to
+# 512 KB, tried last); this call checks the landed code: test_cuda_softmax.py, and `auto`
+# at the widths whose shape it changes or keeps (one round).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+timeout 100 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider \
+  > $out/gpu_tests_cuda_${tag}_$rev.log 2>&1; tail -2 $out/gpu_tests_cuda_${tag}_$rev.log
+python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for c in (49152, 73728, 98304, 163840, 196608):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device='cuda'), 'softmax', 'auto')
+    print(c, p['variant'], p['reason_code'], 'K', p['cluster_size'], 'threads', p['threads'], 'clusters', p['active_clusters'], p['kernel'])
+" | tee $out/whole384_plans_${tag}_$rev.txt
+timeout 60 python3 -m comparison --cols 49152,73728,196608 --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv \
+  --output $out/whole384_fwd_${tag}_$rev.csv | tail -1
+cut -d, -f1,3,5,11,15 $out/whole384_fwd_${tag}_$rev.csv
+
+## call 68
