@@ -141,15 +141,15 @@ constexpr int64_t kRegsUnpackMinFill = 29;
 constexpr int64_t kRegsUnpackMinFillOf = 32;
 constexpr int64_t kRegsUnpackPartialMinRowBytes = 288 * 1024;
 // CTAs of 192 and 128 threads (session 62) made more widths' slices whole or nearly:
-// bf16 73728 in 6 whole slices of 192 threads against 5 of 256 90% full. H200, 1 GiB,
-// % of copy, softmax / log-softmax, `auto` before -> after (benchmarks/h200_2026-11-28/
-// shape_compare_h200_f12c11f.txt, call 63, the CTA width then a run-time value): 73728
-// 95.3 / 95.5 -> 97.4 / 97.6; and in rows to kRegsUnpackNarrowMaxRowBytes (one
-// block_hybrid CTA's) slices kRegsUnpackNarrowMinFill / kRegsUnpackMinFillOf full or
-// more: bf16 40000 in 5 slices of 128 threads 98% full, 87.7 / 93.1 -> 98.2 / 97.5. Where
-// slices are not whole between the two bounds, block_hybrid's pair CTAs hold the rows as
-// well or better (128256, 8 slices 98% full: 94.0 / 93.4 -> 93.8 / 93.0; 139264, 9 of
-// 94%: 88.0 / 94.9 -> 87.4 / 86.7).
+// bf16 73728 in 6 whole slices of 192 threads against 5 of 256 90% full; and in rows to
+// kRegsUnpackNarrowMaxRowBytes (one block_hybrid CTA's) slices kRegsUnpackNarrowMinFill /
+// kRegsUnpackMinFillOf full or more: bf16 40000 in 5 slices of 128 threads 98% full.
+// H200, 1 GiB, % of copy, softmax / log-softmax, `auto` before -> after (benchmarks/
+// h200_2026-11-28/width_compare_*_h200_043a75d.txt, call 64): bf16 73728 95.4 / 95.6 ->
+// 98.1 / 97.8, 40000 87.6 / 93.3 -> 98.3 / 98.1, fp16 alike. Where slices are not whole
+// between the two bounds, block_hybrid's pair CTAs hold the rows as well or better (every
+// fill taken, call 63: 128256, 8 slices 98% full, 94.0 / 93.4 -> 93.8 / 93.0; 139264, 9
+// of 94%, 88.0 / 94.9 -> 87.4 / 86.7).
 constexpr int64_t kRegsUnpackNarrowMinFill = 31;
 constexpr int64_t kRegsUnpackNarrowMaxRowBytes = 144 * 1024;
 
