@@ -163,8 +163,7 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan, int64_t cols) {
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
       if (plan.unpacked) {  // the softmax instance (log-softmax's: kLog = true); kFull: every slice whole
-        const int64_t slice = plan.threads * (plan.cols_per_thread / plan.pack);
-        const bool full = cols == plan.cluster_size * slice * plan.pack;
+        const bool full = unpack_slices_whole(cols / plan.pack, plan.cluster_size, plan.threads);
         return "softmax_cluster_unpacked_kernel<" + t + ", threads=" + n(plan.threads) + ", full=" +
                (full ? "true" : "false") + ">";
       }

@@ -103,8 +103,8 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // 16-bit rows past one kRegsMaxThreads CTA (over 64 KB), on GPUs of
 // kRegsUnpackMinSmBandwidth or more of DRAM bandwidth per SM: clusters of any size K
 // (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads,
-// 192 or kRegsUnpackMinThreads threads (unpack_shape picks), each thread loading
-// kRegsUnpackBytes of the row in 16-byte packs and holding them as fp32
+// kRegsUnpackMidThreads or kRegsUnpackMinThreads threads (unpack_shape picks), each
+// thread loading kRegsUnpackBytes of the row in 16-byte packs and holding them as fp32
 // (softmax_cluster_unpacked_kernel: 64 values, each exp computed once, where packed
 // values take every exp twice), kRegsUnpackSmThreads threads per SM. This is
 // QuACK's shape for these rows (4 CTAs of 256 threads at bf16 65536, 8 at 131072). The
@@ -118,6 +118,7 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 // (one per SM at 128 registers) 77.7 / 71.8 / 70.1. `auto` in the same call (block_hybrid)
 // 94.0 / 93.9 / 90.8.
 constexpr int kRegsUnpackThreads = 256;
+constexpr int kRegsUnpackMidThreads = 192;
 constexpr int kRegsUnpackMinThreads = 128;
 constexpr int kRegsUnpackBytes = 128;
 constexpr int kRegsUnpackSmThreads = 768;  // 3, 4 or 6 CTAs per SM: 80 registers (ptxas sm_90: no spills)
@@ -382,13 +383,19 @@ const void* cluster_regs_unpacked_instance(bool full, bool log) {
 
 // The CTA widths instantiated: compile-time, as the pack addresses' offsets must be (a
 // run-time width cost 2-3 points of the softmax at 65536-262144, call 63).
-constexpr int kRegsUnpackWidths[] = {kRegsUnpackThreads, 192, kRegsUnpackMinThreads};
+constexpr int kRegsUnpackWidths[] = {kRegsUnpackThreads, kRegsUnpackMidThreads, kRegsUnpackMinThreads};
+
+// Whether K CTAs of `threads` hold a row of `packs` 16-byte packs in whole slices: the
+// kernel's kFull.
+constexpr bool unpack_slices_whole(int64_t packs, int k, int threads) {
+  return packs == int64_t{k} * threads * (kRegsUnpackBytes / 16);
+}
 
 template <typename T>
 const void* cluster_regs_unpacked_kernel(int threads, bool full, bool log) {
   switch (threads) {
     case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads>(full, log);
-    case 192: return cluster_regs_unpacked_instance<T, 192>(full, log);
+    case kRegsUnpackMidThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMidThreads>(full, log);
     case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads>(full, log);
     default: throw std::runtime_error("cluster_regs: no unpacked kernel of " + std::to_string(threads) + " threads");
   }
@@ -437,7 +444,7 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
     const int64_t per_cta = threads * per_thread;
     const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
     if (k > max_k || !unpack_slices_full_enough(packs, k, per_cta)) continue;
-    const void* fn = cluster_regs_unpacked_kernel<T>(threads, packs == k * per_cta, false);
+    const void* fn = cluster_regs_unpacked_kernel<T>(threads, unpack_slices_whole(packs, k, threads), false);
     allow_large_clusters(fn, p.device);
     const int clusters = clusters_resident(fn, p.device, threads, 0, k);
     if (clusters > best.clusters) best = {k, threads, clusters};
@@ -501,7 +508,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const bool full = shape.unpack && packs == k * (max_threads * kRegsUnpackBytes / pack_bytes);  // slices whole
+    const bool full = shape.unpack && unpack_slices_whole(packs, k, max_threads);
     const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(max_threads, full, false)
                                   : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
     const int resident = resident_blocks(fn, p.device, threads, 0);
