@@ -1268,11 +1268,14 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     with the smallest cluster (2-16) that holds the row, where each CTA's slice is whole,
     or in rows past REGS_UNPACK_PARTIAL_MIN_ROW_BYTES at least REGS_UNPACK_MIN_FILL /
     REGS_UNPACK_MIN_FILL_OF full, or in rows to REGS_UNPACK_NARROW_MAX_ROW_BYTES at least
-    REGS_UNPACK_NARROW_MIN_FILL / REGS_UNPACK_MIN_FILL_OF (cluster_regs.cuh, unpack_shape)."""
+    REGS_UNPACK_NARROW_MIN_FILL / REGS_UNPACK_MIN_FILL_OF; and CTAs of
+    REGS_UNPACK_WHOLE_THREADS where their slices are whole in rows to 512 KB (cluster_regs.cuh,
+    unpack_shape)."""
     packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
     of = limit("REGS_UNPACK_MIN_FILL_OF")
     shapes = {}
-    for threads in range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64):
+    whole_only = limit("REGS_UNPACK_WHOLE_THREADS")  # two per SM: whole slices in rows to 512 KB only
+    for threads in (*range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64), whole_only):
         per_cta = threads * per_thread
         k = max(2, -(-packs // per_cta))
         slice_packs = -(-packs // k)
@@ -1282,6 +1285,8 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
                 and slice_packs * of >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
             or (row_bytes <= limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES")
                 and slice_packs * of >= per_cta * limit("REGS_UNPACK_NARROW_MIN_FILL")))
+        if threads == whole_only and (packs != k * per_cta or row_bytes > 16 * 256 * limit("REGS_UNPACK_BYTES")):
+            continue
         if k <= limit("MAX_CLUSTER_SIZE") and full_enough:
             shapes[threads] = k
     return shapes
@@ -1289,14 +1294,15 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
 
 @pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 139264), (torch.bfloat16, 151936),
                                          (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728),
-                                         (torch.bfloat16, 49152)],
+                                         (torch.bfloat16, 49152), (torch.bfloat16, 196608)],
                          ids=str)
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
-    16-bit row past one 512-thread CTA (64 KB) goes over a cluster of CTAs of 128, 192 or
-    256 threads, each thread 64 values held as fp32, of the shapes whose slices are full
-    enough (_unpack_shapes: 73728 in 6 whole slices of 192 threads, 40000 in 5 of 128
-    threads 98% full; 139264 none) the one with the most clusters co-resident;
+    16-bit row past one 512-thread CTA (64 KB) goes over a cluster of CTAs of 128, 192,
+    256 or 384 threads, each thread 64 values held as fp32, of the shapes whose slices are
+    full enough (_unpack_shapes: 73728 in 6 whole slices of 192 threads, 40000 in 5 of 128
+    threads 98% full, 49152 in 2 of 384; 139264 none) the one with the most clusters
+    co-resident;
     `auto` takes it (rule 0c). Misaligned views and rows read in three parts keep their
     values packed. Every element against float64, special rows included."""
     if not _is_hopper(0):

@@ -332,6 +332,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"CLUSTER_REGS_MIN_BLOCK_BYTES", kRegsMinBlockBytes},
       {"REGS_UNPACK_THREADS", kRegsUnpackThreads},
       {"REGS_UNPACK_MIN_THREADS", kRegsUnpackMinThreads},
+      {"REGS_UNPACK_WHOLE_THREADS", kRegsUnpackWholeThreads},
       {"REGS_UNPACK_SM_THREADS", kRegsUnpackSmThreads},
       {"REGS_UNPACK_BYTES", kRegsUnpackBytes},
       {"REGS_UNPACK_MIN_SM_BANDWIDTH", kRegsUnpackMinSmBandwidth},

@@ -27,18 +27,19 @@
 // 0c. (sm_90, GPUs of 30 GB/s or more of DRAM bandwidth per SM) aligned 16-bit rows past
 //    one 512-thread CTA's registers that 16 CTAs of kRegsUnpackThreads hold (64-512 KB),
 //    their slices whole (or at least 29/32 full past 288 KB, 31/32 to 144 KB):
-//    cluster_regs over the smallest cluster of CTAs of 128, 192 or 256 threads that holds
-//    them, the width with the most clusters co-resident (unpack_shape), each thread 64
-//    values as fp32, each exp computed once (cluster_regs.cuh), ahead of rules 1a, 2b and
-//    2c, which took them before. H200, 1 GiB, % of copy, softmax / log-softmax,
-//    block_hybrid -> these clusters, two calls alike (benchmarks/h200_2026-11-28/
-//    unpack{3,4}_compare_*): bf16 49152 / 65536 / 81920 / 98304 / 131072 / 196608 /
-//    262144 94.4 / 94.0 / 83.4 / 89.5 / 93.9 / 84.3 / 90.6 -> 97.7 / 97.7 / 96.0 / 97.4 /
-//    96.5 / 92.8 / 91.9 (log-softmax 96.9-87.6 -> 97.5-90.8; 262144 91.5 -> 90.8), bf16 /
-//    fp16 151936 75.1 / 76.3 -> 83.5 / 84.2, fp16 65536 / 98304 96.2 / 90.9 -> 98.3 /
-//    98.5. CTAs of 192 and 128 threads (session 62, call 64): bf16 73728 95.4 / 95.6 ->
-//    98.1 / 97.8, 40000 87.6 / 93.3 -> 98.3 / 98.1. The H100 (25 GB/s per SM) is not
-//    measured: it keeps rules 1-2c.
+//    cluster_regs over the smallest cluster of CTAs of 128, 192, 256 or 384 threads (384:
+//    whole slices only) that holds them, the width with the most clusters co-resident
+//    (unpack_shape), each thread 64 values as fp32, each exp computed once
+//    (cluster_regs.cuh), ahead of rules 1a, 2b and 2c, which took them before. H200,
+//    1 GiB, % of copy, softmax / log-softmax, block_hybrid -> these clusters, two calls
+//    alike (benchmarks/h200_2026-11-28/unpack{3,4}_compare_*): bf16 49152 / 65536 / 81920
+//    / 98304 / 131072 / 196608 / 262144 94.4 / 94.0 / 83.4 / 89.5 / 93.9 / 84.3 / 90.6 ->
+//    97.7 / 97.7 / 96.0 / 97.4 / 96.5 / 92.8 / 91.9 (log-softmax 96.9-87.6 -> 97.5-90.8;
+//    262144 91.5 -> 90.8), bf16 / fp16 151936 75.1 / 76.3 -> 83.5 / 84.2, fp16 65536 /
+//    98304 96.2 / 90.9 -> 98.3 / 98.5. CTAs of 192 and 128 threads (session 62, call 64):
+//    bf16 73728 95.4 / 95.6 -> 98.1 / 97.8, 40000 87.6 / 93.3 -> 98.3 / 98.1; of 384
+//    threads, whole slices only (session 63, call 68): 196608 92.8 / 91.3 -> 94.3 / 93.6.
+//    The H100 (25 GB/s per SM) is not measured: it keeps rules 1-2c.
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and

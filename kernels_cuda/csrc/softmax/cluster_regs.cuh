@@ -383,7 +383,18 @@ const void* cluster_regs_unpacked_instance(bool full, bool log) {
 
 // The CTA widths instantiated: compile-time, as the pack addresses' offsets must be (a
 // run-time width cost 2-3 points of the softmax at 65536-262144, call 63).
-constexpr int kRegsUnpackWidths[] = {kRegsUnpackThreads, kRegsUnpackMidThreads, kRegsUnpackMinThreads};
+// kRegsUnpackWholeThreads (two CTAs per SM) only where its slices are whole, in rows to
+// 512 KB, and last, so that a tie keeps a narrower shape: bf16 196608 in 8 such slices
+// (30 clusters co-resident against 12 slices of 256 threads' 28) 92.8 / 91.6 -> 94.3 /
+// 93.7, 49152 in 2 97.7 / 97.7 -> 97.9 / 98.0; slices 92-95% full lost (163840 / 180224,
+// 7 / 8 CTAs: 88.4 / 89.8 -> 85.9 / 89.0), and so did 73728 in 3 against 6 of 192 threads
+// with as many clusters (98.2 / 97.9 -> 95.8 / 94.6; benchmarks/h200_2026-11-28/
+// w384_compare_h200_6122dbd.txt, call 66, H200, 1 GiB, softmax / log-softmax). As landed
+// (whole384_compare_h200_79ee5ab.txt, call 68, two rounds): 196608 92.8 / 91.3 -> 94.3 /
+// 93.6 (fp16 93.2 / 92.2 -> 94.3 / 93.2), 49152 97.6 / 97.6 -> 97.9 / 98.1, the rest within 0.2.
+constexpr int kRegsUnpackWholeThreads = 384;
+constexpr int kRegsUnpackWidths[] = {kRegsUnpackThreads, kRegsUnpackMidThreads, kRegsUnpackMinThreads,
+                                     kRegsUnpackWholeThreads};
 
 // Whether K CTAs of `threads` hold a row of `packs` 16-byte packs in whole slices: the
 // kernel's kFull.
@@ -395,6 +406,7 @@ template <typename T>
 const void* cluster_regs_unpacked_kernel(int threads, bool full, bool log) {
   switch (threads) {
     case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads>(full, log);
+    case kRegsUnpackWholeThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackWholeThreads>(full, log);
     case kRegsUnpackMidThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMidThreads>(full, log);
     case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads>(full, log);
     default: throw std::runtime_error("cluster_regs: no unpacked kernel of " + std::to_string(threads) + " threads");
@@ -433,7 +445,7 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
 
 // Of kRegsUnpackWidths' CTAs, each with the smallest cluster K (2-16) that holds the row
 // in slices full enough, the one with the most clusters co-resident on the GPU: one row
-// per cluster, so the most bytes of rows in flight (a tie keeps the wider CTAs).
+// per cluster, so the most bytes of rows in flight (a tie keeps the earlier width).
 // Narrower CTAs make some widths' slices whole (bf16 73728: 6 of 192 threads) or nearly
 // (40000: 5 of 128 threads, 98% full).
 template <typename T>
@@ -444,7 +456,12 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
     const int64_t per_cta = threads * per_thread;
     const int k = static_cast<int>(std::max<int64_t>(2, ceil_div(packs, per_cta)));
     if (k > max_k || !unpack_slices_full_enough(packs, k, per_cta)) continue;
-    const void* fn = cluster_regs_unpacked_kernel<T>(threads, unpack_slices_whole(packs, k, threads), false);
+    const bool whole = unpack_slices_whole(packs, k, threads);
+    if (threads == kRegsUnpackWholeThreads &&
+        (!whole || packs > int64_t{max_k} * kRegsUnpackThreads * per_thread)) {
+      continue;
+    }
+    const void* fn = cluster_regs_unpacked_kernel<T>(threads, whole, false);
     allow_large_clusters(fn, p.device);
     const int clusters = clusters_resident(fn, p.device, threads, 0, k);
     if (clusters > best.clusters) best = {k, threads, clusters};
