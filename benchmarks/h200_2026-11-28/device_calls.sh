@@ -1849,3 +1849,31 @@ cat $out/whole384_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf whole384_csv_${tag}_$rev.tgz whole384*.csv && rm -f whole384*.csv
 
 ## call 69
+# session 63. An experiment in the checkout (SK_UNPACK_SMEM, read once per process; not
+# landed as is): the unpacked clusters' threads may hold up to 8 more packs each as fp32 in
+# shared memory (softmax_cluster_unpacked_kernel<..., kSmem>), so that fewer CTAs hold a
+# row and more rows are in flight: `off` = the checkout's shapes, `fill` = shapes with
+# shared memory only where the register-only shape fills under 90% of the GPU's CTA slots
+# (or none serves), `all` = the most clusters co-resident of every shape. Plans, every
+# element against float64 with special rows (benchmarks/tuning/unpack_smem_check.py), then
+# `auto` under each policy, one round, bf16 and fp16.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+widths=65536,98304,128256,131072,139264,151936,163840,200000,262144,524288
+for pol in fill all; do
+  echo "== $pol"; SK_UNPACK_SMEM=$pol timeout 120 python3 benchmarks/tuning/unpack_smem_check.py $widths 2>&1 | tee -a $out/smem_check_${tag}_$rev.txt | cut -c1-200
+done
+echo "checks at $(el)"
+for pol in off fill all; do
+  SK_UNPACK_SMEM=$pol timeout 200 python3 -m comparison --cols $widths --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+    --min-bytes 1GiB --quiet --format csv --output $out/smem_fwd_$pol.csv | tail -1
+done
+python3 benchmarks/tuning/side_by_side.py $out smem_fwd off fill all | tee $out/smem_compare_${tag}_$rev.txt
+echo "compare at $(el)"
+cd $out && tar czf smem_csv_${tag}_$rev.tgz smem_fwd_*.csv && rm -f smem_fwd_*.csv
+
+## call 70
+

@@ -163,9 +163,11 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan, int64_t cols) {
              n(plan.cols_per_thread) + ", rows_per_access=" + n(plan.rows_per_access) + ">";
     case Variant::cluster_regs:
       if (plan.unpacked) {  // the softmax instance (log-softmax's: kLog = true); kFull: every slice whole
-        const bool full = unpack_slices_whole(cols / plan.pack, plan.cluster_size, plan.threads);
+        const int smem_packs = static_cast<int>(plan.smem_bytes / unpack_smem_bytes(plan.threads, 1));
+        const bool full = unpack_slices_whole(cols / plan.pack, plan.cluster_size, plan.threads, smem_packs);
         return "softmax_cluster_unpacked_kernel<" + t + ", threads=" + n(plan.threads) + ", full=" +
-               (full ? "true" : "false") + ">";
+               (full ? "true" : "false") + (smem_packs > 0 ? ", smem=true" : "") + ">" +
+               (smem_packs > 0 ? " (" + n(smem_packs) + " packs a thread in shared memory)" : "");
       }
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +

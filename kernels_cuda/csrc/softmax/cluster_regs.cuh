@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -122,6 +123,12 @@ constexpr int kRegsUnpackMidThreads = 192;
 constexpr int kRegsUnpackMinThreads = 128;
 constexpr int kRegsUnpackBytes = 128;
 constexpr int kRegsUnpackSmThreads = 768;  // 3, 4 or 6 CTAs per SM: 80 registers (ptxas sm_90: no spills)
+// Packs (16 bytes of the row) a thread may hold past its kRegsUnpackBytes, as fp32 in
+// shared memory: 8 x 32 B x 768 threads = 192 KB per SM, within the H100's and H200's
+// 227 KB. Taken kRegsUnpackSmemBatch at a time (the loads of a batch in flight at once).
+constexpr int kRegsUnpackMaxSmemPacks = 8;
+constexpr int kRegsUnpackSmemBatch = 4;
+constexpr int kRegsUnpackSmemPackBytes = 32;  // 8 values as fp32
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // ...where each CTA's slice is whole (kRegsUnpackThreads x kRegsUnpackBytes), or nearly
 // whole in wide rows (below). H200, 1 GiB, % of copy, softmax / log-softmax,
@@ -236,13 +243,22 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
 // shape's 97.8 in the same harness (benchmarks/h200_2026-11-28/
 // quack_shape2_h200_6fa9f10.txt). Here the slice's bounds and the mode are branched on
 // once per CTA (kFull, kLog), and the width G is compiled in (the packs' offsets immediate).
-template <typename T, int G, bool kFull, bool kLog>
+// kSmem: each thread also holds S more packs (S: the slice's packs per thread past the P
+// in registers, at most kRegsUnpackMaxSmemPacks) as fp32 in dynamic shared memory that
+// only it reads, so that fewer CTAs hold a row. They are loaded, converted and their exps
+// taken kRegsUnpackSmemBatch packs at a time, each batch against its own maximum (one
+// pair per batch), while the register packs' loads are in flight. Layout: float4 planes
+// [pack s][half][thread], each access a warp's contiguous 512 bytes (no bank conflicts).
+template <typename T, int G, bool kFull, bool kLog, bool kSmem = false>
 __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_unpacked_kernel(RowsArgs<T> a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int N = 16 / static_cast<int>(sizeof(T));
   constexpr int P = kRegsUnpackBytes / 16;
+  constexpr int SB = kRegsUnpackSmemBatch;
+  constexpr int kBatches = kSmem ? kRegsUnpackMaxSmemPacks / SB : 0;
   __shared__ OnlinePair warp_pairs[G / 32];
   __shared__ ClusterSlots<OnlinePair> exchange;
+  extern __shared__ float4 held[];
   const int k = cluster_ctas();
   // One row per cluster (a 2-D grid past kMaxGridBlocks): its CTAs return together.
   const int64_t row = static_cast<int64_t>(blockIdx.y) * (gridDim.x / k) + blockIdx.x / k;
@@ -251,25 +267,91 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
   const int64_t packs = a.cols / N;
   const int64_t first = min(packs, static_cast<int64_t>(cluster_rank()) * a.slice_packs);
   const int t = threadIdx.x;
+  const int local = static_cast<int>(min(packs, first + a.slice_packs) - first);
+  // Packs per thread held in shared memory (the same in every CTA of the launch).
+  const int S = kSmem ? max(0, (a.slice_packs + G - 1) / G - P) : 0;
   // Which of this thread's packs lie in the slice (bit p: pack t + p * G); kFull: all.
   unsigned in = (1u << P) - 1;
   if constexpr (!kFull) {
-    const int local = static_cast<int>(min(packs, first + a.slice_packs) - first);
     in = 0;
 #pragma unroll
     for (int p = 0; p < P; ++p) in |= (t + p * G < local ? 1u : 0u) << p;
   }
   const T* xr = a.x + row * a.x_stride + first * N;
   Pack<T, N> q[P];
+  // kSmem: the packs as words of two values (-inf past the slice), converted from the
+  // words: held as 16-bit halves through the batches below, they would spill.
+  unsigned qw[kSmem ? P : 1][4];
 #pragma unroll
   for (int p = 0; p < P; ++p) {
-    if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
+    if constexpr (kSmem) {
+      qw[p][0] = qw[p][1] = qw[p][2] = qw[p][3] = neg_inf_word<T>();
+      if (in & (1u << p)) {
+        const Pack<T, N> r = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
+        memcpy(qw[p], &r, sizeof(r));
+      }
+    } else {
+      if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
+    }
+  }
+  // The shared-memory packs: batch b's maximum (kept in shared memory too: registers are
+  // full in the output pass), and the pair of all batches so far.
+  __shared__ float batch_max[kBatches > 0 ? kBatches : 1][G];
+  OnlinePair held_pair = online_empty();
+#pragma unroll
+  for (int b = 0; b < kBatches; ++b) {
+    if (b * SB >= S) continue;
+    // The batch as words of two values, -inf where a pack lies past the slice (its exps
+    // 0, never read back); the maximum taken on the words (exact, no conversions).
+    unsigned w[SB][4];
+#pragma unroll
+    for (int j = 0; j < SB; ++j) {
+      const int idx = t + (P + b * SB + j) * G;
+      const unsigned ninf = neg_inf_word<T>();
+      w[j][0] = w[j][1] = w[j][2] = w[j][3] = ninf;
+      if (b * SB + j < S && (kFull || idx < local)) {
+        const Pack<T, N> r = load_pack<Cache::kNormal, T, N>(xr + static_cast<int64_t>(idx) * N);
+        memcpy(w[j], &r, sizeof(r));
+      }
+    }
+    unsigned mw = w[0][0];
+#pragma unroll
+    for (int j = 0; j < SB; ++j) {
+#pragma unroll
+      for (int h = 0; h < 4; ++h) mw = max2_nan(mw, w[j][h], static_cast<T*>(nullptr));
+    }
+    const float mb = nan_max(half_word_to_float(mw, false, static_cast<T*>(nullptr)),
+                             half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+    const float sh = mb == -INFINITY ? 0.0f : mb;
+    float db = 0.0f;
+#pragma unroll
+    for (int j = 0; j < SB; ++j) {
+      float f[N];
+#pragma unroll
+      for (int i = 0; i < N; ++i) {
+        const float x = half_word_to_float(w[j][i / 2], i % 2 == 1, static_cast<T*>(nullptr));
+        const float e = exp_term(x, sh);
+        db += e;
+        f[i] = kLog ? x - sh : e;
+      }
+      const int s = b * SB + j;
+      held[(2 * s) * G + t] = make_float4(f[0], f[1], f[2], f[3]);
+      held[(2 * s + 1) * G + t] = make_float4(f[4], f[5], f[6], f[7]);
+    }
+    batch_max[b][t] = mb;
+    held_pair = online_merge(held_pair, {mb, db});
   }
   float v[P * N];
 #pragma unroll
   for (int p = 0; p < P; ++p) {
 #pragma unroll
-    for (int i = 0; i < N; ++i) v[p * N + i] = (in & (1u << p)) ? to_float(q[p].v[i]) : -INFINITY;
+    for (int i = 0; i < N; ++i) {
+      if constexpr (kSmem) {
+        v[p * N + i] = half_word_to_float(qw[p][i / 2], i % 2 == 1, static_cast<T*>(nullptr));
+      } else {
+        v[p * N + i] = (in & (1u << p)) ? to_float(q[p].v[i]) : -INFINITY;
+      }
+    }
   }
   // The thread's pair, relative to its own maximum (0 for a thread of only -inf); the
   // registers then hold exp(x - m) (softmax) or x - m (log-softmax), as RegSlice's fp32.
@@ -284,7 +366,8 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
     d += e;
     v[i] = kLog ? v[i] - shift : e;
   }
-  OnlinePair acc = slice_merge_pairs({m, d}, warp_pairs, 0, G);
+  const OnlinePair own = kSmem ? online_merge({m, d}, held_pair) : OnlinePair{m, d};
+  OnlinePair acc = slice_merge_pairs(own, warp_pairs, 0, G);
   cluster_wait();
   acc = cluster_merge_pairs(exchange, acc, 0, k, cluster_rank());
   const RowNorm n = make_row_norm(acc.m, acc.d, kLog);
@@ -297,6 +380,25 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
 #pragma unroll
       for (int i = 0; i < N; ++i) f[i] = kLog ? (v[p * N + i] + scale) - n.c : v[p * N + i] * scale;
       store_pack<kOutputStore, T, N>(yr + (t + p * G) * N, pack_from_float<T, N>(f));
+    }
+  }
+#pragma unroll
+  for (int b = 0; b < kBatches; ++b) {
+    if (b * SB >= S) continue;
+    const float mb = batch_max[b][t];
+    const float sb = kLog ? (mb == -INFINITY ? 0.0f : mb) - n.m : exp_term(mb, n.m) * n.c;
+#pragma unroll
+    for (int j = 0; j < SB; ++j) {
+      const int s = b * SB + j;
+      const int idx = t + (P + s) * G;
+      if (s >= S || (!kFull && idx >= local)) continue;
+      const float4 lo = held[(2 * s) * G + t];
+      const float4 hi = held[(2 * s + 1) * G + t];
+      const float e[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+      float f[N];
+#pragma unroll
+      for (int i = 0; i < N; ++i) f[i] = kLog ? (e[i] + sb) - n.c : e[i] * sb;
+      store_pack<kOutputStore, T, N>(yr + static_cast<int64_t>(idx) * N, pack_from_float<T, N>(f));
     }
   }
 #endif
@@ -369,16 +471,15 @@ struct ClusterRegsFamily {
 };
 
 // The unpacked clusters' kernel (16-bit values in 16-byte packs, rows whole packs wide)
-// for CTAs of G threads: kFull where every CTA's slice is whole (packs a multiple of K x
-// its full slice), the mode compiled in (Plan::log_kernel).
-template <typename T, int G>
+// of G threads a CTA; full: every slice whole; smem: packs held in shared memory too.
+template <typename T, int G, bool kSmem>
 const void* cluster_regs_unpacked_instance(bool full, bool log) {
   if (full) {
-    return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, true, true>)
-               : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, true, false>);
+    return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, true, true, kSmem>)
+               : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, true, false, kSmem>);
   }
-  return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, false, true>)
-             : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, false, false>);
+  return log ? reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, false, true, kSmem>)
+             : reinterpret_cast<const void*>(&softmax_cluster_unpacked_kernel<T, G, false, false, kSmem>);
 }
 
 // The CTA widths instantiated: compile-time, as the pack addresses' offsets must be (a
@@ -398,19 +499,35 @@ constexpr int kRegsUnpackWidths[] = {kRegsUnpackThreads, kRegsUnpackMidThreads, 
 
 // Whether K CTAs of `threads` hold a row of `packs` 16-byte packs in whole slices: the
 // kernel's kFull.
-constexpr bool unpack_slices_whole(int64_t packs, int k, int threads) {
-  return packs == int64_t{k} * threads * (kRegsUnpackBytes / 16);
+constexpr bool unpack_slices_whole(int64_t packs, int k, int threads, int smem_packs = 0) {
+  return packs == int64_t{k} * threads * (kRegsUnpackBytes / 16 + smem_packs);
 }
 
-template <typename T>
-const void* cluster_regs_unpacked_kernel(int threads, bool full, bool log) {
+template <typename T, bool kSmem>
+const void* cluster_regs_unpacked_width(int threads, bool full, bool log) {
+  if constexpr (sizeof(T) != 2) {  // 16-bit rows only (cluster_regs_unpacks)
+    throw std::runtime_error("cluster_regs: unpacked clusters hold 16-bit rows only");
+  } else {
   switch (threads) {
-    case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads>(full, log);
-    case kRegsUnpackWholeThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackWholeThreads>(full, log);
-    case kRegsUnpackMidThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMidThreads>(full, log);
-    case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads>(full, log);
+    case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads, kSmem>(full, log);
+    case kRegsUnpackWholeThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackWholeThreads, kSmem>(full, log);
+    case kRegsUnpackMidThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMidThreads, kSmem>(full, log);
+    case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads, kSmem>(full, log);
     default: throw std::runtime_error("cluster_regs: no unpacked kernel of " + std::to_string(threads) + " threads");
   }
+  }
+}
+
+// smem_packs > 0: the instance that holds packs in shared memory too.
+template <typename T>
+const void* cluster_regs_unpacked_kernel(int threads, bool full, bool log, int smem_packs = 0) {
+  return smem_packs > 0 ? cluster_regs_unpacked_width<T, true>(threads, full, log)
+                        : cluster_regs_unpacked_width<T, false>(threads, full, log);
+}
+
+// Dynamic shared memory of an unpacked cluster's CTA.
+constexpr int64_t unpack_smem_bytes(int threads, int smem_packs) {
+  return int64_t{threads} * smem_packs * kRegsUnpackSmemPackBytes;
 }
 
 // Whether the unpacked clusters serve rows of this dtype, pack and reading on this GPU.
@@ -425,11 +542,14 @@ bool cluster_regs_unpacks(const Problem& p, int pack, bool realigned) {
   }
 }
 
-// The unpacked clusters' shape for a row of `packs` 16-byte packs: K CTAs of `threads`.
+// The unpacked clusters' shape for a row of `packs` 16-byte packs: K CTAs of `threads`,
+// each thread holding smem_packs of them in shared memory past its registers' share.
 struct UnpackShape {
   int k = 0;  // 0: no shape holds the row
   int threads = 0;
   int clusters = 0;  // co-resident on the GPU
+  int smem_packs = 0;
+  double busy = 0;  // the share of the GPU's CTA slots its co-resident clusters fill
 };
 
 // Whether K slices of at most per_cta packs, for a row of `packs` 16-byte packs, are
@@ -441,6 +561,33 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
          (row_bytes > kRegsUnpackPartialMinRowBytes && slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill) ||
          (row_bytes <= kRegsUnpackNarrowMaxRowBytes &&
           slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackNarrowMinFill);
+}
+
+// EXPERIMENT (SK_UNPACK_SMEM: off | fill | all): shapes holding packs in shared memory.
+inline int unpack_smem_policy() {
+  static const int policy = [] {
+    const char* v = std::getenv("SK_UNPACK_SMEM");
+    if (v == nullptr || std::string(v) == "off") return 0;
+    return std::string(v) == "all" ? 2 : 1;
+  }();
+  return policy;
+}
+
+// One shape of `threads` in clusters of k, with its clusters co-resident (0: none).
+template <typename T>
+UnpackShape unpack_candidate(const Problem& p, int64_t packs, int threads, int k, int smem_packs) {
+  const bool whole = unpack_slices_whole(packs, k, threads, smem_packs);
+  const void* fn = cluster_regs_unpacked_kernel<T>(threads, whole, false, smem_packs);
+  const int64_t smem = unpack_smem_bytes(threads, smem_packs);
+  if (smem > 0) {
+    if (smem > opt_in_smem(fn, p.device, true)) return {};
+  } else {
+    allow_large_clusters(fn, p.device);
+  }
+  const int clusters = clusters_resident(fn, p.device, threads, smem, k);
+  const int per_sm = resident_blocks(fn, p.device, threads, smem);
+  const double slots = static_cast<double>(device_properties(p.device).sm_count) * std::max(per_sm, 1);
+  return {k, threads, clusters, smem_packs, clusters * k / slots};
 }
 
 // Of kRegsUnpackWidths' CTAs, each with the smallest cluster K (2-16) that holds the row
@@ -461,10 +608,24 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
         (!whole || packs > int64_t{max_k} * kRegsUnpackThreads * per_thread)) {
       continue;
     }
-    const void* fn = cluster_regs_unpacked_kernel<T>(threads, whole, false);
-    allow_large_clusters(fn, p.device);
-    const int clusters = clusters_resident(fn, p.device, threads, 0, k);
-    if (clusters > best.clusters) best = {k, threads, clusters};
+    const UnpackShape c = unpack_candidate<T>(p, packs, threads, k, 0);
+    if (c.clusters > best.clusters) best = c;
+  }
+  const int policy = unpack_smem_policy();
+  if (policy == 0 || (policy == 1 && best.k > 0 && best.busy >= 0.9)) return best;
+  for (const int threads : kRegsUnpackWidths) {
+    for (int k = 2; k <= max_k; ++k) {
+      const int64_t slice = ceil_div(packs, k);
+      const int64_t smem_packs = std::max<int64_t>(0, ceil_div(slice, threads) - per_thread);
+      if (smem_packs == 0 || smem_packs > kRegsUnpackMaxSmemPacks) continue;
+      const int64_t per_cta = threads * (per_thread + smem_packs);
+      if (!unpack_slices_full_enough(packs, k, per_cta)) continue;
+      if (threads == kRegsUnpackWholeThreads && !unpack_slices_whole(packs, k, threads, static_cast<int>(smem_packs))) {
+        continue;
+      }
+      const UnpackShape c = unpack_candidate<T>(p, packs, threads, k, static_cast<int>(smem_packs));
+      if (c.clusters > best.clusters) best = c;
+    }
   }
   return best;
 }
@@ -485,6 +646,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     int k;
     int max_threads;
     bool unpack = false;
+    int smem_packs = 0;  // unpack: packs per thread held in shared memory
   };
   const int max_k = device_properties(p.device).major >= kClusterMinMajor ? kMaxClusterSize : 1;
   const int pack = realigned_pack<T>(p, plan.realigned);
@@ -496,7 +658,7 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
   std::vector<Shape> shapes = {{1, kRegsMaxThreads}};
   if (min_cluster == 1 && cluster_regs_unpacks<T>(p, pack, plan.realigned != 0)) {
     const UnpackShape u = unpack_shape<T>(p, packs, max_k);
-    if (u.k > 0) shapes.push_back({u.k, u.threads, true});
+    if (u.k > 0) shapes.push_back({u.k, u.threads, true, u.smem_packs});
   }
   shapes.push_back({1, kRegsWideThreads});
   for (int k = 2; k <= max_k; k *= 2) shapes.push_back({k, kRegsMaxThreads});
@@ -508,11 +670,12 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     const bool wide = max_threads == kRegsWideThreads;
     const int64_t slice = ceil_div(packs, k);
     const int64_t slice_bytes = slice * pack_bytes;
-    int bytes = shape.unpack ? kRegsUnpackBytes
+    // The unpacked clusters' bytes of the row per thread: in registers, and in shared memory.
+    int bytes = shape.unpack ? kRegsUnpackBytes + 16 * shape.smem_packs
                 : wide       ? kRegsMaxBytes
                              : std::min(kElem == 4 ? kRegsMinBytes32 : kRegsMinBytes16, max_bytes);
-    if (bytes > max_bytes) continue;
-    while (bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
+    if (!shape.unpack && bytes > max_bytes) continue;
+    while (!shape.unpack && bytes < max_bytes && slice_bytes > static_cast<int64_t>(max_threads) * bytes) bytes *= 2;
     if (slice_bytes > static_cast<int64_t>(max_threads) * bytes) continue;
     fits = true;
     // The unpacked clusters' CTAs have the threads unpack_shape chose, some of them maybe
@@ -525,14 +688,16 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
       rows_per_block *= 2;
     }
     const int threads = rows_per_block * group;
-    const bool full = shape.unpack && unpack_slices_whole(packs, k, max_threads);
-    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(max_threads, full, false)
+    const bool full = shape.unpack && unpack_slices_whole(packs, k, max_threads, shape.smem_packs);
+    const void* fn = shape.unpack ? cluster_regs_unpacked_kernel<T>(max_threads, full, false, shape.smem_packs)
                                   : kernel_for_pack<ClusterRegsFamily, T>(pack, bytes, max_threads, plan.realigned != 0);
-    const int resident = resident_blocks(fn, p.device, threads, 0);
+    const int64_t smem = shape.unpack ? unpack_smem_bytes(max_threads, shape.smem_packs) : 0;
+    if (smem > 0) opt_in_smem(fn, p.device, true);
+    const int resident = resident_blocks(fn, p.device, threads, smem);
     int active = 0;
     if (k > 1) {
       allow_large_clusters(fn, p.device);
-      active = clusters_resident(fn, p.device, threads, 0, k);
+      active = clusters_resident(fn, p.device, threads, smem, k);
     }
     if (resident == 0 || (k > 1 && active == 0)) continue;
     plan.kernel = fn;
@@ -544,8 +709,10 @@ Plan plan_cluster_regs(const Problem& p, int min_cluster = 1) {
     plan.resident_per_sm = resident;
     plan.active_clusters = active;
     plan.unpacked = shape.unpack;
+    plan.smem_bytes = smem;
     if (shape.unpack) {
-      plan.log_kernel = cluster_regs_unpacked_kernel<T>(max_threads, full, true);
+      plan.log_kernel = cluster_regs_unpacked_kernel<T>(max_threads, full, true, shape.smem_packs);
+      if (smem > 0) plan.smem_limit = opt_in_smem(plan.log_kernel, p.device, true);
       allow_large_clusters(plan.log_kernel, p.device);
     }
     // One-shot: a CTA (a cluster) per unit of rows_per_block rows, with no loop in the
