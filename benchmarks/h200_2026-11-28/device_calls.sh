@@ -1876,4 +1876,27 @@ echo "compare at $(el)"
 cd $out && tar czf smem_csv_${tag}_$rev.tgz smem_fwd_*.csv && rm -f smem_fwd_*.csv
 
 ## call 70
+# session 63. Call 69 again, with the kernel's fix: its batch loop wrote the exps of packs
+# past the thread's S shared-memory packs where S is not a multiple of the batch (slices
+# not whole: 151936 took 7), past the dynamic shared memory: call 69's illegal address at
+# bf16 151936 (smem_check_h200_dc4f7b8.txt; whole slices, S = 8, had passed).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+widths=65536,98304,128256,131072,139264,151936,163840,200000,262144,524288
+for pol in fill all; do
+  echo "== $pol"; SK_UNPACK_SMEM=$pol timeout 120 python3 benchmarks/tuning/unpack_smem_check.py $widths 2>&1 | tee -a $out/smem_check_${tag}_$rev.txt | cut -c1-150
+done
+echo "checks at $(el)"
+for pol in off fill all; do
+  SK_UNPACK_SMEM=$pol timeout 200 python3 -m comparison --cols $widths --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+    --min-bytes 1GiB --quiet --format csv --output $out/smem_fwd_$pol.csv | tail -1
+done
+python3 benchmarks/tuning/side_by_side.py $out smem_fwd off fill all | tee $out/smem_compare_${tag}_$rev.txt
+echo "compare at $(el)"
+cd $out && tar czf smem_csv_${tag}_$rev.tgz smem_fwd_*.csv && rm -f smem_fwd_*.csv
+
+## call 71
 

@@ -326,6 +326,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
     float db = 0.0f;
 #pragma unroll
     for (int j = 0; j < SB; ++j) {
+      if (b * SB + j >= S) break;  // past the shared memory's S packs a thread
       float f[N];
 #pragma unroll
       for (int i = 0; i < N; ++i) {
