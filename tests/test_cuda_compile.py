@@ -45,7 +45,7 @@ ARCH = "sm_90"
 CSRC = build.CSRC
 UNITS = [p.name for p in build.cuda_sources()] + ["load_inline unit"]
 # Kernels that hold rows in registers or shared memory: a spill defeats their purpose.
-REGISTER_RESIDENT = ("warp_per_row", "block_smem", "cluster_smem", "cluster_regs", "cluster_tma",
+REGISTER_RESIDENT = ("warp_per_row", "block_smem", "cluster_smem", "cluster_regs", "cluster_unpacked", "cluster_tma",
                      "block_hybrid", "split", "split_smem")
 try:  # the flags torch's extension builder puts in front of every nvcc command
     from torch.utils.cpp_extension import COMMON_NVCC_FLAGS as TORCH_NVCC_FLAGS

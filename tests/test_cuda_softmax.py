@@ -1292,9 +1292,34 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     return shapes
 
 
+def _unpack_smem_shape_ok(cols: int, p: dict) -> bool:
+    """Whether a plan's unpacked clusters with shared memory hold an aligned 16-bit row as
+    unpack_shape builds them: K CTAs of its threads, each thread the packs of its slice past
+    its registers' share in shared memory (1 to REGS_UNPACK_MAX_SMEM_PACKS), the slices as
+    full as _unpack_shapes asks of register-only ones (REGS_UNPACK_WHOLE_THREADS: whole)."""
+    packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
+    threads, k = p["threads"], p["cluster_size"]
+    smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
+    slice_packs = -(-packs // k)
+    per_cta = threads * (per_thread + smem_packs)
+    of = limit("REGS_UNPACK_MIN_FILL_OF")
+    full_enough = (
+        slice_packs == per_cta
+        or (threads != limit("REGS_UNPACK_WHOLE_THREADS") and (
+            (row_bytes > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES")
+             and slice_packs * of >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
+            or (row_bytes <= limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES")
+                and slice_packs * of >= per_cta * limit("REGS_UNPACK_NARROW_MIN_FILL")))))
+    return (p["smem_bytes"] == smem_packs * threads * limit("REGS_UNPACK_SMEM_PACK_BYTES")
+            and 1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS")
+            and smem_packs == -(-slice_packs // threads) - per_thread and full_enough
+            and 2 <= k <= limit("MAX_CLUSTER_SIZE"))
+
+
 @pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 139264), (torch.bfloat16, 151936),
                                          (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728),
-                                         (torch.bfloat16, 49152), (torch.bfloat16, 196608)],
+                                         (torch.bfloat16, 49152), (torch.bfloat16, 196608), (torch.float16, 151936),
+                                         (torch.bfloat16, 153600), (torch.bfloat16, 200000)],
                          ids=str)
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
@@ -1302,7 +1327,9 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     256 or 384 threads, each thread 64 values held as fp32, of the shapes whose slices are
     full enough (_unpack_shapes: 73728 in 6 whole slices of 192 threads, 40000 in 5 of 128
     threads 98% full, 49152 in 2 of 384; 139264 none) the one with the most clusters
-    co-resident;
+    co-resident; where that one fills the GPU's CTA slots poorly (or none serves), threads
+    may hold packs in shared memory too (_unpack_smem_shape_ok: bf16 151936 in 5 CTAs of
+    256 threads, 7 packs each; 153600 the same, whole; 200000 in 9 of 192 threads);
     `auto` takes it (rule 0c). Misaligned views and rows read in three parts keep their
     values packed. Every element against float64, special rows included."""
     if not _is_hopper(0):
@@ -1314,14 +1341,19 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     p = cuda_softmax.plan(x, "softmax", "cluster_regs")
     assert p["status"] == "ok", p
     shapes = _unpack_shapes(cols)
-    assert bool(p["unpacked"]) == (fast and bool(shapes)), (p, shapes)
+    smem = p["unpacked"] and p["smem_bytes"] > 0
+    assert bool(p["unpacked"]) == (fast and (bool(shapes) or smem)), (p, shapes)
+    if cols in (151936, 153600, 200000):  # register-only shapes fill an H200's CTA slots poorly
+        assert smem == fast, p
     if p["unpacked"]:
         threads = p["threads"]
-        assert shapes.get(threads) == p["cluster_size"], (p, shapes)
-        assert (p["cols_per_thread"], p["pack"]) == (64, 8) and p["active_clusters"] >= 1, p
+        smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
+        assert _unpack_smem_shape_ok(cols, p) if smem else shapes.get(threads) == p["cluster_size"], (p, shapes)
+        assert (p["cols_per_thread"], p["pack"]) == (64 + 8 * smem_packs, 8) and p["active_clusters"] >= 1, p
         assert p["resident_per_sm"] * threads >= limit("REGS_UNPACK_SM_THREADS"), p  # 80 registers a thread
-        full = cols == p["cluster_size"] * threads * 64  # every slice whole
-        assert p["kernel"].endswith(f", full={'true' if full else 'false'}>"), p
+        full = cols == p["cluster_size"] * threads * (64 + 8 * smem_packs)  # every slice whole
+        tail = f", smem_packs={smem_packs}" if smem else ""
+        assert p["kernel"].endswith(f", full={'true' if full else 'false'}{tail}>"), p
         many = x[:1].expand(264, cols)  # as many rows as an H200's SMs twice: rule 0b leaves them
         a = cuda_softmax.plan(many, "softmax", "auto")
         assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a

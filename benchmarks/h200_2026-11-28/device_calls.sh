@@ -1899,4 +1899,42 @@ echo "compare at $(el)"
 cd $out && tar czf smem_csv_${tag}_$rev.tgz smem_fwd_*.csv && rm -f smem_fwd_*.csv
 
 ## call 71
+# session 63. Landing the unpacked clusters' shared-memory packs as a rule (no switch):
+# at most 7 packs a thread (call 70: 8 lost everywhere, the L1 left for loads in flight),
+# taken only where the register-only shape fills under 7/8 of the GPU's CTA slots (or none
+# serves). Against 686ac62 (.device/before/kernels_cuda), one round, bf16 and fp16, with
+# the widths it changes and two it must keep (73728, 131072); test_cuda_softmax.py;
+# compute-sanitizer's four tools over cluster_regs and auto at the new shapes (151936: 5
+# CTAs of 256 threads, 7 packs in shared memory, slices not whole; 153600: the same,
+# whole; 200000: 192 threads; 262144). Log-softmax's instances now keep the packs as words
+# (no fp32 copy: the shared-memory ones spilled), so its register-only shapes (73728,
+# 131072) are checked against 686ac62 too.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/before && cp -r $root /tmp/before && rm -rf /tmp/before/kernels_cuda && cp -r $root/.device/before/kernels_cuda /tmp/before/
+build_trees $root /tmp/before
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs \
+  > $out/gpu_tests_smem_${tag}_$rev.log 2>&1; tail -6 $out/gpu_tests_smem_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_smem_${tag}_$rev
+timeout 200 python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants cluster_regs,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 2x151936,2x153600,2x200000,2x262144 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -7 $f.summary
+widths=73728,131072,151936,153600,163840,180224,200000,229376,262144,393216
+for tree in $root /tmp/before; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for c in ($widths,):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device='cuda'), 'softmax', 'auto')
+    print('$tree', c, p['variant'], p['reason_code'], 'K', p['cluster_size'], 'threads', p['threads'], 'smem', p['smem_bytes'], 'clusters', p['active_clusters'], p['kernel'])
+")
+done | tee $out/smem_plans_${tag}_$rev.txt
+compare_trees smemland fwd 1 "--cols $widths --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/before \
+  > $out/smemland_compare_${tag}_$rev.txt 2>&1
+cat $out/smemland_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf smemland_csv_${tag}_$rev.tgz smemland*.csv && rm -f smemland*.csv
+
+## call 72
 

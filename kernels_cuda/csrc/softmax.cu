@@ -165,9 +165,9 @@ inline std::string kernel_name(int64_t dtype, const Plan& plan, int64_t cols) {
       if (plan.unpacked) {  // the softmax instance (log-softmax's: kLog = true); kFull: every slice whole
         const int smem_packs = static_cast<int>(plan.smem_bytes / unpack_smem_bytes(plan.threads, 1));
         const bool full = unpack_slices_whole(cols / plan.pack, plan.cluster_size, plan.threads, smem_packs);
+        // smem_packs: packs a thread holds in shared memory past its registers (kSmem)
         return "softmax_cluster_unpacked_kernel<" + t + ", threads=" + n(plan.threads) + ", full=" +
-               (full ? "true" : "false") + (smem_packs > 0 ? ", smem=true" : "") + ">" +
-               (smem_packs > 0 ? " (" + n(smem_packs) + " packs a thread in shared memory)" : "");
+               (full ? "true" : "false") + (smem_packs > 0 ? ", smem_packs=" + n(smem_packs) : "") + ">";
       }
       return "softmax_cluster_regs_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) +
@@ -337,6 +337,10 @@ std::map<std::string, int64_t> softmax_constants() {
       {"REGS_UNPACK_WHOLE_THREADS", kRegsUnpackWholeThreads},
       {"REGS_UNPACK_SM_THREADS", kRegsUnpackSmThreads},
       {"REGS_UNPACK_BYTES", kRegsUnpackBytes},
+      {"REGS_UNPACK_MAX_SMEM_PACKS", kRegsUnpackMaxSmemPacks},
+      {"REGS_UNPACK_SMEM_PACK_BYTES", kRegsUnpackSmemPackBytes},
+      {"REGS_UNPACK_SMEM_BUSY_NUM", kRegsUnpackSmemBusyNum},
+      {"REGS_UNPACK_SMEM_BUSY_DEN", kRegsUnpackSmemBusyDen},
       {"REGS_UNPACK_MIN_SM_BANDWIDTH", kRegsUnpackMinSmBandwidth},
       {"REGS_UNPACK_MIN_FILL", kRegsUnpackMinFill},
       {"REGS_UNPACK_MIN_FILL_OF", kRegsUnpackMinFillOf},

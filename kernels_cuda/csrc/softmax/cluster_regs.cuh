@@ -30,7 +30,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -123,12 +122,25 @@ constexpr int kRegsUnpackMidThreads = 192;
 constexpr int kRegsUnpackMinThreads = 128;
 constexpr int kRegsUnpackBytes = 128;
 constexpr int kRegsUnpackSmThreads = 768;  // 3, 4 or 6 CTAs per SM: 80 registers (ptxas sm_90: no spills)
-// Packs (16 bytes of the row) a thread may hold past its kRegsUnpackBytes, as fp32 in
-// shared memory: 8 x 32 B x 768 threads = 192 KB per SM, within the H100's and H200's
-// 227 KB. Taken kRegsUnpackSmemBatch at a time (the loads of a batch in flight at once).
-constexpr int kRegsUnpackMaxSmemPacks = 8;
-constexpr int kRegsUnpackSmemBatch = 4;
+// Where the register-only shape fills under kRegsUnpackSmemBusyNum / kRegsUnpackSmemBusyDen
+// of the GPU's CTA slots with co-resident clusters (or none serves the row), each thread
+// may also hold up to kRegsUnpackMaxSmemPacks packs (16 bytes of the row) as fp32 in
+// shared memory (kSmem below), in the shape with the most clusters co-resident: fewer
+// CTAs a row, so more rows in flight. H200, 1 GiB, % of copy, softmax / log-softmax,
+// register-only -> with shared memory (benchmarks/h200_2026-11-28/
+// smem_compare_h200_74ab011.txt, session 63 call 70): bf16 151936 83.5 / 82.4 -> 93.0 /
+// 89.5 (5 CTAs of 256 threads, 7 packs each in shared memory, 69 clusters against 10 CTAs'
+// 30), 200000 82.7 / 81.6 -> 91.6 / 88.0 (9 CTAs of 192 threads against 13 of 256), fp16
+// alike. 8 packs (192 KB a SM) lost 6-10 points wherever taken (bf16 65536 98.2 -> 90.8,
+// 262144 92.0 -> 86.4, same call): the L1 that shared memory leaves (28 KB of 256) is
+// where the loads in flight land, and too little of it throttles them; 7 (168 KB) leave
+// 60 KB. Shapes that fill the GPU well keep registers only (65536-131072 lost with
+// shared memory in that call, at 2-4 CTAs).
+constexpr int kRegsUnpackMaxSmemPacks = 7;
+constexpr int kRegsUnpackSmemBatch = 4;       // packs loaded at once, converted, their exps stored
 constexpr int kRegsUnpackSmemPackBytes = 32;  // 8 values as fp32
+constexpr int kRegsUnpackSmemBusyNum = 7;
+constexpr int kRegsUnpackSmemBusyDen = 8;
 constexpr int64_t kRegsUnpackMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 // ...where each CTA's slice is whole (kRegsUnpackThreads x kRegsUnpackBytes), or nearly
 // whole in wide rows (below). H200, 1 GiB, % of copy, softmax / log-softmax,
@@ -255,7 +267,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
   constexpr int N = 16 / static_cast<int>(sizeof(T));
   constexpr int P = kRegsUnpackBytes / 16;
   constexpr int SB = kRegsUnpackSmemBatch;
-  constexpr int kBatches = kSmem ? kRegsUnpackMaxSmemPacks / SB : 0;
+  constexpr int kBatches = kSmem ? (kRegsUnpackMaxSmemPacks + SB - 1) / SB : 0;
   __shared__ OnlinePair warp_pairs[G / 32];
   __shared__ ClusterSlots<OnlinePair> exchange;
   extern __shared__ float4 held[];
@@ -278,13 +290,15 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
     for (int p = 0; p < P; ++p) in |= (t + p * G < local ? 1u : 0u) << p;
   }
   const T* xr = a.x + row * a.x_stride + first * N;
-  Pack<T, N> q[P];
-  // kSmem: the packs as words of two values (-inf past the slice), converted from the
-  // words: held as 16-bit halves through the batches below, they would spill.
-  unsigned qw[kSmem ? P : 1][4];
+  // kWords: the packs kept as words of two values (-inf past the slice) and converted as
+  // needed: log-softmax needs no fp32 copy (its output is (x - row max) - log(sum)), and
+  // with shared memory (kSmem) 16-bit halves held through the batches below would spill.
+  constexpr bool kWords = kSmem || kLog;
+  Pack<T, N> q[kWords ? 1 : P];
+  unsigned qw[kWords ? P : 1][4];
 #pragma unroll
   for (int p = 0; p < P; ++p) {
-    if constexpr (kSmem) {
+    if constexpr (kWords) {
       qw[p][0] = qw[p][1] = qw[p][2] = qw[p][3] = neg_inf_word<T>();
       if (in & (1u << p)) {
         const Pack<T, N> r = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
@@ -294,9 +308,10 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
       if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
     }
   }
-  // The shared-memory packs: batch b's maximum (kept in shared memory too: registers are
-  // full in the output pass), and the pair of all batches so far.
+  // The shared-memory packs: batch b's maximum, and the pair of all batches, kept in
+  // shared memory too (the register packs' exps need every register: log-softmax's spilled).
   __shared__ float batch_max[kBatches > 0 ? kBatches : 1][G];
+  __shared__ OnlinePair batch_pair[kSmem ? G : 1];
   OnlinePair held_pair = online_empty();
 #pragma unroll
   for (int b = 0; b < kBatches; ++b) {
@@ -333,7 +348,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
         const float x = half_word_to_float(w[j][i / 2], i % 2 == 1, static_cast<T*>(nullptr));
         const float e = exp_term(x, sh);
         db += e;
-        f[i] = kLog ? x - sh : e;
+        f[i] = kLog ? x : e;
       }
       const int s = b * SB + j;
       held[(2 * s) * G + t] = make_float4(f[0], f[1], f[2], f[3]);
@@ -342,52 +357,70 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
     batch_max[b][t] = mb;
     held_pair = online_merge(held_pair, {mb, db});
   }
-  float v[P * N];
-#pragma unroll
-  for (int p = 0; p < P; ++p) {
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      if constexpr (kSmem) {
-        v[p * N + i] = half_word_to_float(qw[p][i / 2], i % 2 == 1, static_cast<T*>(nullptr));
-      } else {
-        v[p * N + i] = (in & (1u << p)) ? to_float(q[p].v[i]) : -INFINITY;
-      }
-    }
-  }
+  if constexpr (kSmem) batch_pair[t] = held_pair;
   // The thread's pair, relative to its own maximum (0 for a thread of only -inf); the
-  // registers then hold exp(x - m) (softmax) or x - m (log-softmax), as RegSlice's fp32.
-  float m = v[0];
+  // registers then hold exp(x - m) (softmax).
+  float v[kLog ? 1 : P * N];
+  float m;
+  if constexpr (kWords) {
+    unsigned mw = qw[0][0];
 #pragma unroll
-  for (int i = 1; i < P * N; ++i) m = nan_max(m, v[i]);
+    for (int p = 0; p < P; ++p) {
+#pragma unroll
+      for (int h = 0; h < 4; ++h) mw = max2_nan(mw, qw[p][h], static_cast<T*>(nullptr));
+    }
+    m = nan_max(half_word_to_float(mw, false, static_cast<T*>(nullptr)),
+                half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+  } else {
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+#pragma unroll
+      for (int i = 0; i < N; ++i) v[p * N + i] = (in & (1u << p)) ? to_float(q[p].v[i]) : -INFINITY;
+    }
+    m = v[0];
+#pragma unroll
+    for (int i = 1; i < P * N; ++i) m = nan_max(m, v[i]);
+  }
   const float shift = m == -INFINITY ? 0.0f : m;
   float d = 0.0f;
 #pragma unroll
   for (int i = 0; i < P * N; ++i) {
-    const float e = exp_term(v[i], shift);
+    float x;
+    if constexpr (kWords) {
+      x = half_word_to_float(qw[i / N][(i % N) / 2], i % 2 == 1, static_cast<T*>(nullptr));
+    } else {
+      x = v[i];
+    }
+    const float e = exp_term(x, shift);
     d += e;
-    v[i] = kLog ? v[i] - shift : e;
+    if constexpr (!kLog) v[i] = e;
   }
-  const OnlinePair own = kSmem ? online_merge({m, d}, held_pair) : OnlinePair{m, d};
+  const OnlinePair own = kSmem ? online_merge({m, d}, batch_pair[t]) : OnlinePair{m, d};
   OnlinePair acc = slice_merge_pairs(own, warp_pairs, 0, G);
   cluster_wait();
   acc = cluster_merge_pairs(exchange, acc, 0, k, cluster_rank());
   const RowNorm n = make_row_norm(acc.m, acc.d, kLog);
-  const float scale = kLog ? shift - n.m : exp_term(m, n.m) * n.c;
+  const float scale = kLog ? 0.0f : exp_term(m, n.m) * n.c;
   T* yr = a.y + rematerialize(row) * a.cols + first * N;
 #pragma unroll
   for (int p = 0; p < P; ++p) {
     if (in & (1u << p)) {
       float f[N];
 #pragma unroll
-      for (int i = 0; i < N; ++i) f[i] = kLog ? (v[p * N + i] + scale) - n.c : v[p * N + i] * scale;
+      for (int i = 0; i < N; ++i) {
+        if constexpr (kLog) {
+          f[i] = (half_word_to_float(qw[p][i / 2], i % 2 == 1, static_cast<T*>(nullptr)) - n.m) - n.c;
+        } else {
+          f[i] = v[p * N + i] * scale;
+        }
+      }
       store_pack<kOutputStore, T, N>(yr + (t + p * G) * N, pack_from_float<T, N>(f));
     }
   }
 #pragma unroll
   for (int b = 0; b < kBatches; ++b) {
     if (b * SB >= S) continue;
-    const float mb = batch_max[b][t];
-    const float sb = kLog ? (mb == -INFINITY ? 0.0f : mb) - n.m : exp_term(mb, n.m) * n.c;
+    const float sb = kLog ? 0.0f : exp_term(batch_max[b][t], n.m) * n.c;
 #pragma unroll
     for (int j = 0; j < SB; ++j) {
       const int s = b * SB + j;
@@ -398,7 +431,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
       const float e[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
       float f[N];
 #pragma unroll
-      for (int i = 0; i < N; ++i) f[i] = kLog ? (e[i] + sb) - n.c : e[i] * sb;
+      for (int i = 0; i < N; ++i) f[i] = kLog ? (e[i] - n.m) - n.c : e[i] * sb;
       store_pack<kOutputStore, T, N>(yr + static_cast<int64_t>(idx) * N, pack_from_float<T, N>(f));
     }
   }
@@ -564,16 +597,6 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
           slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackNarrowMinFill);
 }
 
-// EXPERIMENT (SK_UNPACK_SMEM: off | fill | all): shapes holding packs in shared memory.
-inline int unpack_smem_policy() {
-  static const int policy = [] {
-    const char* v = std::getenv("SK_UNPACK_SMEM");
-    if (v == nullptr || std::string(v) == "off") return 0;
-    return std::string(v) == "all" ? 2 : 1;
-  }();
-  return policy;
-}
-
 // One shape of `threads` in clusters of k, with its clusters co-resident (0: none).
 template <typename T>
 UnpackShape unpack_candidate(const Problem& p, int64_t packs, int threads, int k, int smem_packs) {
@@ -595,7 +618,10 @@ UnpackShape unpack_candidate(const Problem& p, int64_t packs, int threads, int k
 // in slices full enough, the one with the most clusters co-resident on the GPU: one row
 // per cluster, so the most bytes of rows in flight (a tie keeps the earlier width).
 // Narrower CTAs make some widths' slices whole (bf16 73728: 6 of 192 threads) or nearly
-// (40000: 5 of 128 threads, 98% full).
+// (40000: 5 of 128 threads, 98% full). Where that shape fills the GPU's CTA slots poorly
+// (kRegsUnpackSmemBusyNum), or none serves, the same with shared memory: of every width
+// and K (2-16) whose threads need at most kRegsUnpackMaxSmemPacks packs in shared memory
+// past their registers, in slices as full as above, the most clusters co-resident.
 template <typename T>
 UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
   constexpr int64_t per_thread = kRegsUnpackBytes / 16;
@@ -612,8 +638,9 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
     const UnpackShape c = unpack_candidate<T>(p, packs, threads, k, 0);
     if (c.clusters > best.clusters) best = c;
   }
-  const int policy = unpack_smem_policy();
-  if (policy == 0 || (policy == 1 && best.k > 0 && best.busy >= 0.9)) return best;
+  if (best.k > 0 && best.busy * kRegsUnpackSmemBusyDen >= kRegsUnpackSmemBusyNum) return best;
+  // Shapes with packs in shared memory too: K CTAs, each thread the packs past its
+  // registers' share of a slice.
   for (const int threads : kRegsUnpackWidths) {
     for (int k = 2; k <= max_k; ++k) {
       const int64_t slice = ceil_div(packs, k);
