@@ -135,7 +135,14 @@ constexpr int kRegsUnpackSmThreads = 768;  // 3, 4 or 6 CTAs per SM: 80 register
 // 262144 92.0 -> 86.4, same call): the L1 that shared memory leaves (28 KB of 256) is
 // where the loads in flight land, and too little of it throttles them; 7 (168 KB) leave
 // 60 KB. Shapes that fill the GPU well keep registers only (65536-131072 lost with
-// shared memory in that call, at 2-4 CTAs).
+// shared memory in that call, at 2-4 CTAs), and so do those whose shape with shared
+// memory fills no more CTA slots: bf16 262144 over 16 CTAs (21 clusters, 336 CTAs) lost
+// 91.8 / 90.8 -> 89.7 / 89.8 over 9 with 7 packs each in shared memory (37 clusters, 333
+// CTAs; smemland_compare_h200_faf70b6.txt, call 71), where every width whose CTA slots
+// filled more gained: bf16 151936 / 153600 / 163840 / 180224 / 200000 / 229376 83.5 /
+// 84.2 / 88.4 / 89.6 / 82.6 / 86.4 -> 93.8 / 95.6 / 95.1 / 94.7 / 92.4 / 95.1 (log-softmax
+// 94.0 / 96.2 / 95.7 / 94.6 / 92.6 / 95.8), fp16 alike; 393216 (block_hybrid before)
+// 81.2 -> 86.8.
 constexpr int kRegsUnpackMaxSmemPacks = 7;
 constexpr int kRegsUnpackSmemBatch = 4;       // packs loaded at once, converted, their exps stored
 constexpr int kRegsUnpackSmemPackBytes = 32;  // 8 values as fp32
@@ -640,7 +647,9 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
   }
   if (best.k > 0 && best.busy * kRegsUnpackSmemBusyDen >= kRegsUnpackSmemBusyNum) return best;
   // Shapes with packs in shared memory too: K CTAs, each thread the packs past its
-  // registers' share of a slice.
+  // registers' share of a slice; the one with the most clusters co-resident, taken only
+  // where it fills more of the GPU's CTA slots than the register-only shape.
+  UnpackShape held;
   for (const int threads : kRegsUnpackWidths) {
     for (int k = 2; k <= max_k; ++k) {
       const int64_t slice = ceil_div(packs, k);
@@ -652,10 +661,10 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
         continue;
       }
       const UnpackShape c = unpack_candidate<T>(p, packs, threads, k, static_cast<int>(smem_packs));
-      if (c.clusters > best.clusters) best = c;
+      if (c.clusters > held.clusters) held = c;
     }
   }
-  return best;
+  return held.k > 0 && (best.k == 0 || held.busy > best.busy) ? held : best;
 }
 
 // min_cluster > 1 (auto's few-rows rule): the row over at least that many CTAs, even
