@@ -39,7 +39,13 @@
 //    98304 96.2 / 90.9 -> 98.3 / 98.5. CTAs of 192 and 128 threads (session 62, call 64):
 //    bf16 73728 95.4 / 95.6 -> 98.1 / 97.8, 40000 87.6 / 93.3 -> 98.3 / 98.1; of 384
 //    threads, whole slices only (session 63, call 68): 196608 92.8 / 91.3 -> 94.3 / 93.6.
-//    The H100 (25 GB/s per SM) is not measured: it keeps rules 1-2c.
+//    Where that shape fills under 7/8 of the GPU's CTA slots (or none serves: rows to
+//    960 KB), threads also hold up to 7 packs as fp32 in shared memory, in fewer CTAs a
+//    row, if that fills more slots (session 63, calls 71-72, benchmarks/h200_2026-11-28/
+//    smem{land,2}_compare_*): bf16 151936 / 163840 / 200000 / 229376 83.5 / 88.4 / 82.6 /
+//    86.4 -> 93.7 / 95.1 / 92.4 / 95.2 (log-softmax 82.6-86.9 -> 92.7-95.9), 393216
+//    (block_hybrid before) 81.2 -> 86.8; fp16 alike. The H100 (25 GB/s per SM) is not
+//    measured: it keeps rules 1-2c.
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and

@@ -102,7 +102,8 @@ constexpr int regs_min_blocks(int elem, int n, int bytes, int threads, bool edge
 
 // 16-bit rows past one kRegsMaxThreads CTA (over 64 KB), on GPUs of
 // kRegsUnpackMinSmBandwidth or more of DRAM bandwidth per SM: clusters of any size K
-// (2-16, the smallest whose slices fit: rows to 512 KB) of CTAs of kRegsUnpackThreads,
+// (2-16, the smallest whose slices fit: rows to 512 KB; to 960 KB with packs in shared
+// memory too, kRegsUnpackMaxSmemPacks) of CTAs of kRegsUnpackThreads,
 // kRegsUnpackMidThreads or kRegsUnpackMinThreads threads (unpack_shape picks), each
 // thread loading kRegsUnpackBytes of the row in 16-byte packs and holding them as fp32
 // (softmax_cluster_unpacked_kernel: 64 values, each exp computed once, where packed
