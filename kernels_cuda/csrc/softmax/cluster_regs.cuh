@@ -302,8 +302,8 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
   // needed: log-softmax needs no fp32 copy (its output is (x - row max) - log(sum)), and
   // with shared memory (kSmem) 16-bit halves held through the batches below would spill.
   constexpr bool kWords = kSmem || kLog;
-  Pack<T, N> q[kWords ? 1 : P];
-  unsigned qw[kWords ? P : 1][4];
+  Pack<T, N> q[kWords ? 1 : P];    // !kWords: the packs as loaded
+  unsigned qw[kWords ? P : 1][4];  // kWords: the same as words
 #pragma unroll
   for (int p = 0; p < P; ++p) {
     if constexpr (kWords) {
@@ -547,16 +547,17 @@ constexpr bool unpack_slices_whole(int64_t packs, int k, int threads, int smem_p
 
 template <typename T, bool kSmem>
 const void* cluster_regs_unpacked_width(int threads, bool full, bool log) {
-  if constexpr (sizeof(T) != 2) {  // 16-bit rows only (cluster_regs_unpacks)
+  if constexpr (sizeof(T) != 2) {  // 16-bit rows only (cluster_regs_unpacks): no fp32 instances
     throw std::runtime_error("cluster_regs: unpacked clusters hold 16-bit rows only");
   } else {
-  switch (threads) {
-    case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads, kSmem>(full, log);
-    case kRegsUnpackWholeThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackWholeThreads, kSmem>(full, log);
-    case kRegsUnpackMidThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMidThreads, kSmem>(full, log);
-    case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads, kSmem>(full, log);
-    default: throw std::runtime_error("cluster_regs: no unpacked kernel of " + std::to_string(threads) + " threads");
-  }
+    switch (threads) {
+      case kRegsUnpackThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackThreads, kSmem>(full, log);
+      case kRegsUnpackWholeThreads:
+        return cluster_regs_unpacked_instance<T, kRegsUnpackWholeThreads, kSmem>(full, log);
+      case kRegsUnpackMidThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMidThreads, kSmem>(full, log);
+      case kRegsUnpackMinThreads: return cluster_regs_unpacked_instance<T, kRegsUnpackMinThreads, kSmem>(full, log);
+      default: throw std::runtime_error("cluster_regs: no unpacked kernel of " + std::to_string(threads) + " threads");
+    }
   }
 }
 
