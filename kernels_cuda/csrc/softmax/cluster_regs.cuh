@@ -255,6 +255,20 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   }
 }
 
+// The maximum of R packs held as words of two 16-bit values (NaN-propagating; exact, so
+// taken on the words before any is converted).
+template <typename T, int R>
+__device__ __forceinline__ float words_max(const unsigned (&w)[R][4]) {
+  unsigned mw = w[0][0];
+#pragma unroll
+  for (int j = 0; j < R; ++j) {
+#pragma unroll
+    for (int h = 0; h < 4; ++h) mw = max2_nan(mw, w[j][h], static_cast<T*>(nullptr));
+  }
+  return nan_max(half_word_to_float(mw, false, static_cast<T*>(nullptr)),
+                 half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+}
+
 // The unpacked clusters (G threads a CTA, kRegsUnpackWidths): one row per cluster, CTA `rank` taking
 // packs [rank x slice_packs, ...) of it, thread t packs t, t + G, ... of that slice, all
 // loaded before any is converted to fp32. Its own kernel rather than an instance of
@@ -337,14 +351,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
         memcpy(w[j], &r, sizeof(r));
       }
     }
-    unsigned mw = w[0][0];
-#pragma unroll
-    for (int j = 0; j < SB; ++j) {
-#pragma unroll
-      for (int h = 0; h < 4; ++h) mw = max2_nan(mw, w[j][h], static_cast<T*>(nullptr));
-    }
-    const float mb = nan_max(half_word_to_float(mw, false, static_cast<T*>(nullptr)),
-                             half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+    const float mb = words_max<T>(w);
     const float sh = mb == -INFINITY ? 0.0f : mb;
     float db = 0.0f;
 #pragma unroll
@@ -371,14 +378,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
   float v[kLog ? 1 : P * N];
   float m;
   if constexpr (kWords) {
-    unsigned mw = qw[0][0];
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-#pragma unroll
-      for (int h = 0; h < 4; ++h) mw = max2_nan(mw, qw[p][h], static_cast<T*>(nullptr));
-    }
-    m = nan_max(half_word_to_float(mw, false, static_cast<T*>(nullptr)),
-                half_word_to_float(mw, true, static_cast<T*>(nullptr)));
+    m = words_max<T>(qw);
   } else {
 #pragma unroll
     for (int p = 0; p < P; ++p) {
