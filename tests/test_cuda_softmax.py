@@ -1262,6 +1262,20 @@ def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):
         run_and_check(Target("cuda", op, "cluster_regs"), x)
 
 
+def _unpack_full_enough(row_bytes: int, slice_packs: int, per_cta: int) -> bool:
+    """Whether slices of slice_packs packs, of per_cta a CTA holds, are full enough for the
+    unpacked clusters (cluster_regs.cuh, unpack_slices_full_enough): whole, or in rows past
+    REGS_UNPACK_PARTIAL_MIN_ROW_BYTES at least REGS_UNPACK_MIN_FILL / REGS_UNPACK_MIN_FILL_OF
+    full, or in rows to REGS_UNPACK_NARROW_MAX_ROW_BYTES at least REGS_UNPACK_NARROW_MIN_FILL
+    / REGS_UNPACK_MIN_FILL_OF."""
+    of = limit("REGS_UNPACK_MIN_FILL_OF")
+    return (slice_packs == per_cta
+            or (row_bytes > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES")
+                and slice_packs * of >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
+            or (row_bytes <= limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES")
+                and slice_packs * of >= per_cta * limit("REGS_UNPACK_NARROW_MIN_FILL")))
+
+
 def _unpack_shapes(cols: int) -> dict[int, int]:
     """The unpacked clusters' candidate shapes for an aligned 16-bit row, {threads: K}:
     CTAs of REGS_UNPACK_MIN_THREADS to REGS_UNPACK_THREADS threads (multiples of 64), each
@@ -1272,19 +1286,13 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     REGS_UNPACK_WHOLE_THREADS where their slices are whole in rows to 512 KB (cluster_regs.cuh,
     unpack_shape)."""
     packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
-    of = limit("REGS_UNPACK_MIN_FILL_OF")
     shapes = {}
     whole_only = limit("REGS_UNPACK_WHOLE_THREADS")  # two per SM: whole slices in rows to 512 KB only
     for threads in (*range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64), whole_only):
         per_cta = threads * per_thread
         k = max(2, -(-packs // per_cta))
         slice_packs = -(-packs // k)
-        full_enough = (
-            slice_packs == per_cta
-            or (row_bytes > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES")
-                and slice_packs * of >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
-            or (row_bytes <= limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES")
-                and slice_packs * of >= per_cta * limit("REGS_UNPACK_NARROW_MIN_FILL")))
+        full_enough = _unpack_full_enough(row_bytes, slice_packs, per_cta)
         if threads == whole_only and (packs != k * per_cta or row_bytes > 16 * 256 * limit("REGS_UNPACK_BYTES")):
             continue
         if k <= limit("MAX_CLUSTER_SIZE") and full_enough:
@@ -1302,14 +1310,8 @@ def _unpack_smem_shape_ok(cols: int, p: dict) -> bool:
     smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
     slice_packs = -(-packs // k)
     per_cta = threads * (per_thread + smem_packs)
-    of = limit("REGS_UNPACK_MIN_FILL_OF")
-    full_enough = (
-        slice_packs == per_cta
-        or (threads != limit("REGS_UNPACK_WHOLE_THREADS") and (
-            (row_bytes > limit("REGS_UNPACK_PARTIAL_MIN_ROW_BYTES")
-             and slice_packs * of >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
-            or (row_bytes <= limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES")
-                and slice_packs * of >= per_cta * limit("REGS_UNPACK_NARROW_MIN_FILL")))))
+    full_enough = (slice_packs == per_cta if threads == limit("REGS_UNPACK_WHOLE_THREADS")
+                   else _unpack_full_enough(row_bytes, slice_packs, per_cta))
     return (p["smem_bytes"] == smem_packs * threads * limit("REGS_UNPACK_SMEM_PACK_BYTES")
             and 1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS")
             and smem_packs == -(-slice_packs // threads) - per_thread and full_enough

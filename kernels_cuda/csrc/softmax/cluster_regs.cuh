@@ -255,8 +255,25 @@ __global__ void __launch_bounds__(kThreads, regs_min_blocks(sizeof(T), N, B, kTh
   }
 }
 
-// The maximum of R packs held as words of two 16-bit values (NaN-propagating; exact, so
-// taken on the words before any is converted).
+// The unpacked kernel's packs held as words of two 16-bit values: a pack loaded into its
+// four words where `here`, else four words of -inf (whose exps are 0).
+template <typename T, int N>
+__device__ __forceinline__ void load_words(unsigned (&w)[4], const T* src, bool here) {
+  w[0] = w[1] = w[2] = w[3] = neg_inf_word<T>();
+  if (here) {
+    const Pack<T, N> r = load_pack<Cache::kNormal, T, N>(src);
+    memcpy(w, &r, sizeof(r));
+  }
+}
+
+// Value i (0-7) of a pack held as words.
+template <typename T>
+__device__ __forceinline__ float word_value(const unsigned (&w)[4], int i) {
+  return half_word_to_float(w[i / 2], i % 2 == 1, static_cast<T*>(nullptr));
+}
+
+// The maximum of R packs held as words (NaN-propagating; exact, so taken on the words
+// before any is converted).
 template <typename T, int R>
 __device__ __forceinline__ float words_max(const unsigned (&w)[R][4]) {
   unsigned mw = w[0][0];
@@ -321,11 +338,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
 #pragma unroll
   for (int p = 0; p < P; ++p) {
     if constexpr (kWords) {
-      qw[p][0] = qw[p][1] = qw[p][2] = qw[p][3] = neg_inf_word<T>();
-      if (in & (1u << p)) {
-        const Pack<T, N> r = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
-        memcpy(qw[p], &r, sizeof(r));
-      }
+      load_words<T, N>(qw[p], xr + (t + p * G) * N, in & (1u << p));
     } else {
       if (in & (1u << p)) q[p] = load_pack<Cache::kNormal, T, N>(xr + (t + p * G) * N);
     }
@@ -344,12 +357,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
 #pragma unroll
     for (int j = 0; j < SB; ++j) {
       const int idx = t + (P + b * SB + j) * G;
-      const unsigned ninf = neg_inf_word<T>();
-      w[j][0] = w[j][1] = w[j][2] = w[j][3] = ninf;
-      if (b * SB + j < S && (kFull || idx < local)) {
-        const Pack<T, N> r = load_pack<Cache::kNormal, T, N>(xr + static_cast<int64_t>(idx) * N);
-        memcpy(w[j], &r, sizeof(r));
-      }
+      load_words<T, N>(w[j], xr + static_cast<int64_t>(idx) * N, b * SB + j < S && (kFull || idx < local));
     }
     const float mb = words_max<T>(w);
     const float sh = mb == -INFINITY ? 0.0f : mb;
@@ -360,7 +368,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
       float f[N];
 #pragma unroll
       for (int i = 0; i < N; ++i) {
-        const float x = half_word_to_float(w[j][i / 2], i % 2 == 1, static_cast<T*>(nullptr));
+        const float x = word_value<T>(w[j], i);
         const float e = exp_term(x, sh);
         db += e;
         f[i] = kLog ? x : e;
@@ -395,7 +403,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
   for (int i = 0; i < P * N; ++i) {
     float x;
     if constexpr (kWords) {
-      x = half_word_to_float(qw[i / N][(i % N) / 2], i % 2 == 1, static_cast<T*>(nullptr));
+      x = word_value<T>(qw[i / N], i % N);
     } else {
       x = v[i];
     }
@@ -417,7 +425,7 @@ __global__ void __launch_bounds__(G, kRegsUnpackSmThreads / G) softmax_cluster_u
 #pragma unroll
       for (int i = 0; i < N; ++i) {
         if constexpr (kLog) {
-          f[i] = (half_word_to_float(qw[p][i / 2], i % 2 == 1, static_cast<T*>(nullptr)) - n.m) - n.c;
+          f[i] = (word_value<T>(qw[p], i) - n.m) - n.c;
         } else {
           f[i] = v[p * N + i] * scale;
         }
