@@ -1300,18 +1300,25 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     return shapes
 
 
-def _unpack_smem_shape_ok(cols: int, p: dict) -> bool:
+def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
     """Whether a plan's unpacked clusters with shared memory hold an aligned 16-bit row as
     unpack_shape builds them: K CTAs of its threads, each thread the packs of its slice past
     its registers' share in shared memory (1 to REGS_UNPACK_MAX_SMEM_PACKS), the slices as
-    full as _unpack_shapes asks of register-only ones (REGS_UNPACK_WHOLE_THREADS: whole)."""
+    full as _unpack_shapes asks of register-only ones (REGS_UNPACK_WHOLE_THREADS: whole),
+    or, where no register-only shape serves a row past REGS_UNPACK_NARROW_MAX_ROW_BYTES,
+    REGS_UNPACK_MIN_FILL / REGS_UNPACK_MIN_FILL_OF full with the co-resident clusters'
+    CTAs filling REGS_UNPACK_SMEM_BUSY_NUM / _DEN of the GPU's CTA slots."""
     packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
     threads, k = p["threads"], p["cluster_size"]
     smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
     slice_packs = -(-packs // k)
     per_cta = threads * (per_thread + smem_packs)
+    busy = p["active_clusters"] * k * limit("REGS_UNPACK_SMEM_BUSY_DEN") >= (
+        sm_count * p["resident_per_sm"] * limit("REGS_UNPACK_SMEM_BUSY_NUM"))
+    nearly = (not _unpack_shapes(cols) and row_bytes > limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES") and busy
+              and slice_packs * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
     full_enough = (slice_packs == per_cta if threads == limit("REGS_UNPACK_WHOLE_THREADS")
-                   else _unpack_full_enough(row_bytes, slice_packs, per_cta))
+                   else _unpack_full_enough(row_bytes, slice_packs, per_cta) or nearly)
     return (p["smem_bytes"] == smem_packs * threads * limit("REGS_UNPACK_SMEM_PACK_BYTES")
             and 1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS")
             and smem_packs == -(-slice_packs // threads) - per_thread and full_enough
@@ -1321,7 +1328,8 @@ def _unpack_smem_shape_ok(cols: int, p: dict) -> bool:
 @pytest.mark.parametrize("dtype, cols", [(torch.bfloat16, 65536), (torch.float16, 139264), (torch.bfloat16, 151936),
                                          (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728),
                                          (torch.bfloat16, 49152), (torch.bfloat16, 196608), (torch.float16, 151936),
-                                         (torch.bfloat16, 153600), (torch.bfloat16, 200000)],
+                                         (torch.bfloat16, 153600), (torch.bfloat16, 200000),
+                                         (torch.bfloat16, 128256), (torch.float16, 100000)],
                          ids=str)
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a
@@ -1331,7 +1339,8 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     threads 98% full, 49152 in 2 of 384; 139264 none) the one with the most clusters
     co-resident; where that one fills the GPU's CTA slots poorly (or none serves), threads
     may hold packs in shared memory too (_unpack_smem_shape_ok: bf16 151936 in 5 CTAs of
-    256 threads, 7 packs each; 153600 the same, whole; 200000 in 9 of 192 threads);
+    256 threads, 7 packs each; 153600 the same, whole; 200000 in 9 of 192 threads; where no
+    register-only shape serves, slices nearly full: bf16 128256 in 6 of 192 threads, 99%);
     `auto` takes it (rule 0c). Misaligned views and rows read in three parts keep their
     values packed. Every element against float64, special rows included."""
     if not _is_hopper(0):
@@ -1350,7 +1359,8 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
     if p["unpacked"]:
         threads = p["threads"]
         smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
-        assert _unpack_smem_shape_ok(cols, p) if smem else shapes.get(threads) == p["cluster_size"], (p, shapes)
+        assert (_unpack_smem_shape_ok(cols, p, props["sm_count"]) if smem
+                else shapes.get(threads) == p["cluster_size"]), (p, shapes)
         assert (p["cols_per_thread"], p["pack"]) == (64 + 8 * smem_packs, 8) and p["active_clusters"] >= 1, p
         assert p["resident_per_sm"] * threads >= limit("REGS_UNPACK_SM_THREADS"), p  # 80 registers a thread
         full = cols == p["cluster_size"] * threads * (64 + 8 * smem_packs)  # every slice whole

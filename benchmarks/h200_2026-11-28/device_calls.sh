@@ -1994,3 +1994,46 @@ cd $out && tar czf partial_csv_${tag}_$rev.tgz partial*.csv && rm -f partial*.cs
 
 ## call 74
 
+# session 64. Call 73 (the partial patch: shapes with shared memory in slices 29/32 full in
+# rows past 144 KB) gained where no register-only shape serves and the shape's clusters
+# fill 7/8 or more of the GPU's CTA slots (bf16 100000 / 120000 / 128256 87.4 / 93.0 /
+# 93.1 -> 97.5 / 96.8 / 96.6), lost where a register-only shape holds the row in whole
+# slices (110592: 98.0 -> 94.8) and at 139264 (87% of the slots: softmax bf16 +3.5, the
+# other three -1.2 to -3.0). Now the rule (unpack_slices_nearly_full): nearly full slices
+# only where no register-only shape serves, and only with 7/8 of the CTA slots filled.
+# Against 7c62044 (.device/base/kernels_cuda), two rounds: the widths of call 73, and up
+# to 6 more from a scan of bf16 widths 73728-147456 (step 512) whose plans change;
+# test_cuda_softmax.py; unpack_smem_check.py; compute-sanitizer's four tools at 100000 and
+# 128256.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs \
+  > $out/gpu_tests_nearly_${tag}_$rev.log 2>&1; tail -3 $out/gpu_tests_nearly_${tag}_$rev.log; echo "tests at $(el)"
+scan='
+import sys, torch
+from kernels_cuda import softmax as s
+for c in range(73728, 147456 + 1, 512):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device="cuda"), "softmax", "auto")
+    print(c, p["variant"], "K", p["cluster_size"], "threads", p["threads"], "smem", p["smem_bytes"],
+          "clusters", p["active_clusters"], "resident", p["resident_per_sm"])
+'
+for tree in $root /tmp/base; do (cd $tree && PYTHONPATH=$tree python3 -c "$scan" > $out/nearly_scan_$(basename $tree)_${tag}_$rev.txt); done
+diff $out/nearly_scan_$(basename $root)_${tag}_$rev.txt $out/nearly_scan_base_${tag}_$rev.txt | grep '^<' | tee $out/nearly_scan_changed_${tag}_$rev.txt | wc -l
+picked=$(awk '{print $2}' $out/nearly_scan_changed_${tag}_$rev.txt | awk 'NR % 4 == 1' | head -6 | paste -sd,)
+widths=100000,110592,120000,128256,139264${picked:+,$picked}; echo "widths $widths; scan at $(el)"
+timeout 120 python3 benchmarks/tuning/unpack_smem_check.py $widths > $out/nearly_check_${tag}_$rev.txt 2>&1
+echo "check rc $?"; cut -c1-120 $out/nearly_check_${tag}_$rev.txt | grep -v " ok " ; echo "checks at $(el)"
+f=$out/sanitize_nearly_${tag}_$rev
+timeout 170 python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants cluster_regs,auto \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 2x100000,2x128256 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -7 $f.summary
+compare_trees nearly fwd 2 "--cols $widths --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/nearly_compare_${tag}_$rev.txt 2>&1
+cat $out/nearly_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf nearly_csv_${tag}_$rev.tgz nearly*.csv && rm -f nearly*.csv
+
+## call 75

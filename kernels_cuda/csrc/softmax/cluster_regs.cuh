@@ -614,6 +614,15 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
           slice * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackNarrowMinFill);
 }
 
+// Whether K slices of at most per_cta packs are kRegsUnpackMinFill / kRegsUnpackMinFillOf
+// full in a row past kRegsUnpackNarrowMaxRowBytes: what unpack_shape asks of shapes with
+// shared memory where no register-only shape holds the row, if their co-resident clusters
+// fill kRegsUnpackSmemBusyNum / kRegsUnpackSmemBusyDen of the GPU's CTA slots.
+inline bool unpack_slices_nearly_full(int64_t packs, int k, int64_t per_cta) {
+  return packs * 16 > kRegsUnpackNarrowMaxRowBytes &&
+         ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
+}
+
 // One shape of `threads` in clusters of k, with its clusters co-resident (0: none).
 template <typename T>
 UnpackShape unpack_candidate(const Problem& p, int64_t packs, int threads, int k, int smem_packs) {
@@ -638,7 +647,9 @@ UnpackShape unpack_candidate(const Problem& p, int64_t packs, int threads, int k
 // (40000: 5 of 128 threads, 98% full). Where that shape fills the GPU's CTA slots poorly
 // (kRegsUnpackSmemBusyNum), or none serves, the same with shared memory: of every width
 // and K (2-16) whose threads need at most kRegsUnpackMaxSmemPacks packs in shared memory
-// past their registers, in slices as full as above, the most clusters co-resident.
+// past their registers, in slices as full as above (or, where no register-only shape
+// serves, nearly full and filling the CTA slots well: unpack_slices_nearly_full), the most
+// clusters co-resident.
 template <typename T>
 UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
   constexpr int64_t per_thread = kRegsUnpackBytes / 16;
@@ -666,11 +677,13 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
       const int64_t smem_packs = std::max<int64_t>(0, ceil_div(slice, threads) - per_thread);
       if (smem_packs == 0 || smem_packs > kRegsUnpackMaxSmemPacks) continue;
       const int64_t per_cta = threads * (per_thread + smem_packs);
-      if (!unpack_slices_full_enough(packs, k, per_cta)) continue;
+      const bool full_enough = unpack_slices_full_enough(packs, k, per_cta);
+      if (!full_enough && !(best.k == 0 && unpack_slices_nearly_full(packs, k, per_cta))) continue;
       if (threads == kRegsUnpackWholeThreads && !unpack_slices_whole(packs, k, threads, static_cast<int>(smem_packs))) {
         continue;
       }
       const UnpackShape c = unpack_candidate<T>(p, packs, threads, k, static_cast<int>(smem_packs));
+      if (!full_enough && c.busy * kRegsUnpackSmemBusyDen < kRegsUnpackSmemBusyNum) continue;
       if (c.clusters > held.clusters) held = c;
     }
   }
