@@ -1300,14 +1300,34 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     return shapes
 
 
+def _unpack_smem_full_shape_exists(cols: int) -> bool:
+    """Whether some shape with shared memory holds an aligned 16-bit row in slices as full
+    as _unpack_shapes asks (REGS_UNPACK_WHOLE_THREADS: whole): CTAs of its widths, 2-16 a
+    cluster, each thread 1 to REGS_UNPACK_MAX_SMEM_PACKS packs past its registers' share."""
+    packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
+    whole_only = limit("REGS_UNPACK_WHOLE_THREADS")
+    for threads in (*range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64), whole_only):
+        for k in range(2, limit("MAX_CLUSTER_SIZE") + 1):
+            slice_packs = -(-packs // k)
+            smem_packs = -(-slice_packs // threads) - per_thread
+            per_cta = threads * (per_thread + smem_packs)
+            if not 1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS"):
+                continue
+            whole = slice_packs == per_cta
+            if whole if threads == whole_only else _unpack_full_enough(row_bytes, slice_packs, per_cta):
+                return True
+    return False
+
+
 def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
     """Whether a plan's unpacked clusters with shared memory hold an aligned 16-bit row as
     unpack_shape builds them: K CTAs of its threads, each thread the packs of its slice past
     its registers' share in shared memory (1 to REGS_UNPACK_MAX_SMEM_PACKS), the slices as
     full as _unpack_shapes asks of register-only ones (REGS_UNPACK_WHOLE_THREADS: whole),
-    or, where no register-only shape serves a row past REGS_UNPACK_NARROW_MAX_ROW_BYTES,
-    REGS_UNPACK_MIN_FILL / REGS_UNPACK_MIN_FILL_OF full with the co-resident clusters'
-    CTAs filling REGS_UNPACK_SMEM_BUSY_NUM / _DEN of the GPU's CTA slots."""
+    or, where no shape of slices that full serves a row past REGS_UNPACK_NARROW_MAX_ROW_BYTES
+    (_unpack_shapes, _unpack_smem_full_shape_exists), REGS_UNPACK_MIN_FILL /
+    REGS_UNPACK_MIN_FILL_OF full with the co-resident clusters' CTAs filling
+    REGS_UNPACK_SMEM_BUSY_NUM / _DEN of the GPU's CTA slots."""
     packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
     threads, k = p["threads"], p["cluster_size"]
     smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
@@ -1315,7 +1335,8 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
     per_cta = threads * (per_thread + smem_packs)
     busy = p["active_clusters"] * k * limit("REGS_UNPACK_SMEM_BUSY_DEN") >= (
         sm_count * p["resident_per_sm"] * limit("REGS_UNPACK_SMEM_BUSY_NUM"))
-    nearly = (not _unpack_shapes(cols) and row_bytes > limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES") and busy
+    nearly = (not _unpack_shapes(cols) and not _unpack_smem_full_shape_exists(cols)
+              and row_bytes > limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES") and busy
               and slice_packs * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
     full_enough = (slice_packs == per_cta if threads == limit("REGS_UNPACK_WHOLE_THREADS")
                    else _unpack_full_enough(row_bytes, slice_packs, per_cta) or nearly)
@@ -1329,7 +1350,7 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
                                          (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728),
                                          (torch.bfloat16, 49152), (torch.bfloat16, 196608), (torch.float16, 151936),
                                          (torch.bfloat16, 153600), (torch.bfloat16, 200000),
-                                         (torch.bfloat16, 128256), (torch.float16, 100000)],
+                                         (torch.bfloat16, 128256), (torch.float16, 100000), (torch.bfloat16, 78848)],
                          ids=str)
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a

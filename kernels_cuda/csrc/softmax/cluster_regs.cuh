@@ -616,8 +616,9 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
 
 // Whether K slices of at most per_cta packs are kRegsUnpackMinFill / kRegsUnpackMinFillOf
 // full in a row past kRegsUnpackNarrowMaxRowBytes: what unpack_shape asks of shapes with
-// shared memory where no register-only shape holds the row, if their co-resident clusters
-// fill kRegsUnpackSmemBusyNum / kRegsUnpackSmemBusyDen of the GPU's CTA slots.
+// shared memory where no shape of fuller slices (unpack_slices_full_enough), register-only
+// or not, holds the row, if their co-resident clusters fill kRegsUnpackSmemBusyNum /
+// kRegsUnpackSmemBusyDen of the GPU's CTA slots.
 inline bool unpack_slices_nearly_full(int64_t packs, int k, int64_t per_cta) {
   return packs * 16 > kRegsUnpackNarrowMaxRowBytes &&
          ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
@@ -647,9 +648,9 @@ UnpackShape unpack_candidate(const Problem& p, int64_t packs, int threads, int k
 // (40000: 5 of 128 threads, 98% full). Where that shape fills the GPU's CTA slots poorly
 // (kRegsUnpackSmemBusyNum), or none serves, the same with shared memory: of every width
 // and K (2-16) whose threads need at most kRegsUnpackMaxSmemPacks packs in shared memory
-// past their registers, in slices as full as above (or, where no register-only shape
-// serves, nearly full and filling the CTA slots well: unpack_slices_nearly_full), the most
-// clusters co-resident.
+// past their registers, in slices as full as above (or, where no shape of slices that
+// full serves, nearly full and filling the CTA slots well: unpack_slices_nearly_full), the
+// most clusters co-resident.
 template <typename T>
 UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
   constexpr int64_t per_thread = kRegsUnpackBytes / 16;
@@ -670,7 +671,7 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
   // Shapes with packs in shared memory too: K CTAs, each thread the packs past its
   // registers' share of a slice; the one with the most clusters co-resident, taken only
   // where it fills more of the GPU's CTA slots than the register-only shape.
-  UnpackShape held;
+  UnpackShape held, nearly;
   for (const int threads : kRegsUnpackWidths) {
     for (int k = 2; k <= max_k; ++k) {
       const int64_t slice = ceil_div(packs, k);
@@ -684,9 +685,11 @@ UnpackShape unpack_shape(const Problem& p, int64_t packs, int max_k) {
       }
       const UnpackShape c = unpack_candidate<T>(p, packs, threads, k, static_cast<int>(smem_packs));
       if (!full_enough && c.busy * kRegsUnpackSmemBusyDen < kRegsUnpackSmemBusyNum) continue;
-      if (c.clusters > held.clusters) held = c;
+      UnpackShape& into = full_enough ? held : nearly;
+      if (c.clusters > into.clusters) into = c;
     }
   }
+  if (held.k == 0) held = nearly;
   return held.k > 0 && (best.k == 0 || held.busy > best.busy) ? held : best;
 }
 
