@@ -1324,8 +1324,8 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
     unpack_shape builds them: K CTAs of its threads, each thread the packs of its slice past
     its registers' share in shared memory (1 to REGS_UNPACK_MAX_SMEM_PACKS), the slices as
     full as _unpack_shapes asks of register-only ones (REGS_UNPACK_WHOLE_THREADS: whole),
-    or, where no shape of slices that full serves a row past REGS_UNPACK_NARROW_MAX_ROW_BYTES
-    (_unpack_shapes, _unpack_smem_full_shape_exists), REGS_UNPACK_MIN_FILL /
+    or, where no shape of slices that full serves the row (_unpack_shapes,
+    _unpack_smem_full_shape_exists), REGS_UNPACK_MIN_FILL /
     REGS_UNPACK_MIN_FILL_OF full with the co-resident clusters' CTAs filling
     REGS_UNPACK_SMEM_BUSY_NUM / _DEN of the GPU's CTA slots."""
     packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
@@ -1335,8 +1335,7 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
     per_cta = threads * (per_thread + smem_packs)
     busy = p["active_clusters"] * k * limit("REGS_UNPACK_SMEM_BUSY_DEN") >= (
         sm_count * p["resident_per_sm"] * limit("REGS_UNPACK_SMEM_BUSY_NUM"))
-    nearly = (not _unpack_shapes(cols) and not _unpack_smem_full_shape_exists(cols)
-              and row_bytes > limit("REGS_UNPACK_NARROW_MAX_ROW_BYTES") and busy
+    nearly = (not _unpack_shapes(cols) and not _unpack_smem_full_shape_exists(cols) and busy
               and slice_packs * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
     full_enough = (slice_packs == per_cta if threads == limit("REGS_UNPACK_WHOLE_THREADS")
                    else _unpack_full_enough(row_bytes, slice_packs, per_cta) or nearly)
@@ -1350,7 +1349,8 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
                                          (torch.bfloat16, 262144), (torch.float16, 40000), (torch.bfloat16, 73728),
                                          (torch.bfloat16, 49152), (torch.bfloat16, 196608), (torch.float16, 151936),
                                          (torch.bfloat16, 153600), (torch.bfloat16, 200000),
-                                         (torch.bfloat16, 128256), (torch.float16, 100000), (torch.bfloat16, 78848)],
+                                         (torch.bfloat16, 128256), (torch.float16, 100000), (torch.bfloat16, 78848),
+                                         (torch.bfloat16, 37888)],
                          ids=str)
 def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, cols):
     """On sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM, a

@@ -2085,3 +2085,42 @@ cat $out/nearly2_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf nearly2_csv_${tag}_$rev.tgz nearly2*.csv && rm -f nearly2*.csv
 
 ## call 76
+# session 64. Call 75: nearly full slices from 64 KB won (bf16 34304-43520 and 61952 +2-15,
+# 47104 softmax +4 / log-softmax -0.4); taken in rows of any width (every unpacked row is
+# past 64 KB). Call 75's scans also showed that since the fix of call 74's loss at 78848
+# (nearly full shapes only where no fuller shape serves) 14 bf16 widths of 144-288 KB take
+# a fuller shape with fewer clusters co-resident, unmeasured but for 78848. The experiment
+# (benchmarks/tuning/unpack_nearly_compete_experiment.patch): nearly full shapes against
+# fuller ones too, by clusters co-resident (call 74's choice). The checkout's
+# test_cuda_softmax.py and its plans over 32768-147456 (step 512, against call 75's
+# scans); up to 8 widths where the two trees' plans differ, with 78848, two rounds.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/compete && cp -r $root /tmp/compete && (cd /tmp/compete && patch -p1 -s < benchmarks/tuning/unpack_nearly_compete_experiment.patch)
+build_trees $root /tmp/compete
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs \
+  > $out/gpu_tests_nearly3_${tag}_$rev.log 2>&1; tail -3 $out/gpu_tests_nearly3_${tag}_$rev.log; echo "tests at $(el)"
+scan='
+import sys, torch
+from kernels_cuda import softmax as s
+for c in range(int(sys.argv[1]), int(sys.argv[2]) + 1, 512):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device="cuda"), "softmax", "auto")
+    print(c, p["variant"], "K", p["cluster_size"], "threads", p["threads"], "smem", p["smem_bytes"],
+          "clusters", p["active_clusters"], "resident", p["resident_per_sm"])
+'
+for tree in $root /tmp/compete; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "$scan" 32768 147456 > $out/nearly3_scan_$([ $tree = $root ] && echo checkout || echo compete)_${tag}_$rev.txt)
+done
+diff $out/nearly3_scan_compete_${tag}_$rev.txt $out/nearly3_scan_checkout_${tag}_$rev.txt | grep '^<' \
+  | tee $out/nearly3_scan_changed_${tag}_$rev.txt | wc -l
+n=$(wc -l < $out/nearly3_scan_changed_${tag}_$rev.txt); step=$(( n > 8 ? (n + 7) / 8 : 1 ))
+picked=$(awk '{print $2}' $out/nearly3_scan_changed_${tag}_$rev.txt | awk -v s=$step 'NR % s == 1' | head -8 | paste -sd,)
+widths=78848${picked:+,$picked}; echo "widths $widths; scans at $(el)"
+compare_trees nearly3 fwd 2 "--cols $widths --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/compete \
+  > $out/nearly3_compare_${tag}_$rev.txt 2>&1
+cat $out/nearly3_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf nearly3_csv_${tag}_$rev.tgz nearly3*.csv && rm -f nearly3*.csv
+
+## call 77

@@ -615,13 +615,12 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
 }
 
 // Whether K slices of at most per_cta packs are kRegsUnpackMinFill / kRegsUnpackMinFillOf
-// full in a row past kRegsUnpackNarrowMaxRowBytes: what unpack_shape asks of shapes with
-// shared memory where no shape of fuller slices (unpack_slices_full_enough), register-only
-// or not, holds the row, if their co-resident clusters fill kRegsUnpackSmemBusyNum /
-// kRegsUnpackSmemBusyDen of the GPU's CTA slots.
+// full: what unpack_shape asks of shapes with shared memory, in rows of any width, where
+// no shape of fuller slices (unpack_slices_full_enough), register-only or not, holds the
+// row, if their co-resident clusters fill kRegsUnpackSmemBusyNum / kRegsUnpackSmemBusyDen
+// of the GPU's CTA slots.
 inline bool unpack_slices_nearly_full(int64_t packs, int k, int64_t per_cta) {
-  return packs * 16 > kRegsUnpackNarrowMaxRowBytes &&
-         ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
+  return ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
 }
 
 // One shape of `threads` in clusters of k, with its clusters co-resident (0: none).
