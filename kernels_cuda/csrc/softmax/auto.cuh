@@ -44,8 +44,14 @@
 //    row, if that fills more slots (session 63, calls 71-72, benchmarks/h200_2026-11-28/
 //    smem{land,2}_compare_*): bf16 151936 / 163840 / 200000 / 229376 83.5 / 88.4 / 82.6 /
 //    86.4 -> 93.7 / 95.1 / 92.4 / 95.2 (log-softmax 82.6-86.9 -> 92.7-95.9), 393216
-//    (block_hybrid before) 81.2 -> 86.8; fp16 alike. The H100 (25 GB/s per SM) is not
-//    measured: it keeps rules 1-2c.
+//    (block_hybrid before) 81.2 -> 86.8; fp16 alike. Where no shape holds the row in
+//    slices that full, shapes with shared memory in slices 29/32 full whose clusters fill
+//    7/8 of the CTA slots (session 64, calls 74-76, nearly{,2,3}_compare_*): 119 of the 225
+//    bf16 widths of 64-288 KB (1 KB apart) left block_hybrid, e.g. bf16 34304 / 74240 /
+//    100000 / 128256 82.5 / 79.7 / 87.8 / 94.0 -> 97.8 / 97.9 / 97.7 / 97.0 (log-softmax
+//    86.7 / 83.0 / 93.6 / 93.3 -> 98.0 / 97.9 / 98.0 / 97.4; cluster_regs.cuh,
+//    unpack_slices_nearly_full). The H100 (25 GB/s per SM) is not measured: it keeps
+//    rules 1-2c.
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and

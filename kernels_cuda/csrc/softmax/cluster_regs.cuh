@@ -177,7 +177,8 @@ constexpr int64_t kRegsUnpackPartialMinRowBytes = 288 * 1024;
 // 98.1 / 97.8, 40000 87.6 / 93.3 -> 98.3 / 98.1, fp16 alike. Where slices are not whole
 // between the two bounds, block_hybrid's pair CTAs hold the rows as well or better (every
 // fill taken, call 63: 128256, 8 slices 98% full, 94.0 / 93.4 -> 93.8 / 93.0; 139264, 9
-// of 94%, 88.0 / 94.9 -> 87.4 / 86.7).
+// of 94%, 88.0 / 94.9 -> 87.4 / 86.7). Shapes with shared memory in fewer CTAs hold them
+// better (unpack_slices_nearly_full).
 constexpr int64_t kRegsUnpackNarrowMinFill = 31;
 constexpr int64_t kRegsUnpackNarrowMaxRowBytes = 144 * 1024;
 
@@ -618,7 +619,22 @@ inline bool unpack_slices_full_enough(int64_t packs, int k, int64_t per_cta) {
 // full: what unpack_shape asks of shapes with shared memory, in rows of any width, where
 // no shape of fuller slices (unpack_slices_full_enough), register-only or not, holds the
 // row, if their co-resident clusters fill kRegsUnpackSmemBusyNum / kRegsUnpackSmemBusyDen
-// of the GPU's CTA slots.
+// of the GPU's CTA slots. They took 119 of the 225 bf16 widths from 64 to 288 KB (step
+// 1 KB) from block_hybrid. H200, 1 GiB, % of copy, softmax / log-softmax, bf16 (fp16
+// alike), mean of two rounds, benchmarks/h200_2026-11-28/nearly{,2}_compare_* (session
+// 64, calls 74-75), `auto` before -> after: 34304 82.5 / 86.7 -> 97.8 / 98.0, 37888 85.3
+// / 89.7 -> 97.2 / 97.2, 43520 90.8 / 96.5 -> 97.8 / 97.8, 61952 94.8 / 94.2 -> 97.6 /
+// 97.8, 74240 79.7 / 83.0 -> 97.9 / 97.9, 81408 84.0 / 88.2 -> 97.3 / 97.8, 86528 85.7 /
+// 90.8 -> 95.5 / 95.8, 100000 87.8 / 93.6 -> 97.7 / 98.0, 120000 93.4 / 92.7 -> 96.7 /
+// 96.7, 128256 (Llama-3's vocabulary) 94.0 / 93.3 -> 97.0 / 97.4; mixed at 47104 (93.3 /
+// 97.5 -> 97.3 / 97.2) and 139264 (88.5 / 94.8 -> 93.1 / 92.8: block_hybrid's softmax
+// computes each exp twice, its log-softmax once). Where 7/8 of the slots were not filled
+// they lost (call 73, a first cut without that bound: 139264 in 5 CTAs of 256 threads, 87%
+// of the slots, log-softmax 94.3 -> 91.5), and so did nearly full shapes with more clusters
+// where fuller ones serve (call 74: 78848 in 3 CTAs of 256 threads, 124 clusters, 97.8 ->
+// 96.5 against 7 whole CTAs of 128, 101 clusters; call 76, nearly3_compare_*, the shape
+// with the most clusters of both kinds: 41472-78848 lost 0.2-1.3, 112640 gained 0.5-0.8,
+// 96768 and 124416 within 0.3).
 inline bool unpack_slices_nearly_full(int64_t packs, int k, int64_t per_cta) {
   return ceil_div(packs, k) * kRegsUnpackMinFillOf >= per_cta * kRegsUnpackMinFill;
 }
