@@ -2124,3 +2124,31 @@ cat $out/nearly3_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf nearly3_csv_${tag}_$rev.tgz nearly3*.csv && rm -f nearly3*.csv
 
 ## call 77
+# session 64, with the session's last device time (363 s): an experiment,
+# benchmarks/tuning/unpack_384_wide_experiment.patch: the unpacked clusters' CTAs of 384
+# threads with shared memory in slices full enough but not whole, in rows past 512 KB, so
+# that 16-bit rows of 960 KB-1.4 MB (bf16 524288: `auto` 88.9 in session 50's record) get
+# a shape: 16 CTAs of 384 threads, 3 packs each in shared memory, 97% full. No tests (the
+# instances are compiled and checked for spills already; a landing would run them): both
+# trees' plans, then `auto` against the checkout, one round, bf16.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/wide384 && cp -r $root /tmp/wide384 && (cd /tmp/wide384 && patch -p1 -s < benchmarks/tuning/unpack_384_wide_experiment.patch)
+build_trees $root /tmp/wide384
+widths=524288,655360,393216
+for tree in $root /tmp/wide384; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for c in ($widths,):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device='cuda'), 'softmax', 'auto')
+    print('$(basename $tree)', c, p['variant'], 'K', p['cluster_size'], 'threads', p['threads'], 'smem', p['smem_bytes'], 'clusters', p['active_clusters'])
+")
+done | tee $out/wide384_plans_${tag}_$rev.txt; echo "plans at $(el)"
+compare_trees wide384 fwd 1 "--cols $widths --dtype bf16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/wide384 \
+  > $out/wide384_compare_${tag}_$rev.txt 2>&1
+cat $out/wide384_compare_${tag}_$rev.txt; echo "compare at $(el)"
+
+## call 78
