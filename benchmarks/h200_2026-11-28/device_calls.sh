@@ -2152,3 +2152,21 @@ compare_trees wide384 fwd 1 "--cols $widths --dtype bf16 --op softmax,log_softma
 cat $out/wide384_compare_${tag}_$rev.txt; echo "compare at $(el)"
 
 ## call 78
+# session 64, written for a later session (not run: the device time was spent). Call 77
+# showed bf16 655360 (1.25 MB rows) at 70-74 on `auto`'s block_hybrid over 16 CTAs (14
+# clusters co-resident), between 524288's 88-90 and 1048576's 82.5. Which variant holds
+# the 16-bit rows of 1-2 MB best on this GPU: every CUDA variant that serves them, beside
+# `auto`, bf16, softmax and log-softmax, one round. On an H100 the same call (its tag in
+# the file names) tells whether the H200's answer is the bandwidth per SM's.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 420 python3 -m comparison --cols 524288,589824,655360,786432,917504,1048576 --dtype bf16 --op softmax,log_softmax \
+  --backends cuda --variants auto,cluster_regs,block_hybrid,split_hybrid,split_smem,split --min-bytes 1GiB --quiet \
+  --format csv --output $out/wide16_variants_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out wide16_variants_${tag} $rev > $out/wide16_variants_${tag}_$rev.txt 2>&1
+cat $out/wide16_variants_${tag}_$rev.txt; echo "variants at $(el)"
+
+## call 79
