@@ -1300,21 +1300,27 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
     return shapes
 
 
+def _unpack_smem_slices_full(cols: int, threads: int, slice_packs: int, per_cta: int) -> bool:
+    """Whether slices of a shape with shared memory are as full as _unpack_shapes asks of
+    register-only ones (REGS_UNPACK_WHOLE_THREADS: whole)."""
+    if threads == limit("REGS_UNPACK_WHOLE_THREADS"):
+        return slice_packs == per_cta
+    return _unpack_full_enough(cols * 2, slice_packs, per_cta)
+
+
 def _unpack_smem_full_shape_exists(cols: int) -> bool:
-    """Whether some shape with shared memory holds an aligned 16-bit row in slices as full
-    as _unpack_shapes asks (REGS_UNPACK_WHOLE_THREADS: whole): CTAs of its widths, 2-16 a
-    cluster, each thread 1 to REGS_UNPACK_MAX_SMEM_PACKS packs past its registers' share."""
-    packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
-    whole_only = limit("REGS_UNPACK_WHOLE_THREADS")
-    for threads in (*range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64), whole_only):
+    """Whether some shape with shared memory holds an aligned 16-bit row in slices that full
+    (_unpack_smem_slices_full): CTAs of _unpack_shapes' widths, 2-16 a cluster, each thread
+    1 to REGS_UNPACK_MAX_SMEM_PACKS packs past its registers' share."""
+    packs, per_thread = cols // 8, limit("REGS_UNPACK_BYTES") // 16
+    widths = (*range(limit("REGS_UNPACK_MIN_THREADS"), limit("REGS_UNPACK_THREADS") + 1, 64),
+              limit("REGS_UNPACK_WHOLE_THREADS"))
+    for threads in widths:
         for k in range(2, limit("MAX_CLUSTER_SIZE") + 1):
             slice_packs = -(-packs // k)
             smem_packs = -(-slice_packs // threads) - per_thread
-            per_cta = threads * (per_thread + smem_packs)
-            if not 1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS"):
-                continue
-            whole = slice_packs == per_cta
-            if whole if threads == whole_only else _unpack_full_enough(row_bytes, slice_packs, per_cta):
+            if (1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS")
+                    and _unpack_smem_slices_full(cols, threads, slice_packs, threads * (per_thread + smem_packs))):
                 return True
     return False
 
@@ -1328,7 +1334,7 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
     _unpack_smem_full_shape_exists), REGS_UNPACK_MIN_FILL /
     REGS_UNPACK_MIN_FILL_OF full with the co-resident clusters' CTAs filling
     REGS_UNPACK_SMEM_BUSY_NUM / _DEN of the GPU's CTA slots."""
-    packs, per_thread, row_bytes = cols // 8, limit("REGS_UNPACK_BYTES") // 16, cols * 2
+    packs, per_thread = cols // 8, limit("REGS_UNPACK_BYTES") // 16
     threads, k = p["threads"], p["cluster_size"]
     smem_packs = p["smem_bytes"] // (threads * limit("REGS_UNPACK_SMEM_PACK_BYTES"))
     slice_packs = -(-packs // k)
@@ -1337,8 +1343,8 @@ def _unpack_smem_shape_ok(cols: int, p: dict, sm_count: int) -> bool:
         sm_count * p["resident_per_sm"] * limit("REGS_UNPACK_SMEM_BUSY_NUM"))
     nearly = (not _unpack_shapes(cols) and not _unpack_smem_full_shape_exists(cols) and busy
               and slice_packs * limit("REGS_UNPACK_MIN_FILL_OF") >= per_cta * limit("REGS_UNPACK_MIN_FILL"))
-    full_enough = (slice_packs == per_cta if threads == limit("REGS_UNPACK_WHOLE_THREADS")
-                   else _unpack_full_enough(row_bytes, slice_packs, per_cta) or nearly)
+    full_enough = _unpack_smem_slices_full(cols, threads, slice_packs, per_cta) or (
+        threads != limit("REGS_UNPACK_WHOLE_THREADS") and nearly)
     return (p["smem_bytes"] == smem_packs * threads * limit("REGS_UNPACK_SMEM_PACK_BYTES")
             and 1 <= smem_packs <= limit("REGS_UNPACK_MAX_SMEM_PACKS")
             and smem_packs == -(-slice_packs // threads) - per_thread and full_enough
