@@ -2158,15 +2158,29 @@ cat $out/wide384_compare_${tag}_$rev.txt; echo "compare at $(el)"
 # the 16-bit rows of 1-2 MB best on this GPU: every CUDA variant that serves them, beside
 # `auto`, bf16, softmax and log-softmax, one round. On an H100 the same call (its tag in
 # the file names) tells whether the H200's answer is the bandwidth per SM's.
+# The call fits one machine's 10 minutes with a cold build (~150 s) on the H200.
 source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
-timeout 420 python3 -m comparison --cols 524288,589824,655360,786432,917504,1048576 --dtype bf16 --op softmax,log_softmax \
+timeout 300 python3 -m comparison --cols 524288,589824,655360,786432,917504,1048576 --dtype bf16 --op softmax,log_softmax \
   --backends cuda --variants auto,cluster_regs,block_hybrid,split_hybrid,split_smem,split --min-bytes 1GiB --quiet \
   --format csv --output $out/wide16_variants_${tag}_$rev.csv | tail -1
 python3 benchmarks/tuning/side_by_side.py $out wide16_variants_${tag} $rev > $out/wide16_variants_${tag}_$rev.txt 2>&1
 cat $out/wide16_variants_${tag}_$rev.txt; echo "variants at $(el)"
+# And `auto` every 64 KB of bf16 rows from 288 KB to 1 MB (147456-524288 columns, 32768
+# apart), with each width's plan: where the unpacked clusters' shapes leave weak widths.
+timeout 120 python3 -m comparison --cols $(seq -s, 147456 32768 524288) --dtype bf16 --op softmax,log_softmax \
+  --backends cuda --min-bytes 1GiB --quiet --format csv --output $out/wide16_auto_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out wide16_auto_${tag} $rev > $out/wide16_auto_${tag}_$rev.txt 2>&1
+python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for c in range(147456, 524288 + 1, 32768):
+    p = s.plan(torch.empty(264, c, dtype=torch.bfloat16, device='cuda'), 'softmax', 'auto')
+    print(c, p['variant'], 'K', p['cluster_size'], 'threads', p['threads'], 'smem', p['smem_bytes'], 'clusters', p['active_clusters'])
+" >> $out/wide16_auto_${tag}_$rev.txt
+cat $out/wide16_auto_${tag}_$rev.txt; echo "auto at $(el)"
 
 ## call 79
