@@ -1293,7 +1293,8 @@ def _unpack_shapes(cols: int) -> dict[int, int]:
         k = max(2, -(-packs // per_cta))
         slice_packs = -(-packs // k)
         full_enough = _unpack_full_enough(row_bytes, slice_packs, per_cta)
-        if threads == whole_only and (packs != k * per_cta or row_bytes > 16 * 256 * limit("REGS_UNPACK_BYTES")):
+        register_max = limit("MAX_CLUSTER_SIZE") * limit("REGS_UNPACK_THREADS") * limit("REGS_UNPACK_BYTES")
+        if threads == whole_only and (packs != k * per_cta or row_bytes > register_max):
             continue
         if k <= limit("MAX_CLUSTER_SIZE") and full_enough:
             shapes[threads] = k
