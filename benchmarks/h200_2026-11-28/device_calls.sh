@@ -2182,5 +2182,17 @@ for c in range(147456, 524288 + 1, 32768):
     print(c, p['variant'], 'K', p['cluster_size'], 'threads', p['threads'], 'smem', p['smem_bytes'], 'clusters', p['active_clusters'])
 " >> $out/wide16_auto_${tag}_$rev.txt
 cat $out/wide16_auto_${tag}_$rev.txt; echo "auto at $(el)"
+# Added in session 65 before it ran: the fp32 rows of 2-4 MB on every CUDA variant, and
+# Triton's variants at both dtypes' widest rows, in what is left of the call's 10 minutes.
+left=$(( 570 - $(el) )); [ $left -gt 30 ] && timeout $left python3 -m comparison --cols 524288,786432,1048576 --dtype fp32 \
+  --op softmax,log_softmax --backends cuda --variants auto,block_hybrid,split_hybrid,split_smem,split --min-bytes 1GiB \
+  --quiet --format csv --output $out/wide32_variants_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out wide32_variants_${tag} $rev 2>&1 | tee $out/wide32_variants_${tag}_$rev.txt
+echo "fp32 at $(el)"
+left=$(( 580 - $(el) )); [ $left -gt 30 ] && timeout $left python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16 \
+  --op softmax --backends triton --variants auto,split,split_oneshot,online --min-bytes 1GiB \
+  --quiet --format csv --output $out/wide_triton_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out wide_triton_${tag} $rev 2>&1 | tee $out/wide_triton_${tag}_$rev.txt
+echo "triton at $(el)"
 
 ## call 79
