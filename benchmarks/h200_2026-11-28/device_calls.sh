@@ -2196,3 +2196,48 @@ python3 benchmarks/tuning/side_by_side.py $out wide_triton_${tag} $rev 2>&1 | te
 echo "triton at $(el)"
 
 ## call 79
+# session 65: an experiment, benchmarks/tuning/hybrid_most_rows_experiment.patch:
+# block_hybrid's cluster size (forward and backward) by the most clusters co-resident (rows
+# in flight), then the most CTAs, not the most CTAs alone. Call 78 found bf16 655360 (1.25
+# MB rows) on 16-CTA clusters of 512-thread CTAs at 70.5 / 74.6 (80 KB slices, 14
+# clusters), where 1048576's 16 CTAs of 128 KB held 81.9: fewer, larger slices may put more
+# rows in flight. Both trees' block_hybrid and `auto` plans, then `auto` and block_hybrid
+# against the checkout, one round, forward softmax / log-softmax and softmax backward.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/mostrows && cp -r $root /tmp/mostrows && (cd /tmp/mostrows && patch -p1 -s < benchmarks/tuning/hybrid_most_rows_experiment.patch)
+build_trees $root /tmp/mostrows; echo "built at $(el)"
+widths=196608,262144,393216,524288,655360,786432,917504,1048576
+for tree in $root /tmp/mostrows; do
+  (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch
+from kernels_cuda import softmax as s
+for dt in (torch.float32, torch.bfloat16):
+    for c in ($widths,):
+        x = torch.empty(264, c, dtype=dt, device='cuda')
+        for op, dy in (('softmax', None), ('softmax_backward', x)):
+            for v in ('block_hybrid', 'auto'):
+                p = s.plan(x, op, v, dy)
+                print('$(basename $tree)', str(dt)[6:], c, op, v, p.get('status'), p['variant'], 'K', p['cluster_size'], 'split', p.get('split'),
+                      'threads', p['threads'], 'smem', p['smem_bytes'], 'clusters', p['active_clusters'])
+")
+done > $out/mostrows_plans_${tag}_$rev.txt 2>&1
+python3 - $out/mostrows_plans_${tag}_$rev.txt <<'PY'
+import sys
+lines = [l.split(' ', 1) for l in open(sys.argv[1]).read().splitlines()]
+trees = sorted({t for t, _ in lines})
+by = {t: [r for u, r in lines if u == t] for t in trees}
+a, b = by[trees[0]], by[trees[-1]]
+print(len([1 for x, y in zip(a, b) if x != y]), 'of', len(a), 'plans differ')
+for x, y in zip(a, b):
+    if x != y: print(' ', trees[0], x, '\n ', trees[-1], y)
+PY
+echo "plans at $(el)"
+compare_trees mostrows fwd,bwd 1 "--cols $widths --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/mostrows \
+  > $out/mostrows_compare_${tag}_$rev.txt 2>&1
+cat $out/mostrows_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf mostrows_csv_${tag}_$rev.tgz mostrows_*.csv && rm -f mostrows_*.csv
+
+## call 80
