@@ -323,7 +323,8 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and hybrid["status"] == "ok" and hybrid["cluster_size"] == 1:
         return "block_hybrid", "one_cta_hybrid"
     sms = cuda_softmax.gpu_properties(x.device.index)["sm_count"]
-    if hybrid and (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms)):
+    if hybrid and (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms)
+                   or _hybrid_pair_slices_thin(x, hybrid)):
         spread = cuda_softmax.plan(x, "softmax", "split_hybrid")  # rule 2c: its CTAs fill the GPU twice or more
         if (spread["status"] == "ok" and x.shape[0] * spread["split"]
                 >= limit("SPLIT_HYBRID_MIN_WAVES") * spread["resident_per_sm"] * sms):
@@ -438,6 +439,34 @@ def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
         assert p["reason_code"] != "few_rows_cluster", p
     if _is_hopper(x.device) and cuda_softmax.gpu_properties(0)["sm_count"] == 132:
         assert k == HOPPER_FEW_ROWS[dtype, cols, rows], p
+    for op in OPS:
+        run_and_check(Target("cuda", op, "auto"), x)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_auto_thin_pair_clusters_take_split_hybrid(dtype):
+    # Rule 2c for 16-bit rows on GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH per SM: where
+    # block_hybrid's clusters of two CTAs per SM fill under SPLIT_HYBRID_CLUSTER_BUSY_PERCENT
+    # of the CTA slots with slices under SPLIT_HYBRID_THIN_SLICE_BYTES, split_hybrid; on a
+    # 132-SM GPU (the H200) 1.25 and 1.5 MB rows (16 CTAs of 80 and 96 KB, 14 clusters),
+    # not 1 MB (8 of 128 KB, 30 clusters) nor 1.75 and 2 MB (16 of 112 and 128 KB).
+    if not _is_hopper(0):
+        pytest.skip("rule 2c follows the cluster rules of sm_90")
+    props = cuda_softmax.gpu_properties(0)
+    sms = props["sm_count"]
+    thin = set()
+    for cols in (524288, 655360, 786432, 917504, 1048576):
+        x = torch.empty(1, cols, dtype=dtype, device="cuda").expand(2 * sms, cols)
+        p = cuda_softmax.plan(x, "softmax", "auto")
+        assert (p["variant"], p["reason_code"]) == _expected_auto(x), p
+        if _hybrid_pair_slices_thin(x, cuda_softmax.plan(x, "softmax", "block_hybrid")):
+            thin.add(cols)
+            assert p["variant"] == "split_hybrid" and "CTA slots" in p["reason"], p
+    if sms == 132 and _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH"):
+        assert thin == {655360, 786432}, thin
+    elif _sm_bandwidth(props) < limit("HYBRID_PAIR_MIN_SM_BANDWIDTH"):
+        assert not thin, thin
+    x = make_rows(80, 655360, dtype, "cuda", seed=43)  # 80 rows x 9 CTAs fill 264 slots twice
     for op in OPS:
         run_and_check(Target("cuda", op, "auto"), x)
 
@@ -706,6 +735,22 @@ def _hybrid_clusters_leave_sms_idle(p: dict, sms: int) -> bool:
     once hold fewer than SPLIT_HYBRID_CLUSTER_BUSY_PERCENT of the SMs (auto's rules 2c, 1a')."""
     return (p["status"] == "ok" and p["cluster_size"] > 1 and p["threads"] == limit("HYBRID_THREADS")
             and p["cluster_size"] * p["active_clusters"] * 100 < limit("SPLIT_HYBRID_CLUSTER_BUSY_PERCENT") * sms)
+
+
+def _hybrid_pair_slices_thin(x: torch.Tensor, p: dict) -> bool:
+    """block_hybrid's forward plan p for the 16-bit rows of x, on a GPU of
+    HYBRID_PAIR_MIN_SM_BANDWIDTH or more per SM, is a cluster of HYBRID_SMALL_THREADS CTAs
+    (two per SM) filling under SPLIT_HYBRID_CLUSTER_BUSY_PERCENT of the CTA slots with
+    slices under SPLIT_HYBRID_THIN_SLICE_BYTES (auto's rule 2c)."""
+    props = cuda_softmax.gpu_properties(x.device.index)
+    if not (x.element_size() == 2 and p["status"] == "ok" and p["cluster_size"] > 1
+            and p["threads"] == limit("HYBRID_SMALL_THREADS")
+            and _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")):
+        return False
+    slice_bytes = -(-(x.shape[1] // p["pack"]) // p["cluster_size"]) * p["pack"] * 2
+    slots = props["sm_count"] * limit("HYBRID_THREADS") // limit("HYBRID_SMALL_THREADS")
+    return (slice_bytes < limit("SPLIT_HYBRID_THIN_SLICE_BYTES") and p["cluster_size"] * p["active_clusters"] * 100
+            < limit("SPLIT_HYBRID_CLUSTER_BUSY_PERCENT") * slots)
 
 
 def _takes_split_hybrid_backward(y: torch.Tensor, op: str) -> bool:

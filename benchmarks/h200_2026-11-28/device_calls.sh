@@ -2241,3 +2241,40 @@ cat $out/mostrows_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf mostrows_csv_${tag}_$rev.tgz mostrows_*.csv && rm -f mostrows_*.csv
 
 ## call 80
+# session 65. Call 79's experiment (block_hybrid's cluster size by rows in flight) was
+# mixed (bf16 655360 +6, 786432 -2, the fp32 backward at 196608-262144 -6 to -10) and is
+# not taken. Call 78 showed split_hybrid ahead of block_hybrid's 16-CTA pair clusters at
+# bf16 655360 / 786432 (80 / 96 KB slices, 14 clusters): the rule (auto.cuh,
+# hybrid_pair_slices_thin) gives split_hybrid the 16-bit rows whose pair clusters fill under
+# 90% of the CTA slots with slices under 112 KB. Against e357988's kernels (call 78's tree,
+# .device/base), two rounds; the rule's tests; each changed width's plan and every element
+# against float64 (unpack_smem_check.py checks whatever `auto` plans).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+timeout 150 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs \
+  -k "thin_pair or past_1_mb or auto_plan_follows or auto_plan" > $out/gpu_tests_thin_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_thin_${tag}_$rev.log; echo "tests at $(el)"
+scan='
+import torch
+from kernels_cuda import softmax as s
+for dt in (torch.bfloat16, torch.float16):
+    for c in range(491520, 1179648 + 1, 16384):
+        p = s.plan(torch.empty(1, c, dtype=dt, device="cuda").expand(264, c), "softmax", "auto")
+        print(str(dt)[6:], c, p["variant"], "K", p["cluster_size"], "split", p["split"], "threads", p["threads"],
+              "smem", p["smem_bytes"], "clusters", p["active_clusters"])
+'
+for tree in $root /tmp/base; do (cd $tree && PYTHONPATH=$tree python3 -c "$scan" > $out/thin_scan_$(basename $tree)_${tag}_$rev.txt); done
+diff $out/thin_scan_$(basename $root)_${tag}_$rev.txt $out/thin_scan_base_${tag}_$rev.txt | grep '^[<>]' | tee $out/thin_scan_changed_${tag}_$rev.txt
+echo "scan at $(el)"
+timeout 100 python3 benchmarks/tuning/unpack_smem_check.py 655360,737280,786432 > $out/thin_check_${tag}_$rev.txt 2>&1
+echo "check rc $?"; cut -c1-150 $out/thin_check_${tag}_$rev.txt; echo "checks at $(el)"
+compare_trees thin fwd 2 "--cols 524288,655360,720896,786432,851968,917504,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/thin_compare_${tag}_$rev.txt 2>&1
+cat $out/thin_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf thin_csv_${tag}_$rev.tgz thin_fwd_*.csv && rm -f thin_fwd_*.csv
+
+## call 81

@@ -366,6 +366,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_GRAD_WIDE_GROUPS", kSplitGradWideGroups},
       {"SPLIT_HYBRID_MAX_SLICES", kSplitHybridMaxSlices},
       {"SPLIT_HYBRID_CLUSTER_BUSY_PERCENT", kSplitHybridClusterBusyPercent},
+      {"SPLIT_HYBRID_THIN_SLICE_BYTES", kSplitHybridThinSliceBytes},
       {"SPLIT_HYBRID_MIN_WAVES", kSplitHybridMinWaves},
       {"SPLIT_SMEM_MIN_ROW_BYTES", kSplitSmemMinRowBytes},
       {"SPLIT_SMEM_PART_BYTES", kSplitSmemPartBytes},

@@ -94,7 +94,10 @@
 // 2c. (sm_90, ahead of 2b) split_hybrid where 2b's clusters would be of one CTA per SM
 //    and those co-scheduled at once hold fewer than kSplitHybridClusterBusyPercent of the
 //    SMs (fp32 1048576: 16 CTAs, 7 clusters, 112 of 132 SMs), or where 16 CTAs do not hold
-//    the row (fp32 past ~4.6 MB, which 3a and 5 took), when the rows' CTAs fill the GPU
+//    the row (fp32 past ~4.6 MB, which 3a and 5 took), or (16-bit rows, GPUs of 30 GB/s
+//    or more of DRAM bandwidth per SM) where 2b's clusters of two CTAs per SM fill under
+//    that percent of the CTA slots with slices under kSplitHybridThinSliceBytes (bf16
+//    1.2-1.7 MB rows on the H200), when the rows' CTAs fill the GPU
 //    kSplitHybridMinWaves times or more (not "as many rows as the SMs"): the same CTAs
 //    without a cluster, exchanging through global memory (split_hybrid.cuh; figures at
 //    the constants).
@@ -237,13 +240,48 @@ inline bool hybrid_clusters_leave_sms_idle(const Plan& hybrid, int64_t sms) {
   return hybrid.status == PlanStatus::ok && hybrid.cluster_size > 1 && hybrid.threads == kHybridThreads &&
          hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * sms;
 }
+// The forward's rule 2c for 16-bit rows in clusters of block_hybrid's 512-thread CTAs,
+// two per SM, on GPUs of kHybridPairMinSmBandwidth or more of DRAM bandwidth per SM:
+// those clusters give way to split_hybrid where they fill under
+// kSplitHybridClusterBusyPercent of the GPU's CTA slots (two per SM) with slices under
+// kSplitHybridThinSliceBytes. Sixteen such CTAs fit 14 clusters on the H200 (224 of 264
+// slots), and a CTA needs a large slice in flight when so many slots idle: its % of copy
+// follows the slice (80 KB 70.4, 96 KB 75.9, 112 KB 79.7, 128 KB 81.8 at bf16 655360 /
+// 786432 / 917504 / 1048576), where split_hybrid's CTAs fill every slot and hold
+// 79.0-81.5 at each. Clusters of fewer CTAs with larger slices put fewer rows in flight
+// and lost too (tuning/hybrid_most_rows_experiment.patch: 655360 over 9 CTAs 76.4,
+// 786432 over 12 73.9). 1 GiB, % of copy, softmax / log-softmax, block_hybrid ->
+// split_hybrid, one round (benchmarks/h200_2026-11-28/wide16_variants_h200_e357988.txt):
+// 655360 70.4 / 74.6 -> 81.5 / 82.8, 786432 75.9 / 80.7 -> 80.8 / 82.1; kept at
+// 917504 (79.7 / 79.4 against 80.0 / 81.5) and 1048576 (81.8 / 81.1 against 79.0 / 80.5);
+// 524288's 8 CTAs of 128 KB fill 240 slots (88.3 / 89.9 against 82.6 / 84.5).
+constexpr int64_t kSplitHybridThinSliceBytes = 112 * 1024;
+
+// Whether block_hybrid's forward plan `hybrid` for 16-bit rows of `cols` is such a
+// cluster (above).
+template <typename T>
+bool hybrid_pair_slices_thin(const Plan& hybrid, int64_t cols, const DeviceProperties& device) {
+  if (sizeof(T) != 2 || hybrid.status != PlanStatus::ok || hybrid.cluster_size < 2 ||
+      hybrid.threads != kHybridSmallThreads || device.dram_bytes_per_sm_s() < kHybridPairMinSmBandwidth) {
+    return false;
+  }
+  const int64_t slice_bytes = ceil_div(cols / hybrid.pack, hybrid.cluster_size) * hybrid.pack * 2;
+  const int64_t slots = device.sm_count * (kHybridThreads / kHybridSmallThreads);
+  return slice_bytes < kSplitHybridThinSliceBytes &&
+         hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * slots;
+}
+
 // Why rules 2c and 1a' passed block_hybrid's plan `hybrid` by, in words.
 inline std::string hybrid_clusters_words(const Plan& hybrid, int64_t sms) {
   const auto n = [](int64_t v) { return std::to_string(v); };
-  return hybrid.status == PlanStatus::ok
-             ? ", where clusters of " + n(hybrid.cluster_size) + " would keep " +
-                   n(hybrid.cluster_size * hybrid.active_clusters) + " of " + n(sms) + " SMs busy"
-             : ", past 16 CTAs' slices";
+  if (hybrid.status != PlanStatus::ok) return ", past 16 CTAs' slices";
+  const int64_t busy = hybrid.cluster_size * hybrid.active_clusters;
+  return hybrid.threads == kHybridSmallThreads
+             ? ", where clusters of " + n(hybrid.cluster_size) + " CTAs of " + n(hybrid.threads) +
+                   " threads would fill " + n(busy) + " of " + n(2 * sms) + " CTA slots, slices under " +
+                   n(kSplitHybridThinSliceBytes / 1024) + " KB"
+             : ", where clusters of " + n(hybrid.cluster_size) + " would keep " + n(busy) + " of " + n(sms) +
+                   " SMs busy";
 }
 
 // Rule 0b: with few rows, rows of more than kFewRowsMinRowBytes are spread over a
@@ -326,9 +364,11 @@ Plan plan_auto(const Problem& p) {
     // aligned row's does not; the rule and its words are the aligned row's.
     const Plan hybrid = plan_block_hybrid<T>(aligned);
     const bool one_cta = hybrid.status == PlanStatus::ok && hybrid.cluster_size == 1;
-    if (hybrid.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(hybrid, sms)) {
-      // Rule 2c: where the aligned row's clusters would leave SMs idle, or 16 CTAs do not
-      // hold it, and the rows' CTAs fill the GPU kSplitHybridMinWaves times.
+    if (hybrid.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(hybrid, sms) ||
+        hybrid_pair_slices_thin<T>(hybrid, p.cols, device)) {
+      // Rule 2c: where the aligned row's clusters would leave SMs (or, 16-bit, CTA slots
+      // with thin slices) idle, or 16 CTAs do not hold it, and the rows' CTAs fill the
+      // GPU kSplitHybridMinWaves times.
       const Plan trial = plan_split_hybrid<T>(aligned);
       if (trial.status == PlanStatus::ok &&
           p.rows * trial.split >= kSplitHybridMinWaves * trial.resident_per_sm * sms) {
