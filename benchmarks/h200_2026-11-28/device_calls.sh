@@ -2278,3 +2278,20 @@ cat $out/thin_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf thin_csv_${tag}_$rev.tgz thin_fwd_*.csv && rm -f thin_fwd_*.csv
 
 ## call 81
+# session 65, after call 80 (the rule gained 0.9-11.5 points at every changed width but
+# fp16 log-softmax 851968, -0.6): the whole test_cuda_softmax.py, and compute-sanitizer's
+# four tools over split_hybrid, the variant the rule now takes (its kernel unchanged), at
+# bf16 / fp16 2x655360 and 2x786432.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_thin_all_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_thin_all_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_thin_${tag}_$rev
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --variants split_hybrid \
+  --dtypes bf16,fp16 --ops softmax,log_softmax --shapes 2x655360,2x786432 > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -8 $f.summary
+
+## call 82
