@@ -115,8 +115,9 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
                 f"columns exceed WARP_PER_ROW_MAX_COLS{'_16BIT' if size == 2 else ''} = {widest}")
     if status == "row_exceeds_registers":
         capacity = p["cluster_size"] * p["threads"] * p["cols_per_thread"]
-        return (f"cluster_regs keeps the row in registers of at most {p['cluster_size']} CTAs x {p['threads']} "
-                f"threads x {p['cols_per_thread']} values = {capacity} values on this GPU: {cols} columns exceed it")
+        why = (f"cluster_regs keeps the row in registers of at most {p['cluster_size']} CTAs x {p['threads']} "
+               f"threads x {p['cols_per_thread']} values = {capacity} values on this GPU: {cols} columns exceed it")
+        return why + _unpacked_refusal(x, cols, size, limits)
     if status == "too_many_chunks":
         return _too_many_parts(variant, cols, p)
     if variant == "cluster_regs":
@@ -138,6 +139,22 @@ def _refusal(x: torch.Tensor, variant: str, p: dict) -> str:
                 f"per CTA, more than the {p['smem_limit']} B one CTA may use on this GPU")
     return (f"{variant}: no cluster of up to {clusters} CTAs with {p['smem_bytes']} B of shared memory each can be "
             f"resident on this GPU")
+
+
+def _unpacked_refusal(x: torch.Tensor, cols: int, size: int, limits: dict) -> str:
+    """Where cluster_regs' clusters holding 16-bit values as fp32 (GPUs of
+    REGS_UNPACK_MIN_SM_BANDWIDTH per SM) could hold the row, the words that say why they
+    did not: they take only rows that fill their slices."""
+    props = gpu_properties(x.device.index)
+    per_thread = (limits["REGS_UNPACK_BYTES"] // size
+                  + limits["REGS_UNPACK_MAX_SMEM_PACKS"] * limits["REGS_UNPACK_SMEM_PACK_BYTES"] // 4)
+    widest = limits["MAX_CLUSTER_SIZE"] * limits["REGS_UNPACK_WHOLE_THREADS"] * per_thread
+    if size != 2 or cols > widest or \
+            props["dram_bytes_per_s"] // max(props["sm_count"], 1) < limits["REGS_UNPACK_MIN_SM_BANDWIDTH"]:
+        return ""
+    return (f"; its clusters holding 16-bit values as fp32 (registers and shared memory, up to {widest} values) "
+            f"take only rows that fill their CTAs' slices, whole or nearly, with clusters enough to fill the GPU: "
+            f"none of their shapes does at {cols} columns")
 
 
 def _too_many_parts(variant: str, cols: int, p: dict, backward: bool = False) -> str:

@@ -1281,6 +1281,25 @@ def test_cluster_regs_declines_rows_past_its_registers(op):
     assert "registers" in BACKEND.supports(x, op, "cluster_regs").reason
 
 
+def test_cluster_regs_says_why_its_fp32_clusters_decline_a_16bit_row():
+    # On GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH per SM the clusters holding 16-bit values as
+    # fp32 hold rows past the packed register limit where a shape fills its slices: bf16
+    # 737280 (16 CTAs of 384 threads, 120 values each, whole) is served; 655360 is not (no
+    # shape fills its slices), and the refusal says so rather than only the packed limit.
+    props = cuda_softmax.gpu_properties(0)
+    if not _is_hopper(0) or _sm_bandwidth(props) < limit("REGS_UNPACK_MIN_SM_BANDWIDTH"):
+        pytest.skip("the fp32 clusters serve 16-bit rows on sm_90 GPUs of REGS_UNPACK_MIN_SM_BANDWIDTH per SM")
+    served = torch.empty(2, 737280, dtype=torch.bfloat16, device="cuda")
+    p = cuda_softmax.plan(served, "softmax", "cluster_regs")
+    assert p["status"] == "ok" and p["unpacked"], p
+    declined = torch.empty(2, 655360, dtype=torch.bfloat16, device="cuda")
+    assert cuda_softmax.plan(declined, "softmax", "cluster_regs")["status"] == "row_exceeds_registers"
+    reason = BACKEND.supports(declined, "softmax", "cluster_regs").reason
+    assert "exceed it" in reason and "whole or nearly" in reason and "up to 737280 values" in reason, reason
+    fp32 = torch.empty(2, CLUSTER_REGS_MAX_FP32_COLS + 4, dtype=torch.float32, device="cuda")
+    assert "whole or nearly" not in BACKEND.supports(fp32, "softmax", "cluster_regs").reason
+
+
 @pytest.mark.parametrize("dtype", DTYPES.values(), ids=DTYPES.keys())
 @pytest.mark.parametrize("cols", [1025, 2048, 4096, 16384, 65536, 131072])
 def test_cluster_regs_keeps_a_modest_slice_per_thread(dtype, cols):

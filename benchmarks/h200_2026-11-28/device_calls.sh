@@ -2295,3 +2295,22 @@ timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 echo "sanitize rc $? at $(el)" >> $f.summary; tail -8 $f.summary
 
 ## call 82
+# session 65: cluster_regs' refusal of 16-bit rows that its fp32 clusters could hold but
+# do not (no shape fills its slices: bf16 655360, where call 78's CSV read only "16 CTAs x
+# 512 threads x 64 values = 524288 values", while 737280 is served) now says why; the
+# whole test_cuda_softmax.py with its new test.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_refusal_${tag}_$rev.log 2>&1
+tail -4 $out/gpu_tests_refusal_${tag}_$rev.log; echo "tests at $(el)"
+python3 -c "
+import torch
+from comparison import get_backend
+x = torch.empty(2, 655360, dtype=torch.bfloat16, device='cuda')
+print(get_backend('cuda').supports(x, 'softmax', 'cluster_regs').reason)
+" | tee -a $out/gpu_tests_refusal_${tag}_$rev.log
+
+## call 83
