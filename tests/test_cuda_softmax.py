@@ -1462,6 +1462,7 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
         a = cuda_softmax.plan(many, "softmax", "auto")
         assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a
         assert f"over a cluster of {p['cluster_size']} {threads}-thread CTAs" in a["reason"], a
+        assert (f"and {p['smem_bytes']} B of shared memory" in a["reason"]) == smem, a
     for view in (base[:, 1:cols + 1], make_rows(3, cols + 1, dtype, "cuda", seed=3)):
         assert not cuda_softmax.plan(view, "softmax", "cluster_regs")["unpacked"], view.shape
     specials = special_rows(cols, dtype, "cuda", seed=cols)

@@ -2314,3 +2314,17 @@ print(get_backend('cuda').supports(x, 'softmax', 'cluster_regs').reason)
 " | tee -a $out/gpu_tests_refusal_${tag}_$rev.log
 
 ## call 83
+# session 65, the session's last device time (~320 s): rule 0c's words now name the
+# shared memory of the unpacked clusters that hold packs there (its test), and
+# tuning/dtype_gap_probe.py at 1048576: do the values decide why fp16 rows run 2-9 points
+# faster than bf16 rows on the same plans (call 80)?
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 60 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs -k "unpacks_16_bit or thin_pair or fp32_clusters_decline" \
+  > $out/gpu_tests_words_${tag}_$rev.log 2>&1; tail -2 $out/gpu_tests_words_${tag}_$rev.log; echo "tests at $(el)"
+timeout 100 python3 benchmarks/tuning/dtype_gap_probe.py 1048576 2>&1 | tee $out/dtype_gap_${tag}_$rev.txt
+
+## call 84

@@ -334,9 +334,11 @@ Plan plan_auto(const Problem& p) {
     // Rule 0c, decided on the aligned row's plan, as rule 2 is: a misaligned view's own
     // plan (narrower packs) keeps its values packed, and the words are the aligned row's.
     if (Plan own = plan_cluster_regs<T>(p); own.status == PlanStatus::ok) {
+      const std::string held =
+          regs.smem_bytes > 0 ? "registers and " + n(regs.smem_bytes) + " B of shared memory per CTA" : "registers";
       return auto_choice(std::move(own), AutoReason::unpacked_clusters,
                          "16-bit row of " + n(row_bytes) + " B over a cluster of " + n(regs.cluster_size) + " " +
-                             n(regs.threads) + "-thread CTAs, its values as fp32 in registers");
+                             n(regs.threads) + "-thread CTAs, its values as fp32 in " + held);
     }
   }
   if (regs.status == PlanStatus::ok && regs.cluster_size == 1) {
