@@ -2328,3 +2328,41 @@ timeout 60 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -
 timeout 100 python3 benchmarks/tuning/dtype_gap_probe.py 1048576 2>&1 | tee $out/dtype_gap_${tag}_$rev.txt
 
 ## call 84
+# session 65, written for a later session (the device time was spent). Call 83
+# (dtype_gap_h200_157c983.txt) showed fp16 rows 2-11 points ahead of bf16 rows at 1048576
+# on the same plan (`block_hybrid`'s 16-CTA pair clusters) whatever the values (N(0, 1):
+# log-softmax 91.2 against 79.8; the same values in both dtypes: 89.5 against 80.9): the
+# dtype's code, not the data. Call 80 showed the gap under the clusters (1048576 log-softmax
+# 89.2 / 80.5, 917504 85.4 / 79.2, 524288 93.0 / 89.7) and hardly under `split_hybrid`, the
+# same kernel with the exchange through global memory (655360 83.5 / 83.0). The two
+# instances' sm_90 SASS are alike in size (2872 / 2824 instructions, no spills, 64 / 63
+# registers). Nsight Compute of each dtype's cluster kernel at 1048576, softmax and
+# log-softmax (pipes, stalls, DRAM), and both variants at both dtypes, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+cat > /tmp/one.py <<'PY'
+import sys, torch
+from comparison import softmax, log_softmax
+dt = getattr(torch, sys.argv[1]); cols = int(sys.argv[2]); op = softmax if sys.argv[3] == "softmax" else log_softmax
+x = torch.randn((1 << 30) // (cols * 2), cols, device="cuda", dtype=dt)
+for _ in range(3):
+    y = op(x, backend="cuda", variant="block_hybrid")
+torch.cuda.synchronize()
+PY
+for c in "bfloat16 1048576 log_softmax" "float16 1048576 log_softmax" "bfloat16 1048576 softmax" "float16 1048576 softmax"; do
+  f=$out/ncu_dtype_$(echo $c | tr ' ' _)_${tag}_$rev.txt
+  timeout 90 /usr/local/cuda/bin/ncu --clock-control none --launch-skip 2 --launch-count 1 -k regex:softmax --page raw \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis --section WarpStateStats --section MemoryWorkloadAnalysis \
+    python3 /tmp/one.py $c > $f 2>&1
+  echo "== $c"; grep -E "gpu__time_duration.sum|dram__throughput.avg.pct|launch__registers|sm__warps_active.avg.pct|pipe_(xu|fma|alu|fmaheavy|fmalite|lsu)[a-z_]*\.avg\.pct_of_peak_sustained_active |smsp__average_warp_latency_issue_stalled|warp_issue_stalled_(long|barrier|math|membar|short|mio|wait|lg|no_inst|dispatch|sleeping|not_selected|selected)[a-z_]*_per_warp_active" $f | tr -s ' ' | cut -c1-150 | head -40
+done
+echo "ncu at $(el)"
+timeout 200 python3 -m comparison --cols 524288,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+  --variants block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/dtype_variants_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out dtype_variants_${tag} $rev | tee $out/dtype_variants_${tag}_$rev.txt
+echo "variants at $(el)"
+
+## call 85
