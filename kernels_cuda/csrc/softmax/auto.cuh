@@ -257,6 +257,9 @@ inline bool hybrid_clusters_leave_sms_idle(const Plan& hybrid, int64_t sms) {
 // 524288's 8 CTAs of 128 KB fill 240 slots (88.3 / 89.9 against 82.6 / 84.5).
 constexpr int64_t kSplitHybridThinSliceBytes = 112 * 1024;
 
+// The CTA slots of block_hybrid's 512-thread CTAs, two per SM.
+inline int64_t hybrid_pair_slots(int64_t sms) { return sms * (kHybridThreads / kHybridSmallThreads); }
+
 // Whether block_hybrid's forward plan `hybrid` for 16-bit rows of `cols` is such a
 // cluster (above).
 template <typename T>
@@ -266,9 +269,9 @@ bool hybrid_pair_slices_thin(const Plan& hybrid, int64_t cols, const DevicePrope
     return false;
   }
   const int64_t slice_bytes = ceil_div(cols / hybrid.pack, hybrid.cluster_size) * hybrid.pack * 2;
-  const int64_t slots = device.sm_count * (kHybridThreads / kHybridSmallThreads);
+  const int64_t busy = hybrid.cluster_size * hybrid.active_clusters;
   return slice_bytes < kSplitHybridThinSliceBytes &&
-         hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * slots;
+         busy * 100 < kSplitHybridClusterBusyPercent * hybrid_pair_slots(device.sm_count);
 }
 
 // Why rules 2c and 1a' passed block_hybrid's plan `hybrid` by, in words.
@@ -278,7 +281,7 @@ inline std::string hybrid_clusters_words(const Plan& hybrid, int64_t sms) {
   const int64_t busy = hybrid.cluster_size * hybrid.active_clusters;
   return hybrid.threads == kHybridSmallThreads
              ? ", where clusters of " + n(hybrid.cluster_size) + " CTAs of " + n(hybrid.threads) +
-                   " threads would fill " + n(busy) + " of " + n(2 * sms) + " CTA slots, slices under " +
+                   " threads would fill " + n(busy) + " of " + n(hybrid_pair_slots(sms)) + " CTA slots, slices under " +
                    n(kSplitHybridThinSliceBytes / 1024) + " KB"
              : ", where clusters of " + n(hybrid.cluster_size) + " would keep " + n(busy) + " of " + n(sms) +
                    " SMs busy";
