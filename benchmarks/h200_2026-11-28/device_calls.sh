@@ -2366,3 +2366,36 @@ python3 benchmarks/tuning/side_by_side.py $out dtype_variants_${tag} $rev | tee 
 echo "variants at $(el)"
 
 ## call 85
+# session 65, written for the next H100 that `status` lends (sessions 57-65 had none): the
+# rules of sessions 57-65 are gated by DRAM bandwidth per SM (>= 30 GB/s: the H200's 37,
+# not the H100's 25), so the H100's CUDA plans should be as at 71a1b46 (its last call,
+# session 56). Before the call: `git archive 71a1b46 kernels_cuda | tar -x -C .device/base`.
+# `auto`'s plans for 264 rows of fp32 / bf16 / fp16 at widths every 4096 columns from 32768
+# to 1179648 in both trees (they should match line for line), test_cuda_softmax.py, and
+# `auto` against 71a1b46 at the widths that changed on the H200, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_${tag}_$rev.log; echo "tests at $(el)"
+scan='
+import torch
+from kernels_cuda import softmax as s
+for dt in (torch.float32, torch.bfloat16, torch.float16):
+    for c in range(32768, 1179648 + 1, 4096):
+        p = s.plan(torch.empty(1, c, dtype=dt, device="cuda").expand(264, c), "softmax", "auto")
+        print(str(dt)[6:], c, p["variant"], "K", p["cluster_size"], "split", p["split"], "threads", p["threads"],
+              "smem", p["smem_bytes"], "clusters", p["active_clusters"])
+'
+for tree in $root /tmp/base; do (cd $tree && PYTHONPATH=$tree python3 -c "$scan" > $out/h100_scan_$(basename $tree)_${tag}_$rev.txt); done
+diff $out/h100_scan_$(basename $root)_${tag}_$rev.txt $out/h100_scan_base_${tag}_$rev.txt > $out/h100_scan_changed_${tag}_$rev.txt
+echo "plans differing: $(grep -c '^<' $out/h100_scan_changed_${tag}_$rev.txt); scan at $(el)"
+compare_trees h100check fwd 1 "--cols 34304,65536,74240,100000,128256,151936,196608,262144,655360,786432,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/h100check_compare_${tag}_$rev.txt 2>&1
+cat $out/h100check_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf h100check_csv_${tag}_$rev.tgz h100check_fwd_*.csv && rm -f h100check_fwd_*.csv
+
+## call 86
