@@ -730,11 +730,17 @@ def _wide_for_split_backward(y: torch.Tensor) -> bool:
     return y.shape[0] >= props["sm_count"] and y.shape[1] * y.element_size() >= min_row_bytes
 
 
+def _hybrid_clusters_fill_under(p: dict, threads: int, slots: int) -> bool:
+    """block_hybrid's plan p is a cluster of CTAs of `threads` whose clusters at once fill
+    fewer than SPLIT_HYBRID_CLUSTER_BUSY_PERCENT of the GPU's `slots` for them."""
+    return (p["status"] == "ok" and p["cluster_size"] > 1 and p["threads"] == threads
+            and p["cluster_size"] * p["active_clusters"] * 100 < limit("SPLIT_HYBRID_CLUSTER_BUSY_PERCENT") * slots)
+
+
 def _hybrid_clusters_leave_sms_idle(p: dict, sms: int) -> bool:
     """block_hybrid's plan p is a cluster of one 1024-thread CTA per SM whose clusters at
     once hold fewer than SPLIT_HYBRID_CLUSTER_BUSY_PERCENT of the SMs (auto's rules 2c, 1a')."""
-    return (p["status"] == "ok" and p["cluster_size"] > 1 and p["threads"] == limit("HYBRID_THREADS")
-            and p["cluster_size"] * p["active_clusters"] * 100 < limit("SPLIT_HYBRID_CLUSTER_BUSY_PERCENT") * sms)
+    return _hybrid_clusters_fill_under(p, limit("HYBRID_THREADS"), sms)
 
 
 def _hybrid_pair_slices_thin(x: torch.Tensor, p: dict) -> bool:
@@ -743,14 +749,11 @@ def _hybrid_pair_slices_thin(x: torch.Tensor, p: dict) -> bool:
     (two per SM) filling under SPLIT_HYBRID_CLUSTER_BUSY_PERCENT of the CTA slots with
     slices under SPLIT_HYBRID_THIN_SLICE_BYTES (auto's rule 2c)."""
     props = cuda_softmax.gpu_properties(x.device.index)
-    if not (x.element_size() == 2 and p["status"] == "ok" and p["cluster_size"] > 1
-            and p["threads"] == limit("HYBRID_SMALL_THREADS")
-            and _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")):
-        return False
-    slice_bytes = -(-(x.shape[1] // p["pack"]) // p["cluster_size"]) * p["pack"] * 2
     slots = props["sm_count"] * limit("HYBRID_THREADS") // limit("HYBRID_SMALL_THREADS")
-    return (slice_bytes < limit("SPLIT_HYBRID_THIN_SLICE_BYTES") and p["cluster_size"] * p["active_clusters"] * 100
-            < limit("SPLIT_HYBRID_CLUSTER_BUSY_PERCENT") * slots)
+    if not (x.element_size() == 2 and _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")
+            and _hybrid_clusters_fill_under(p, limit("HYBRID_SMALL_THREADS"), slots)):
+        return False
+    return -(-(x.shape[1] // p["pack"]) // p["cluster_size"]) * p["pack"] * 2 < limit("SPLIT_HYBRID_THIN_SLICE_BYTES")
 
 
 def _takes_split_hybrid_backward(y: torch.Tensor, op: str) -> bool:

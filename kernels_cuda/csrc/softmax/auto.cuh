@@ -234,11 +234,16 @@ constexpr int64_t kSplitHybridClusterBusyPercent = 90;
 // keep rule 0b and split, which spread each row over more SMs.
 constexpr int64_t kSplitHybridMinWaves = 2;
 
+// Whether block_hybrid's plan `hybrid` is a cluster of CTAs of `threads` whose clusters at
+// once fill fewer than kSplitHybridClusterBusyPercent of the GPU's `slots` for them.
+inline bool hybrid_clusters_fill_under(const Plan& hybrid, int threads, int64_t slots) {
+  return hybrid.status == PlanStatus::ok && hybrid.cluster_size > 1 && hybrid.threads == threads &&
+         hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * slots;
+}
 // Whether block_hybrid's plan `hybrid` is a cluster of one CTA per SM whose clusters at
-// once leave SMs idle (kSplitHybridClusterBusyPercent).
+// once leave SMs idle.
 inline bool hybrid_clusters_leave_sms_idle(const Plan& hybrid, int64_t sms) {
-  return hybrid.status == PlanStatus::ok && hybrid.cluster_size > 1 && hybrid.threads == kHybridThreads &&
-         hybrid.cluster_size * hybrid.active_clusters * 100 < kSplitHybridClusterBusyPercent * sms;
+  return hybrid_clusters_fill_under(hybrid, kHybridThreads, sms);
 }
 // The forward's rule 2c for 16-bit rows in clusters of block_hybrid's 512-thread CTAs,
 // two per SM, on GPUs of kHybridPairMinSmBandwidth or more of DRAM bandwidth per SM:
@@ -264,14 +269,11 @@ inline int64_t hybrid_pair_slots(int64_t sms) { return sms * (kHybridThreads / k
 // cluster (above).
 template <typename T>
 bool hybrid_pair_slices_thin(const Plan& hybrid, int64_t cols, const DeviceProperties& device) {
-  if (sizeof(T) != 2 || hybrid.status != PlanStatus::ok || hybrid.cluster_size < 2 ||
-      hybrid.threads != kHybridSmallThreads || device.dram_bytes_per_sm_s() < kHybridPairMinSmBandwidth) {
+  if (sizeof(T) != 2 || device.dram_bytes_per_sm_s() < kHybridPairMinSmBandwidth ||
+      !hybrid_clusters_fill_under(hybrid, kHybridSmallThreads, hybrid_pair_slots(device.sm_count))) {
     return false;
   }
-  const int64_t slice_bytes = ceil_div(cols / hybrid.pack, hybrid.cluster_size) * hybrid.pack * 2;
-  const int64_t busy = hybrid.cluster_size * hybrid.active_clusters;
-  return slice_bytes < kSplitHybridThinSliceBytes &&
-         busy * 100 < kSplitHybridClusterBusyPercent * hybrid_pair_slots(device.sm_count);
+  return ceil_div(cols / hybrid.pack, hybrid.cluster_size) * hybrid.pack * 2 < kSplitHybridThinSliceBytes;
 }
 
 // Why rules 2c and 1a' passed block_hybrid's plan `hybrid` by, in words.
