@@ -2399,3 +2399,15 @@ cat $out/h100check_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf h100check_csv_${tag}_$rev.tgz h100check_fwd_*.csv && rm -f h100check_fwd_*.csv
 
 ## call 86
+# session 66 (2026-11-29, H200 only again), one device run with call 84 after it: the whole
+# test_cuda_softmax.py at 8e815cb, whose refactor (rule 2c's two cluster-fill checks share
+# hybrid_clusters_fill_under) was compiled and CI-green but not yet run on a GPU.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_fill_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_fill_${tag}_$rev.log; echo "tests at $(el)"
+
+## call 87
