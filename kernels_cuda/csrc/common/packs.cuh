@@ -273,6 +273,51 @@ __device__ __forceinline__ unsigned max2_nan(unsigned a, unsigned b, __half*) {
 }
 #endif
 
+// A pack of 16-bit values, two per word, held as the 32-bit words it was loaded as
+// (HeldPack): the block-strided walkers (common/row_scan.cuh) load a batch of packs
+// under a bounds check, and held as Pack<T, N> elements each 16-bit value of a
+// conditionally loaded pack took a byte permute of its own before its conversion
+// (sm_90 SASS of block_hybrid's scan: 8 PRMT per 16-byte pack, then a shift per value
+// for the max and another for the sum). As words, a value is one instruction from its
+// word, and the batch's maximum is taken two values at a time without converting.
+template <typename T, int N>
+struct PackWords {
+  static_assert(sizeof(T) == 2 && N >= 2, "two 16-bit values per word");
+  static constexpr int kCount = N / 2;
+  unsigned w[kCount];
+};
+
+template <typename T, int N>
+constexpr bool kWordPacks = sizeof(T) == 2 && N >= 2;
+template <typename T, int N>
+using HeldPack = std::conditional_t<kWordPacks<T, N>, PackWords<T, N>, Pack<T, N>>;
+
+template <Cache kCache, typename T, int N>
+__device__ __forceinline__ HeldPack<T, N> load_held(const T* p) {
+  if constexpr (kWordPacks<T, N>) {
+    const Pack<T, N> q = load_pack<kCache, T, N>(p);
+    PackWords<T, N> out;
+    memcpy(out.w, &q, sizeof(out.w));
+    return out;
+  } else {
+    return load_pack<kCache, T, N>(p);
+  }
+}
+template <typename T, int N>
+__device__ __forceinline__ float held_value(const Pack<T, N>& p, int k) { return to_float(p.v[k]); }
+template <typename T, int N>
+__device__ __forceinline__ float held_value(const PackWords<T, N>& p, int k) {
+  return half_word_to_float(p.w[k / 2], (k & 1) != 0, static_cast<T*>(nullptr));
+}
+template <typename T, int N>
+__device__ __forceinline__ const Pack<T, N>& held_pack(const Pack<T, N>& p) { return p; }
+template <typename T, int N>
+__device__ __forceinline__ Pack<T, N> held_pack(const PackWords<T, N>& p) {
+  Pack<T, N> out;
+  memcpy(&out, p.w, sizeof(p.w));
+  return out;
+}
+
 // Two 16-bit -inf in one word.
 template <typename T>
 __device__ __forceinline__ unsigned neg_inf_word() {

@@ -40,8 +40,9 @@ __device__ __forceinline__ void for_each_pack_batch(const T* src, I first, I ste
 
 // This thread's online (max, sum) over packs [0, packs) of `src`; with kToSmem the packs
 // are also copied to `smem` (same offsets), so the output pass can read them from there.
-// Only the raw packs stay live (converted twice, for the max and for the sum): the
-// 16-byte fp16/bf16 batches would otherwise need 32 more registers.
+// Only the raw packs stay live (converted for the sum, and for the max unless they are
+// 16-bit words, whose max is taken two values at a time): the 16-byte fp16/bf16
+// batches would otherwise need 32 more registers.
 // It spells out the walk of for_each_pack_batch instead of calling it: through the
 // walker ptxas orders the pair's initialisation differently (same registers, other
 // SASS) in 48 of the kernels that scan with it, which were tuned as they are.
@@ -50,29 +51,49 @@ __device__ __forceinline__ OnlinePair scan_packs(const T* src, T* smem, I packs)
   OnlinePair acc = online_empty();
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kScanUnroll) {
-    Pack<T, N> p[kScanUnroll];
+    HeldPack<T, N> p[kScanUnroll];
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
-      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
+      if (i < packs) p[u] = load_held<kLoad, T, N>(src + i * N);
     }
     float batch_max = -INFINITY;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // 16-bit words: the maximum two values at a time (exact), converted once.
+    constexpr bool kPackedMax = kWordPacks<T, N>;
+    unsigned max_word = 0u;
+    if constexpr (kPackedMax) max_word = neg_inf_word<T>();
+#endif
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
       if (i < packs) {
-        if constexpr (kToSmem) store_pack<Cache::kNormal, T, N>(smem + i * N, p[u]);
+        if constexpr (kToSmem) store_pack<Cache::kNormal, T, N>(smem + i * N, held_pack(p[u]));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        if constexpr (kPackedMax) {
 #pragma unroll
-        for (int k = 0; k < N; ++k) batch_max = nan_max(batch_max, to_float(p[u].v[k]));
+          for (int j = 0; j < N / 2; ++j) max_word = max2_nan(max_word, p[u].w[j], static_cast<T*>(nullptr));
+        } else
+#endif
+        {
+#pragma unroll
+          for (int k = 0; k < N; ++k) batch_max = nan_max(batch_max, held_value(p[u], k));
+        }
       }
     }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (kPackedMax) {
+      batch_max = nan_max(half_word_to_float(max_word, false, static_cast<T*>(nullptr)),
+                          half_word_to_float(max_word, true, static_cast<T*>(nullptr)));
+    }
+#endif
     acc = online_accumulate(acc, batch_max, [&](float m) {
       float d = 0.0f;
 #pragma unroll
       for (int u = 0; u < kScanUnroll; ++u) {
         if (base + u * step < packs) {
 #pragma unroll
-          for (int k = 0; k < N; ++k) d += exp_term(to_float(p[u].v[k]), m);
+          for (int k = 0; k < N; ++k) d += exp_term(held_value(p[u], k), m);
         }
       }
       return d;
@@ -118,23 +139,37 @@ __device__ __forceinline__ float sum_exp_packs(const T* src, I packs, float m) {
 // Output pass: dst[i] = normalize(src[i]) for this thread's packs (src global or shared).
 // Its own walk too, not for_each_pack_batch: through the walker ptxas schedules
 // cluster_smem's 1- and 2-element-pack instances differently (same registers).
-template <Cache kLoad, Cache kStore, typename T, int N, typename I>
+// kWords: 16-bit packs held as words (HeldPack); block_uncached's 1024-thread bf16
+// instance, which reads them from global memory, spilled 8 bytes so (sm_90, 64
+// registers) and holds them as elements.
+template <Cache kLoad, Cache kStore, typename T, int N, bool kWords = kWordPacks<T, N>, typename I>
 __device__ __forceinline__ void write_packs(const T* src, T* dst, I packs, const RowNorm& n,
                                             bool log) {
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kScanUnroll) {
-    Pack<T, N> p[kScanUnroll];
+    std::conditional_t<kWords, HeldPack<T, N>, Pack<T, N>> p[kScanUnroll];
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
-      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
+      if (i < packs) {
+        if constexpr (kWords) {
+          p[u] = load_held<kLoad, T, N>(src + i * N);
+        } else {
+          p[u] = load_pack<kLoad, T, N>(src + i * N);
+        }
+      }
     }
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
       if (i < packs) {
         float f[N];
-        unpack(p[u], f);
+        if constexpr (kWords) {
+#pragma unroll
+          for (int k = 0; k < N; ++k) f[k] = held_value(p[u], k);
+        } else {
+          unpack(p[u], f);
+        }
 #pragma unroll
         for (int k = 0; k < N; ++k) f[k] = normalize(f[k], n, log);
         store_pack<kStore, T, N>(dst + i * N, pack_from_float<T, N>(f));

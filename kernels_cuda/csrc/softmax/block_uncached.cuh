@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_block_uncached_kerne
     const float m = block_allreduce(max_packs<Cache::kGlobal, T, N>(xr, packs), MaxOp());
     const float d = block_allreduce(sum_exp_packs<Cache::kGlobal, T, N>(xr, packs, m), SumOp());
     const RowNorm n = make_row_norm(m, d, a.log);
-    write_packs<Cache::kStreaming, kOutputStore, T, N>(xr, a.y + row * a.cols, packs, n, a.log);
+    write_packs<Cache::kStreaming, kOutputStore, T, N, false>(xr, a.y + row * a.cols, packs, n, a.log);
   }
 }
 
