@@ -2411,3 +2411,29 @@ timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 
 tail -3 $out/gpu_tests_fill_${tag}_$rev.log; echo "tests at $(el)"
 
 ## call 87
+# session 66, after call 84 (Nsight Compute at 1048576: bf16 block_hybrid kept the ALU pipe
+# busier than fp16, 48.7 against 41.3% in log-softmax, with twice the short-scoreboard stalls)
+# and the sm_90 SASS: scan_packs / write_packs held each conditionally loaded 16-bit pack as
+# Pack<T, N> elements, and ptxas split every 16-byte pack into 8 registers with a byte
+# permute each, then converted each value twice (max, sum) and again for the output. 0361b8c
+# holds them as words (HeldPack) and takes the batch max two values at a time: bf16
+# block_hybrid 2872 -> 2440 instructions. The GPU tests, then `auto` against the kernels
+# before it (.device/base: git archive 419094f kernels_cuda), 16-bit, one round, then the
+# other 16-bit kernels it changed, as variants.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+timeout 120 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_words_${tag}_$rev.log 2>&1
+tail -2 $out/gpu_tests_words_${tag}_$rev.log; echo "tests at $(el)"
+compare_trees words fwd 1 "--cols 4096,16384,32768,65536,131072,196608,262144,393216,524288,786432,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/words_compare_${tag}_$rev.txt 2>&1
+cat $out/words_compare_${tag}_$rev.txt; echo "compare at $(el)"
+compare_trees wordsvar fwd 1 "--cols 16384,65536 --dtype bf16 --op softmax --backends cuda --variants block_smem,cluster_smem,cluster_tma,split_smem,online,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/wordsvar_compare_${tag}_$rev.txt 2>&1
+cat $out/wordsvar_compare_${tag}_$rev.txt; echo "variants at $(el)"
+cd $out && tar czf words_csv_${tag}_$rev.tgz words*_fwd_*.csv && rm -f words*_fwd_*.csv
+
+## call 88
