@@ -62,13 +62,13 @@ constexpr int kGradUnroll = 2;
 // load issued before any value is used.
 template <Cache kLoad, typename T, int N, typename I>
 __device__ __forceinline__ void grad_load_packs(const T* y, const T* g, I base, I step, I packs,
-                                                Pack<T, N> (&py)[kGradUnroll], Pack<T, N> (&pg)[kGradUnroll]) {
+                                                HeldPack<T, N> (&py)[kGradUnroll], HeldPack<T, N> (&pg)[kGradUnroll]) {
 #pragma unroll
   for (int u = 0; u < kGradUnroll; ++u) {
     const I i = base + u * step;
     if (i < packs) {
-      py[u] = load_pack<kLoad, T, N>(y + i * N);
-      pg[u] = load_pack<kLoad, T, N>(g + i * N);
+      py[u] = load_held<kLoad, T, N>(y + i * N);
+      pg[u] = load_held<kLoad, T, N>(g + i * N);
     }
   }
 }
@@ -80,18 +80,18 @@ __device__ __forceinline__ float grad_sum_packs(const T* y, const T* g, T* ys, T
   float s = 0.0f;
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
-    Pack<T, N> py[kGradUnroll], pg[kGradUnroll];
-    grad_load_packs<kLoad>(y, g, base, step, packs, py, pg);
+    HeldPack<T, N> py[kGradUnroll], pg[kGradUnroll];
+    grad_load_packs<kLoad, T, N>(y, g, base, step, packs, py, pg);
 #pragma unroll
     for (int u = 0; u < kGradUnroll; ++u) {
       const I i = base + u * step;
       if (i < packs) {
         if constexpr (kToSmem) {
-          store_pack<Cache::kNormal, T, N>(ys + i * N, py[u]);
-          store_pack<Cache::kNormal, T, N>(gs + i * N, pg[u]);
+          store_pack<Cache::kNormal, T, N>(ys + i * N, held_pack(py[u]));
+          store_pack<Cache::kNormal, T, N>(gs + i * N, held_pack(pg[u]));
         }
 #pragma unroll
-        for (int k = 0; k < N; ++k) s += grad_term(to_float(py[u].v[k]), to_float(pg[u].v[k]), log);
+        for (int k = 0; k < N; ++k) s += grad_term(held_value(py[u], k), held_value(pg[u], k), log);
       }
     }
   }
@@ -104,15 +104,15 @@ template <Cache kLoad, typename T, int N, Cache kStore = kOutputStore, typename 
 __device__ __forceinline__ void grad_write_packs(const T* y, const T* g, T* dx, I packs, float s, bool log) {
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kGradUnroll) {
-    Pack<T, N> py[kGradUnroll], pg[kGradUnroll];
-    grad_load_packs<kLoad>(y, g, base, step, packs, py, pg);
+    HeldPack<T, N> py[kGradUnroll], pg[kGradUnroll];
+    grad_load_packs<kLoad, T, N>(y, g, base, step, packs, py, pg);
 #pragma unroll
     for (int u = 0; u < kGradUnroll; ++u) {
       const I i = base + u * step;
       if (i < packs) {
         float f[N];
 #pragma unroll
-        for (int k = 0; k < N; ++k) f[k] = grad_out<T>(to_float(py[u].v[k]), to_float(pg[u].v[k]), s, log);
+        for (int k = 0; k < N; ++k) f[k] = grad_out<T>(held_value(py[u], k), held_value(pg[u], k), s, log);
         store_pack<kStore, T, N>(dx + i * N, pack_from_float<T, N>(f));
       }
     }
