@@ -2437,3 +2437,27 @@ cat $out/wordsvar_compare_${tag}_$rev.txt; echo "variants at $(el)"
 cd $out && tar czf words_csv_${tag}_$rev.tgz words*_fwd_*.csv && rm -f words*_fwd_*.csv
 
 ## call 88
+# session 66, after call 87 (16-bit forward packs as words: bf16 1048576 80.5 -> 93.9 in
+# log-softmax, nothing lost): the backward's block-strided walkers hold them as words too
+# (bf16 block_hybrid backward 1704 -> 1536 instructions, 64 -> 48 registers). The GPU
+# tests; `auto` backward against 2f56bb8's kernels (.device/base), 16-bit, one round; and
+# rule 2c checked again now that block_hybrid's 16-bit forward is faster: block_hybrid
+# against split_hybrid (the variant the rule takes) at widths it changed.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+timeout 120 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_gwords_${tag}_$rev.log 2>&1
+tail -2 $out/gpu_tests_gwords_${tag}_$rev.log; echo "tests at $(el)"
+compare_trees gwords bwd 1 "--cols 4096,32768,131072,262144,524288,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/gwords_compare_${tag}_$rev.txt 2>&1
+cat $out/gwords_compare_${tag}_$rev.txt; echo "backward at $(el)"
+timeout 200 python3 -m comparison --cols 606208,655360,720896,786432,851968,901120 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+  --variants block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv --output $out/rule2c_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out rule2c_${tag} $rev | tee $out/rule2c_${tag}_$rev.txt
+echo "rule 2c at $(el)"
+cd $out && tar czf gwords_csv_${tag}_$rev.tgz gwords_bwd_*.csv && rm -f gwords_bwd_*.csv
+
+## call 89
