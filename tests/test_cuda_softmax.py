@@ -448,14 +448,14 @@ def test_auto_thin_pair_clusters_take_split_hybrid(dtype):
     # Rule 2c for 16-bit rows on GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH per SM: where
     # block_hybrid's clusters of two CTAs per SM fill under SPLIT_HYBRID_CLUSTER_BUSY_PERCENT
     # of the CTA slots with slices under SPLIT_HYBRID_THIN_SLICE_BYTES, split_hybrid; on a
-    # 132-SM GPU (the H200) 1.25 and 1.5 MB rows (16 CTAs of 80 and 96 KB, 14 clusters),
-    # not 1 MB (8 of 128 KB, 30 clusters) nor 1.75 and 2 MB (16 of 112 and 128 KB).
+    # 132-SM GPU (the H200) 1.25 and 1.375 MB rows (16 CTAs of 80 and 88 KB, 14 clusters),
+    # not 1 MB (8 of 128 KB, 30 clusters) nor 1.5, 1.75 and 2 MB (16 of 96, 112 and 128 KB).
     if not _is_hopper(0):
         pytest.skip("rule 2c follows the cluster rules of sm_90")
     props = cuda_softmax.gpu_properties(0)
     sms = props["sm_count"]
     thin = set()
-    for cols in (524288, 655360, 786432, 917504, 1048576):
+    for cols in (524288, 655360, 720896, 786432, 917504, 1048576):
         x = torch.empty(1, cols, dtype=dtype, device="cuda").expand(2 * sms, cols)
         p = cuda_softmax.plan(x, "softmax", "auto")
         assert (p["variant"], p["reason_code"]) == _expected_auto(x), p
@@ -463,7 +463,7 @@ def test_auto_thin_pair_clusters_take_split_hybrid(dtype):
             thin.add(cols)
             assert p["variant"] == "split_hybrid" and "CTA slots" in p["reason"], p
     if sms == 132 and _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH"):
-        assert thin == {655360, 786432}, thin
+        assert thin == {655360, 720896}, thin
     elif _sm_bandwidth(props) < limit("HYBRID_PAIR_MIN_SM_BANDWIDTH"):
         assert not thin, thin
     x = make_rows(80, 655360, dtype, "cuda", seed=43)  # 80 rows x 9 CTAs fill 264 slots twice

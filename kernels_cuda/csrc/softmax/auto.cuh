@@ -97,7 +97,7 @@
 //    the row (fp32 past ~4.6 MB, which 3a and 5 took), or (16-bit rows, GPUs of 30 GB/s
 //    or more of DRAM bandwidth per SM) where 2b's clusters of two CTAs per SM fill under
 //    that percent of the CTA slots with slices under kSplitHybridThinSliceBytes (bf16
-//    1.2-1.7 MB rows on the H200), when the rows' CTAs fill the GPU
+//    1.2-1.5 MB rows on the H200), when the rows' CTAs fill the GPU
 //    kSplitHybridMinWaves times or more (not "as many rows as the SMs"): the same CTAs
 //    without a cluster, exchanging through global memory (split_hybrid.cuh; figures at
 //    the constants).
@@ -251,16 +251,19 @@ inline bool hybrid_clusters_leave_sms_idle(const Plan& hybrid, int64_t sms) {
 // kSplitHybridClusterBusyPercent of the GPU's CTA slots (two per SM) with slices under
 // kSplitHybridThinSliceBytes. Sixteen such CTAs fit 14 clusters on the H200 (224 of 264
 // slots), and a CTA needs a large slice in flight when so many slots idle: its % of copy
-// follows the slice (80 KB 70.4, 96 KB 75.9, 112 KB 79.7, 128 KB 81.8 at bf16 655360 /
-// 786432 / 917504 / 1048576), where split_hybrid's CTAs fill every slot and hold
-// 79.0-81.5 at each. Clusters of fewer CTAs with larger slices put fewer rows in flight
-// and lost too (tuning/hybrid_most_rows_experiment.patch: 655360 over 9 CTAs 76.4,
-// 786432 over 12 73.9). 1 GiB, % of copy, softmax / log-softmax, block_hybrid ->
-// split_hybrid, one round (benchmarks/h200_2026-11-28/wide16_variants_h200_e357988.txt):
-// 655360 70.4 / 74.6 -> 81.5 / 82.8, 786432 75.9 / 80.7 -> 80.8 / 82.1; kept at
-// 917504 (79.7 / 79.4 against 80.0 / 81.5) and 1048576 (81.8 / 81.1 against 79.0 / 80.5);
-// 524288's 8 CTAs of 128 KB fill 240 slots (88.3 / 89.9 against 82.6 / 84.5).
-constexpr int64_t kSplitHybridThinSliceBytes = 112 * 1024;
+// follows the slice, where split_hybrid's CTAs fill every slot and hold 82-87 at each
+// width. Clusters of fewer CTAs with larger slices put fewer rows in flight and lost too
+// (tuning/hybrid_most_rows_experiment.patch: 655360 over 9 CTAs 76.4, 786432 over 12
+// 73.9). H200, 1 GiB, % of copy, softmax / log-softmax, one round, since 16-bit packs are
+// held as words (benchmarks/h200_2026-11-28/rule2c_h200_bc429b8.txt), block_hybrid
+// against split_hybrid, bf16 (fp16 alike), slices of 16 CTAs:
+//   606208 (74 KB) 76.9 / 80.8 against 85.2 / 86.5;  655360 (80 KB) 79.8 / 84.4 against
+//   84.5 / 85.5;  720896 (88 KB) 83.0 / 88.5 against 85.3 / 86.6;  786432 (96 KB) 86.3 /
+//   91.5 against 83.9 / 84.9;  851968 (104 KB) 89.0 / 93.0 against 84.1 / 85.2.
+// (Before the words, session 65, the clusters trailed to 112 KB: 786432 75.9 / 80.7
+// against 80.8 / 82.1, benchmarks/h200_2026-11-28/wide16_variants_h200_e357988.txt.)
+// 524288's 8 CTAs of 128 KB fill 240 slots and keep the clusters.
+constexpr int64_t kSplitHybridThinSliceBytes = 96 * 1024;
 
 // The CTA slots of block_hybrid's 512-thread CTAs, two per SM.
 inline int64_t hybrid_pair_slots(int64_t sms) { return sms * (kHybridThreads / kHybridSmallThreads); }
