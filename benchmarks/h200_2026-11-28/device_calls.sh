@@ -2461,3 +2461,32 @@ echo "rule 2c at $(el)"
 cd $out && tar czf gwords_csv_${tag}_$rev.tgz gwords_bwd_*.csv && rm -f gwords_bwd_*.csv
 
 ## call 89
+# session 66, the session's last device time: compute-sanitizer's four tools over every
+# CUDA variant whose 16-bit kernels now hold packs as words (forward block_hybrid,
+# split_hybrid, block_smem, cluster_smem, cluster_tma, split_smem, online; backward
+# block_hybrid, split_hybrid, block_smem, block_uncached, split_smem), the GPU tests with
+# rule 2c's slices now under 96 KB (was 112), `auto` at the widths it moved, and the
+# backward's words against 2f56bb8's kernels again at 262144-1048576 (call 88: 524288
+# -1.4-2.5 in one round).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+timeout 120 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_thin96_${tag}_$rev.log 2>&1
+tail -2 $out/gpu_tests_thin96_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_words_${tag}_$rev
+timeout 240 python3 benchmarks/sanitize.py --out $f.log --backends cuda --dtypes bf16,fp16 \
+  --ops softmax,log_softmax,softmax_backward,log_softmax_backward \
+  --variants block_hybrid,split_hybrid,block_smem,cluster_smem,cluster_tma,split_smem,online,block_uncached > $f.summary 2>&1
+echo "sanitize rc $? at $(el)" >> $f.summary; tail -9 $f.summary
+timeout 100 python3 -m comparison --cols 655360,720896,786432 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+  --min-bytes 1GiB --quiet --format csv --output $out/thin96_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out thin96_${tag} $rev | tee $out/thin96_${tag}_$rev.txt; echo "auto at $(el)"
+compare_trees gwords2 bwd 1 "--cols 262144,524288,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/gwords2_compare_${tag}_$rev.txt 2>&1
+cat $out/gwords2_compare_${tag}_$rev.txt; echo "backward at $(el)"
+cd $out && tar czf gwords2_csv_${tag}_$rev.tgz gwords2_bwd_*.csv && rm -f gwords2_bwd_*.csv
+
+## call 90
