@@ -2490,3 +2490,20 @@ cat $out/gwords2_compare_${tag}_$rev.txt; echo "backward at $(el)"
 cd $out && tar czf gwords2_csv_${tag}_$rev.tgz gwords2_bwd_*.csv && rm -f gwords2_bwd_*.csv
 
 ## call 90
+# session 66: the backward's words lost 1.5-2.3 points at 524288 and gained 1.4-2.8 at
+# 1048576 (calls 88-89). tuning/grad_words_write_only_experiment.patch keeps them in the
+# output pass only (the sum pass as elements again; words in the sum pass alone spilled
+# 42-124 bytes, sm_90); the three trees at both widths, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+rm -rf /tmp/wonly && cp -r $root /tmp/wonly && (cd /tmp/wonly && patch -p1 -s < benchmarks/tuning/grad_words_write_only_experiment.patch)
+build_trees $root /tmp/base /tmp/wonly; echo "built at $(el)"
+compare_trees wonly bwd 1 "--cols 524288,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base /tmp/wonly \
+  > $out/wonly_compare_${tag}_$rev.txt 2>&1
+cat $out/wonly_compare_${tag}_$rev.txt; echo "backward at $(el)"
+cd $out && tar czf wonly_csv_${tag}_$rev.tgz wonly_bwd_*.csv && rm -f wonly_bwd_*.csv
+
+## call 91
