@@ -2372,7 +2372,9 @@ echo "variants at $(el)"
 # session 56). Before the call: `git archive 71a1b46 kernels_cuda | tar -x -C .device/base`.
 # `auto`'s plans for 264 rows of fp32 / bf16 / fp16 at widths every 4096 columns from 32768
 # to 1179648 in both trees (they should match line for line), test_cuda_softmax.py, and
-# `auto` against 71a1b46 at the widths that changed on the H200, one round.
+# `auto` against 71a1b46 at the widths that changed on the H200, one round. Session 66:
+# the 16-bit kernels of the block-strided walkers hold packs as words on every GPU
+# (0361b8c, bc429b8), so this comparison covers that too, forward and backward.
 source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
@@ -2393,10 +2395,10 @@ for dt in (torch.float32, torch.bfloat16, torch.float16):
 for tree in $root /tmp/base; do (cd $tree && PYTHONPATH=$tree python3 -c "$scan" > $out/h100_scan_$(basename $tree)_${tag}_$rev.txt); done
 diff $out/h100_scan_$(basename $root)_${tag}_$rev.txt $out/h100_scan_base_${tag}_$rev.txt > $out/h100_scan_changed_${tag}_$rev.txt
 echo "plans differing: $(grep -c '^<' $out/h100_scan_changed_${tag}_$rev.txt); scan at $(el)"
-compare_trees h100check fwd 1 "--cols 34304,65536,74240,100000,128256,151936,196608,262144,655360,786432,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+compare_trees h100check fwd,bwd 1 "--cols 34304,65536,74240,100000,128256,151936,196608,262144,524288,655360,786432,1048576 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
   > $out/h100check_compare_${tag}_$rev.txt 2>&1
 cat $out/h100check_compare_${tag}_$rev.txt; echo "compare at $(el)"
-cd $out && tar czf h100check_csv_${tag}_$rev.tgz h100check_fwd_*.csv && rm -f h100check_fwd_*.csv
+cd $out && tar czf h100check_csv_${tag}_$rev.tgz h100check_*_r1.csv && rm -f h100check_*_r1.csv
 
 ## call 86
 # session 66 (2026-11-29, H200 only again), one device run with call 84 after it: the whole
