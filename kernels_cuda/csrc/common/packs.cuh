@@ -289,12 +289,14 @@ struct PackWords {
 
 template <typename T, int N>
 constexpr bool kWordPacks = sizeof(T) == 2 && N >= 2;
-template <typename T, int N>
-using HeldPack = std::conditional_t<kWordPacks<T, N>, PackWords<T, N>, Pack<T, N>>;
+// kWords = false: held as elements whatever the type (a caller whose registers ptxas
+// spilled as words).
+template <typename T, int N, bool kWords = true>
+using HeldPack = std::conditional_t<kWords && kWordPacks<T, N>, PackWords<T, N>, Pack<T, N>>;
 
-template <Cache kCache, typename T, int N>
-__device__ __forceinline__ HeldPack<T, N> load_held(const T* p) {
-  if constexpr (kWordPacks<T, N>) {
+template <Cache kCache, typename T, int N, bool kWords = true>
+__device__ __forceinline__ HeldPack<T, N, kWords> load_held(const T* p) {
+  if constexpr (kWords && kWordPacks<T, N>) {
     const Pack<T, N> q = load_pack<kCache, T, N>(p);
     PackWords<T, N> out;
     memcpy(out.w, &q, sizeof(out.w));

@@ -38,6 +38,32 @@ __device__ __forceinline__ void for_each_pack_batch(const T* src, I first, I ste
   }
 }
 
+// The maximum of the packs of a batch, as scan_packs folds them in: value by value, or,
+// for 16-bit words (sm_80+), two values at a time (exact) and converted once at the end.
+template <typename T, int N, bool kWords = kWordPacks<T, N>>
+struct BatchMax {
+  float m = -INFINITY;
+  __device__ __forceinline__ void add(const HeldPack<T, N>& p) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) m = nan_max(m, held_value(p, k));
+  }
+  __device__ __forceinline__ float value() const { return m; }
+};
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+template <typename T, int N>
+struct BatchMax<T, N, true> {
+  unsigned w = neg_inf_word<T>();
+  __device__ __forceinline__ void add(const PackWords<T, N>& p) {
+#pragma unroll
+    for (int j = 0; j < N / 2; ++j) w = max2_nan(w, p.w[j], static_cast<T*>(nullptr));
+  }
+  __device__ __forceinline__ float value() const {
+    return nan_max(half_word_to_float(w, false, static_cast<T*>(nullptr)),
+                   half_word_to_float(w, true, static_cast<T*>(nullptr)));
+  }
+};
+#endif
+
 // This thread's online (max, sum) over packs [0, packs) of `src`; with kToSmem the packs
 // are also copied to `smem` (same offsets), so the output pass can read them from there.
 // Only the raw packs stay live (converted for the sum, and for the max unless they are
@@ -57,36 +83,16 @@ __device__ __forceinline__ OnlinePair scan_packs(const T* src, T* smem, I packs)
       const I i = base + u * step;
       if (i < packs) p[u] = load_held<kLoad, T, N>(src + i * N);
     }
-    float batch_max = -INFINITY;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    // 16-bit words: the maximum two values at a time (exact), converted once.
-    constexpr bool kPackedMax = kWordPacks<T, N>;
-    unsigned max_word = 0u;
-    if constexpr (kPackedMax) max_word = neg_inf_word<T>();
-#endif
+    BatchMax<T, N> batch;
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
       if (i < packs) {
         if constexpr (kToSmem) store_pack<Cache::kNormal, T, N>(smem + i * N, held_pack(p[u]));
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-        if constexpr (kPackedMax) {
-#pragma unroll
-          for (int j = 0; j < N / 2; ++j) max_word = max2_nan(max_word, p[u].w[j], static_cast<T*>(nullptr));
-        } else
-#endif
-        {
-#pragma unroll
-          for (int k = 0; k < N; ++k) batch_max = nan_max(batch_max, held_value(p[u], k));
-        }
+        batch.add(p[u]);
       }
     }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (kPackedMax) {
-      batch_max = nan_max(half_word_to_float(max_word, false, static_cast<T*>(nullptr)),
-                          half_word_to_float(max_word, true, static_cast<T*>(nullptr)));
-    }
-#endif
+    const float batch_max = batch.value();
     acc = online_accumulate(acc, batch_max, [&](float m) {
       float d = 0.0f;
 #pragma unroll
@@ -142,34 +148,24 @@ __device__ __forceinline__ float sum_exp_packs(const T* src, I packs, float m) {
 // kWords: 16-bit packs held as words (HeldPack); block_uncached's 1024-thread bf16
 // instance, which reads them from global memory, spilled 8 bytes so (sm_90, 64
 // registers) and holds them as elements.
-template <Cache kLoad, Cache kStore, typename T, int N, bool kWords = kWordPacks<T, N>, typename I>
+template <Cache kLoad, Cache kStore, typename T, int N, bool kWords = true, typename I>
 __device__ __forceinline__ void write_packs(const T* src, T* dst, I packs, const RowNorm& n,
                                             bool log) {
   const I step = blockDim.x;
   for (I base = threadIdx.x; base < packs; base += step * kScanUnroll) {
-    std::conditional_t<kWords, HeldPack<T, N>, Pack<T, N>> p[kScanUnroll];
+    HeldPack<T, N, kWords> p[kScanUnroll];
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
-      if (i < packs) {
-        if constexpr (kWords) {
-          p[u] = load_held<kLoad, T, N>(src + i * N);
-        } else {
-          p[u] = load_pack<kLoad, T, N>(src + i * N);
-        }
-      }
+      if (i < packs) p[u] = load_held<kLoad, T, N, kWords>(src + i * N);
     }
 #pragma unroll
     for (int u = 0; u < kScanUnroll; ++u) {
       const I i = base + u * step;
       if (i < packs) {
         float f[N];
-        if constexpr (kWords) {
 #pragma unroll
-          for (int k = 0; k < N; ++k) f[k] = held_value(p[u], k);
-        } else {
-          unpack(p[u], f);
-        }
+        for (int k = 0; k < N; ++k) f[k] = held_value(p[u], k);
 #pragma unroll
         for (int k = 0; k < N; ++k) f[k] = normalize(f[k], n, log);
         store_pack<kStore, T, N>(dst + i * N, pack_from_float<T, N>(f));
