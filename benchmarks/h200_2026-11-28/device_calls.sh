@@ -2509,3 +2509,21 @@ cat $out/wonly_compare_${tag}_$rev.txt; echo "backward at $(el)"
 cd $out && tar czf wonly_csv_${tag}_$rev.tgz wonly_bwd_*.csv && rm -f wonly_bwd_*.csv
 
 ## call 91
+# session 66, written for the next session (the device time was spent): the rules that
+# chose among the 16-bit wide-row variants were tuned while block_hybrid's 16-bit scans
+# spent a byte permute and two conversions per value; since 0361b8c (packs as words) its
+# forward runs 5-13 points faster at 524288-1048576 (call 87). Every 16-bit variant that
+# serves them, against `auto`, at widths where `auto` takes another variant: the unpacked
+# clusters' rows (139264-589824; 393216 at 86.8 on them), rule 2c's split_hybrid rows
+# (606208-720896) and the widest, one round.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 400 python3 -m comparison --cols 139264,196608,262144,327680,393216,458752,589824,655360,720896,917504,1048576,1310720 \
+  --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid,cluster_regs,split_hybrid \
+  --min-bytes 1GiB --quiet --format csv --output $out/rewide16_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out rewide16_${tag} $rev | tee $out/rewide16_${tag}_$rev.txt; echo "variants at $(el)"
+
+## call 92
