@@ -753,7 +753,8 @@ def _hybrid_pair_slices_thin(x: torch.Tensor, p: dict) -> bool:
     if not (x.element_size() == 2 and _sm_bandwidth(props) >= limit("HYBRID_PAIR_MIN_SM_BANDWIDTH")
             and _hybrid_clusters_fill_under(p, limit("HYBRID_SMALL_THREADS"), slots)):
         return False
-    return -(-(x.shape[1] // p["pack"]) // p["cluster_size"]) * p["pack"] * 2 < limit("SPLIT_HYBRID_THIN_SLICE_BYTES")
+    slice_bytes = -(-(x.shape[1] // p["pack"]) // p["cluster_size"]) * p["pack"] * x.element_size()
+    return slice_bytes < limit("SPLIT_HYBRID_THIN_SLICE_BYTES")
 
 
 def _takes_split_hybrid_backward(y: torch.Tensor, op: str) -> bool:

@@ -276,7 +276,8 @@ bool hybrid_pair_slices_thin(const Plan& hybrid, int64_t cols, const DevicePrope
       !hybrid_clusters_fill_under(hybrid, kHybridSmallThreads, hybrid_pair_slots(device.sm_count))) {
     return false;
   }
-  return ceil_div(cols / hybrid.pack, hybrid.cluster_size) * hybrid.pack * 2 < kSplitHybridThinSliceBytes;
+  return ceil_div(cols / hybrid.pack, hybrid.cluster_size) * hybrid.pack * static_cast<int64_t>(sizeof(T)) <
+         kSplitHybridThinSliceBytes;
 }
 
 // Why rules 2c and 1a' passed block_hybrid's plan `hybrid` by, in words.
