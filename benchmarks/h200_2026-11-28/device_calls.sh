@@ -2527,3 +2527,36 @@ timeout 400 python3 -m comparison --cols 139264,196608,262144,327680,393216,4587
 python3 benchmarks/tuning/side_by_side.py $out rewide16_${tag} $rev | tee $out/rewide16_${tag}_$rev.txt; echo "variants at $(el)"
 
 ## call 92
+# session 67: call 91 (rewide16_h200_89e00d6.txt) put block_hybrid ahead of rule 0c's
+# unpacked clusters at 139264-458752 (bf16 log-softmax 393216 95.3 against 86.4) and behind
+# them at 589824. Over rule 0c's whole domain (16-bit rows of 64 KB to ~1.2 MB), 25 widths,
+# with the plans each variant makes (cluster size, threads, clusters at once), to find the
+# boundary and what explains it; then the backward's variants at the widest rows, where
+# 16-bit and fp32 still trail (87.6-89 / 82-86).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+w16=34304,40000,49152,57344,65536,73728,81920,90112,98304,114688,131072,151936,163840,180224,200000,229376,245760,294912,327680,360448,425984,491520,524288,557056,589824
+python3 - $w16 <<'PY' | tee $out/zone0c_plans_${tag}_$rev.txt
+import sys, torch
+from kernels_cuda import softmax as cs
+keys = ("variant", "cluster_size", "threads", "active_clusters", "resident_per_sm", "smem_bytes", "unpacked")
+for dt in (torch.bfloat16,):
+    for cols in map(int, sys.argv[1].split(",")):
+        x = torch.empty(1, cols, dtype=dt, device="cuda").expand(2, cols)
+        print(cols, cs.plan(x, "softmax", "auto")["reason_code"],
+              *(" ".join(f"{k}={cs.plan(x, 'softmax', v).get(k)}" for k in keys) + " |"
+                for v in ("cluster_regs", "block_hybrid")))
+PY
+timeout 400 python3 -m comparison --cols $w16 --dtype bf16,fp16 --op softmax,log_softmax --backends cuda \
+  --variants auto,block_hybrid,cluster_regs,split_hybrid --min-bytes 1GiB --quiet --format csv \
+  --output $out/zone0c_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out zone0c_${tag} $rev > $out/zone0c_${tag}_$rev.txt; echo "zone 0c at $(el)"
+timeout 200 python3 -m comparison --cols 524288,786432,1048576 --dtype bf16,fp32 --op softmax,log_softmax --pass bwd \
+  --backends cuda --variants auto,block_hybrid,split,split_hybrid,split_smem --min-bytes 1GiB --quiet --format csv \
+  --output $out/widebwd_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out widebwd_${tag} $rev | tee $out/widebwd_${tag}_$rev.txt; echo "backward at $(el)"
+
+## call 93
