@@ -311,7 +311,7 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if _few_rows_cluster(x):
         return "cluster_regs", "few_rows_cluster"
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
-    if regs["status"] == "ok" and regs["unpacked"]:
+    if _takes_unpacked_clusters(x):
         return "cluster_regs", "unpacked_clusters"  # rule 0c: 16-bit rows of 64-512 KB on fast SMs
     hybrid = cuda_softmax.plan(x, "softmax", "block_hybrid") if hopper else None
     if regs["status"] == "ok" and regs["cluster_size"] == 1:
@@ -341,6 +341,22 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if x.shape[0] < sms and cuda_softmax.plan(x, "softmax", "split")["status"] == "ok":
         return "split", "split_rows"
     return "online", "fallback_online"
+
+
+def _takes_unpacked_clusters(x: torch.Tensor) -> bool:
+    """auto's rule 0c restated for the aligned, contiguous rows of x: cluster_regs' plan
+    holds them as fp32 (unpacked), unless its clusters are of UNPACK_YIELD_MIN_CTAS to one
+    short of MAX_CLUSTER_SIZE CTAs and block_hybrid's plan is a cluster of its
+    HYBRID_SMALL_THREADS CTAs for as many rows as the SMs (rule 2b takes those)."""
+    regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
+    if regs["status"] != "ok" or not regs["unpacked"]:
+        return False
+    if not limit("UNPACK_YIELD_MIN_CTAS") <= regs["cluster_size"] < limit("MAX_CLUSTER_SIZE"):
+        return True
+    hybrid = cuda_softmax.plan(x, "softmax", "block_hybrid")
+    yields = (x.shape[0] >= cuda_softmax.gpu_properties(x.device.index)["sm_count"] and hybrid["status"] == "ok"
+              and hybrid["cluster_size"] > 1 and hybrid["threads"] == limit("HYBRID_SMALL_THREADS"))
+    return not yields
 
 
 def _few_rows_cluster(x: torch.Tensor) -> int:
@@ -581,7 +597,7 @@ def test_block_hybrid_pairs_16_bit_rows_that_one_small_cta_holds(dtype, cols):
     a = cuda_softmax.plan(many, "softmax", "auto")
     assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
     whole_packs = cols // 8 * 8 * x.element_size()  # what registers hold of a row read in three parts
-    unpacked = cuda_softmax.plan(many, "softmax", "cluster_regs")["unpacked"]  # rule 0c comes first
+    unpacked = _takes_unpacked_clusters(many)  # rule 0c comes first
     assert not (unpacked and cols % 8), "rows read in three parts keep their values packed"
     rule_1a = pairs and 64 * 1024 < whole_packs <= 128 * 1024 and not unpacked
     assert (a["reason_code"] == "pair_hybrid") == rule_1a, a
@@ -611,7 +627,7 @@ def test_block_hybrid_16_bit_rows_past_one_small_cta(dtype, cols):
     many = torch.empty(cuda_softmax.gpu_properties(0)["sm_count"], cols, dtype=dtype, device="cuda")
     a = cuda_softmax.plan(many, "softmax", "auto")
     expected = ("block_hybrid", "cluster_hybrid" if pairs else "one_cta_hybrid")
-    if cuda_softmax.plan(many, "softmax", "cluster_regs")["unpacked"]:  # rule 0c (aligned 16-bit rows, fast SMs)
+    if _takes_unpacked_clusters(many):  # rule 0c (aligned 16-bit rows, fast SMs)
         expected = ("cluster_regs", "unpacked_clusters")
     assert (a["variant"], a["reason_code"]) == expected, a
     assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
@@ -1464,9 +1480,13 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
         assert p["kernel"].endswith(f", full={'true' if full else 'false'}{tail}>"), p
         many = x[:1].expand(264, cols)  # as many rows as an H200's SMs twice: rule 0b leaves them
         a = cuda_softmax.plan(many, "softmax", "auto")
-        assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a
-        assert f"over a cluster of {p['cluster_size']} {threads}-thread CTAs" in a["reason"], a
-        assert (f"and {p['smem_bytes']} B of shared memory" in a["reason"]) == smem, a
+        if not _takes_unpacked_clusters(many):  # clusters of 9-15 CTAs give way to block_hybrid's
+            assert (a["variant"], a["reason_code"]) == ("block_hybrid", "cluster_hybrid"), a
+            assert limit("UNPACK_YIELD_MIN_CTAS") <= p["cluster_size"] < limit("MAX_CLUSTER_SIZE"), p
+        else:
+            assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a
+            assert f"over a cluster of {p['cluster_size']} {threads}-thread CTAs" in a["reason"], a
+            assert (f"and {p['smem_bytes']} B of shared memory" in a["reason"]) == smem, a
     for view in (base[:, 1:cols + 1], make_rows(3, cols + 1, dtype, "cuda", seed=3)):
         assert not cuda_softmax.plan(view, "softmax", "cluster_regs")["unpacked"], view.shape
     specials = special_rows(cols, dtype, "cuda", seed=cols)

@@ -2560,3 +2560,44 @@ timeout 200 python3 -m comparison --cols 524288,786432,1048576 --dtype bf16,fp32
 python3 benchmarks/tuning/side_by_side.py $out widebwd_${tag} $rev | tee $out/widebwd_${tag}_$rev.txt; echo "backward at $(el)"
 
 ## call 93
+# session 67: rule 0c gives way to block_hybrid's pair clusters where its own clusters are
+# of 9-15 CTAs (kUnpackYieldMinCtas, auto.cuh). The plans of both variants over rule 0c's
+# domain every 8192 columns (call 92 dumped them for two rows, where rule 0b answers auto),
+# the auto rule tests, `auto` over call 92's widths, and the backward's variants at bf16
+# 655360-983040 (call 92: block_hybrid 87.0 against auto's split_hybrid 83.8 / 84.9 at
+# 786432, behind it at 1048576).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+python3 - <<'PY' > $out/zone0c_plans_${tag}_$rev.txt
+import torch
+from kernels_cuda import softmax as cs
+sms = cs.gpu_properties(0)["sm_count"]
+for cols in [*range(32768, 600001, 8192), 139264, 151936, 200000, 393216, 458752]:
+    x = torch.empty(1, cols, dtype=torch.bfloat16, device="cuda").expand(2 * sms, cols)
+    a, r, h = (cs.plan(x, "softmax", v) for v in ("auto", "cluster_regs", "block_hybrid"))
+    print(cols, a["variant"], a["reason_code"], f"| regs unpacked={r['unpacked']} n={r['cluster_size']} "
+          f"threads={r['threads']} smem={r['smem_bytes']} clusters={r['active_clusters']} per_sm={r['resident_per_sm']}",
+          f"| hybrid k={h['cluster_size']} threads={h['threads']} clusters={h['active_clusters']} "
+          f"slice_kb={cols * 2 / max(h['cluster_size'], 1) / 1024:.0f} {h['status']}")
+for cols in (655360, 720896, 786432, 851968, 917504, 983040, 1048576):
+    y = torch.empty(1, cols, dtype=torch.bfloat16, device="cuda").expand(2 * sms, cols)
+    a, h = (cs.plan(y, "softmax_backward", v) for v in ("auto", "block_hybrid"))
+    print("bwd", cols, a["variant"], a["reason_code"], f"| hybrid k={h['cluster_size']} threads={h['threads']} "
+          f"clusters={h['active_clusters']} per_sm={h['resident_per_sm']} smem={h['smem_bytes']} {h['status']}")
+PY
+echo "plans at $(el)"
+timeout 300 python3 -m pytest tests/test_cuda_softmax.py -q -x -p no:cacheprovider \
+  -k "auto or unpack or hybrid or misaligned" 2>&1 | tail -3; echo "tests at $(el)"
+timeout 200 python3 -m comparison --cols 139264,196608,200000,229376,245760,262144,294912,327680,360448,393216,425984,458752,491520,589824 \
+  --dtype bf16,fp16 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv \
+  --output $out/yield0c_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out yield0c_${tag} $rev > $out/yield0c_${tag}_$rev.txt; echo "auto at $(el)"
+timeout 120 python3 -m comparison --cols 655360,720896,851968,917504,983040 --dtype bf16 --op softmax,log_softmax --pass bwd \
+  --backends cuda --variants auto,block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv \
+  --output $out/midbwd_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out midbwd_${tag} $rev | tee $out/midbwd_${tag}_$rev.txt; echo "backward at $(el)"
+
+## call 94

@@ -347,6 +347,7 @@ std::map<std::string, int64_t> softmax_constants() {
       {"REGS_UNPACK_PARTIAL_MIN_ROW_BYTES", kRegsUnpackPartialMinRowBytes},
       {"REGS_UNPACK_NARROW_MIN_FILL", kRegsUnpackNarrowMinFill},
       {"REGS_UNPACK_NARROW_MAX_ROW_BYTES", kRegsUnpackNarrowMaxRowBytes},
+      {"UNPACK_YIELD_MIN_CTAS", kUnpackYieldMinCtas},
       {"HYBRID_THREADS", kHybridThreads},
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
       {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},
