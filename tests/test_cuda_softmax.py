@@ -345,13 +345,15 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
 
 def _takes_unpacked_clusters(x: torch.Tensor) -> bool:
     """auto's rule 0c restated for the aligned, contiguous rows of x: cluster_regs' plan
-    holds them as fp32 (unpacked), unless its clusters are of UNPACK_YIELD_MIN_CTAS to one
-    short of MAX_CLUSTER_SIZE CTAs and block_hybrid's plan is a cluster of its
-    HYBRID_SMALL_THREADS CTAs for as many rows as the SMs (rule 2b takes those)."""
+    holds them as fp32 (unpacked), unless its clusters are of UNPACK_YIELD_MIN_CTAS CTAs or
+    more (not MAX_CLUSTER_SIZE CTAs holding shared memory too) and block_hybrid's plan is
+    a cluster of its HYBRID_SMALL_THREADS CTAs for as many rows as the SMs (rule 2b takes
+    those)."""
     regs = cuda_softmax.plan(x, "softmax", "cluster_regs")
     if regs["status"] != "ok" or not regs["unpacked"]:
         return False
-    if not limit("UNPACK_YIELD_MIN_CTAS") <= regs["cluster_size"] < limit("MAX_CLUSTER_SIZE"):
+    if regs["cluster_size"] < limit("UNPACK_YIELD_MIN_CTAS") or (
+            regs["cluster_size"] >= limit("MAX_CLUSTER_SIZE") and regs["smem_bytes"] > 0):
         return True
     hybrid = cuda_softmax.plan(x, "softmax", "block_hybrid")
     yields = (x.shape[0] >= cuda_softmax.gpu_properties(x.device.index)["sm_count"] and hybrid["status"] == "ok"
@@ -400,7 +402,6 @@ HOPPER_AUTO = {
 # Where GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH or more of DRAM bandwidth per SM (H200) differ.
 HOPPER_AUTO_FAST_SM = {
     (torch.bfloat16, 65536): "cluster_regs",   # a cluster of CTAs holding fp32, 768 threads per SM (rule 0c)
-    (torch.bfloat16, 262144): "cluster_regs",  # 16 CTAs of 256 such threads
 }
 
 
@@ -1480,9 +1481,9 @@ def test_cluster_regs_unpacks_16_bit_rows_past_one_cta_on_fast_sm_gpus(dtype, co
         assert p["kernel"].endswith(f", full={'true' if full else 'false'}{tail}>"), p
         many = x[:1].expand(264, cols)  # as many rows as an H200's SMs twice: rule 0b leaves them
         a = cuda_softmax.plan(many, "softmax", "auto")
-        if not _takes_unpacked_clusters(many):  # clusters of 9-15 CTAs give way to block_hybrid's
+        if not _takes_unpacked_clusters(many):  # clusters of 9 or more CTAs give way to block_hybrid's
             assert (a["variant"], a["reason_code"]) == ("block_hybrid", "cluster_hybrid"), a
-            assert limit("UNPACK_YIELD_MIN_CTAS") <= p["cluster_size"] < limit("MAX_CLUSTER_SIZE"), p
+            assert p["cluster_size"] >= limit("UNPACK_YIELD_MIN_CTAS"), p
         else:
             assert (a["variant"], a["reason_code"]) == ("cluster_regs", "unpacked_clusters"), a
             assert f"over a cluster of {p['cluster_size']} {threads}-thread CTAs" in a["reason"], a

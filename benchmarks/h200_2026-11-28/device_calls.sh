@@ -2601,3 +2601,19 @@ timeout 120 python3 -m comparison --cols 655360,720896,851968,917504,983040 --dt
 python3 benchmarks/tuning/side_by_side.py $out midbwd_${tag} $rev | tee $out/midbwd_${tag}_$rev.txt; echo "backward at $(el)"
 
 ## call 94
+# session 67: rule 0c also gives way where its clusters are of 16 CTAs holding no shared
+# memory (bf16 253952-262144: call 93 kept them, 92.1 / 91.4 against block_hybrid's 95.7 /
+# 95.5 in call 91). The GPU test file, then `auto` at the widths whose choice moved and
+# their neighbours.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+timeout 400 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 2>&1 | tail -3; echo "tests at $(el)"
+timeout 120 python3 -m comparison --cols 245760,253952,262144,270336,466944,491520,540672 --dtype bf16,fp16 \
+  --op softmax,log_softmax --backends cuda --variants auto,block_hybrid,cluster_regs --min-bytes 1GiB --quiet --format csv \
+  --output $out/yield16_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out yield16_${tag} $rev | tee $out/yield16_${tag}_$rev.txt; echo "auto at $(el)"
+
+## call 95

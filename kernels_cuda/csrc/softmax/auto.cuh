@@ -51,9 +51,9 @@
 //    100000 / 128256 82.5 / 79.7 / 87.8 / 94.0 -> 97.8 / 97.9 / 97.7 / 97.0 (log-softmax
 //    86.7 / 83.0 / 93.6 / 93.3 -> 98.0 / 97.9 / 98.0 / 97.4; cluster_regs.cuh,
 //    unpack_slices_nearly_full). The H100 (25 GB/s per SM) is not measured: it keeps
-//    rules 1-2c. Where these clusters are of more than kUnpackYieldMinCtas - 1 and fewer
-//    than kMaxClusterSize CTAs and block_hybrid would serve the rows over clusters of its
-//    two-per-SM CTAs (rule 2b), rule 2b takes them (kUnpackYieldMinCtas says why).
+//    rules 1-2c. Where these clusters are of kUnpackYieldMinCtas (9) CTAs or more (but
+//    16 that hold shared memory too) and block_hybrid would serve the rows over clusters
+//    of its two-per-SM CTAs, rule 2b takes them (kUnpackYieldMinCtas says why).
 // 1. cluster_regs while ONE CTA holds the row in registers: 512 threads up to 64 KB, one
 //    CTA of 1024 threads up to 128 KB (fp32 32768, bf16 65536). One read, one write, no
 //    shared memory, no peers to wait for: fp32 2048-16384 96.5-96.8, fp32 32768 98.3 and
@@ -295,27 +295,32 @@ inline std::string hybrid_clusters_words(const Plan& hybrid, int64_t sms) {
                    " SMs busy";
 }
 
-// Rule 0c gives way to rule 2b where its clusters have from this many CTAs to one short of
-// kMaxClusterSize and block_hybrid's plan is a cluster of its 512-thread CTAs, two per
-// SM, for as many rows as the SMs. Since block_hybrid's 16-bit scans hold their packs as
-// words (session 66), its clusters beat those of rule 0c there, and only there: H200, 1
-// GiB, % of copy, bf16 softmax / log-softmax (fp16 alike), rule 0c's clusters of n CTAs
-// -> block_hybrid's of k (benchmarks/h200_2026-11-28/zone0c_h200_c1687a9.txt, plans in
-// zone0c_plans_h200_c1687a9.txt; rewide16_h200_89e00d6.txt):
-//   200000 (n 9, k 4) 92.4 / 92.5 -> 93.7 / 97.0;  294912 (n 10, k 4) 86.0 / 86.3 -> 94.3
-//   / 94.1;  327680 (n 11, k 8) 86.2 / 86.5 -> 85.2 / 89.7;  360448 (n 12, k 8) 86.6 /
-//   87.0 -> 88.7 / 93.3;  425984 (n 14, k 8) 87.8 / 87.6 -> 93.8 / 95.6;
-// and where they keep rule 0c: clusters of 16, 491520 94.5 / 95.4 against 94.3 / 94.4 and
-// 589824 94.5 / 95.2 against 92.1 / 92.9; of 8 or fewer, 131072 (n 8) 96.6 / 96.1 against
-// 96.1 / 96.0, 163840 (n 6) 95.4 / 95.7 against 88.3 / 92.8, 245760 (n 8) 96.4 / 96.7
-// against 95.5 / 95.2. The share of the CTA slots rule 0c's clusters fill does not
-// separate them (200000's fill 87% and lose, 491520's 85% and win); their size does.
+// Rule 0c gives way to rule 2b where its clusters have this many CTAs or more (past the
+// portable 8) and block_hybrid's plan is a cluster of its 512-thread CTAs, two per SM, for
+// as many rows as the SMs; but clusters of kMaxClusterSize CTAs that also hold shared
+// memory keep it. Since block_hybrid's 16-bit scans hold their packs as words (session
+// 66), its clusters beat those of rule 0c there, and only there: H200, 1 GiB, % of copy,
+// bf16 softmax / log-softmax (fp16 alike), rule 0c's clusters of n CTAs -> block_hybrid's
+// of k (benchmarks/h200_2026-11-28/zone0c_h200_c1687a9.txt, rewide16_h200_89e00d6.txt;
+// the plans of every 8192 columns in zone0c_plans_h200_c96aae7.txt):
+//   200000 (n 9, k 4) 92.4 / 92.5 -> 93.7 / 97.0;  262144 (n 16, registers only, k 4)
+//   92.0 / 91.4 -> 95.7 / 95.5;  294912 (n 10, k 4) 86.0 / 86.3 -> 94.3 / 94.1;  327680
+//   (n 11, k 8) 86.2 / 86.5 -> 85.2 / 89.7;  360448 (n 12) 86.6 / 87.0 -> 88.7 / 93.3;
+//   393216 (n 13) 86.7 / 86.4 -> 92.0 / 95.3;  425984 (n 14) 87.8 / 87.6 -> 93.8 / 95.6;
+//   458752 (n 15) 88.9 / 89.1 -> 94.9 / 95.2;
+// where they keep rule 0c: clusters of 16 holding shared memory, 491520 94.5 / 95.4 against
+// 94.3 / 94.4 and 589824 94.5 / 95.2 against 92.1 / 92.9; of 8 or fewer, 131072 (n 8)
+// 96.6 / 96.1 against 96.1 / 96.0, 163840 (n 6) 95.4 / 95.7 against 88.3 / 92.8, 245760
+// (n 8) 96.4 / 96.7 against 95.5 / 95.2 (139264's 7 and 196608's 8 trail by 0.4-4.6 on
+// one side, not the other, and stay). The share of the CTA slots rule 0c's clusters fill
+// does not separate them (200000's fill 87% and lose, 491520's 85% and win).
 constexpr int kUnpackYieldMinCtas = 9;
 
 // Whether rule 0c's plan `regs` gives way to block_hybrid's clusters (above) for `rows`.
 template <typename T>
 bool unpacked_clusters_yield(const Plan& regs, const Problem& aligned, int64_t rows, int64_t sms) {
-  if (regs.cluster_size < kUnpackYieldMinCtas || regs.cluster_size >= kMaxClusterSize || rows < sms) return false;
+  const bool widest_with_smem = regs.cluster_size >= kMaxClusterSize && regs.smem_bytes > 0;
+  if (regs.cluster_size < kUnpackYieldMinCtas || widest_with_smem || rows < sms) return false;
   const Plan hybrid = plan_block_hybrid<T>(aligned);
   return hybrid.status == PlanStatus::ok && hybrid.cluster_size > 1 && hybrid.threads == kHybridSmallThreads;
 }
