@@ -2617,3 +2617,34 @@ timeout 120 python3 -m comparison --cols 245760,253952,262144,270336,466944,4915
 python3 benchmarks/tuning/side_by_side.py $out yield16_${tag} $rev | tee $out/yield16_${tag}_$rev.txt; echo "auto at $(el)"
 
 ## call 95
+# session 67, with what was left of its device time: where the widest fp32 rows lose
+# their time, for the next session. Nsight Compute (pipes, stalls, DRAM, occupancy) of
+# `auto`'s kernels at fp32 forward 1048576 (split_hybrid, 86.6% of copy), fp32 forward
+# 524288 (block_hybrid's 8-CTA clusters, 89-90), fp32 softmax backward 524288
+# (split_hybrid, 86.8) and bf16 softmax 786432 forward (block_hybrid, 86.6, each exp
+# computed twice), one launch each after two.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+cat > /tmp/one.py <<'PY'
+import sys, torch
+from comparison import softmax, softmax_backward
+dt = getattr(torch, sys.argv[1]); cols = int(sys.argv[2]); bwd = sys.argv[3] == "bwd"
+x = torch.randn((1 << 30) // (cols * (torch.finfo(dt).bits // 8)), cols, device="cuda", dtype=dt)
+y = torch.softmax(x.float(), -1).to(dt)
+for _ in range(3):
+    out = softmax_backward(y, x, backend="cuda") if bwd else softmax(x, backend="cuda")
+torch.cuda.synchronize()
+PY
+for c in "float32 1048576 fwd" "float32 524288 fwd" "float32 524288 bwd" "bfloat16 786432 fwd"; do
+  f=$out/ncu_wide_$(echo $c | tr ' ' _)_${tag}_$rev.txt
+  timeout 100 /usr/local/cuda/bin/ncu --clock-control none --launch-skip 2 --launch-count 1 -k regex:hybrid --page raw \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis --section WarpStateStats --section MemoryWorkloadAnalysis \
+    python3 /tmp/one.py $c > $f 2>&1
+  echo "== $c"; grep -E "Function Name|gpu__time_duration.sum|dram__throughput.avg.pct|dram__bytes_(read|write).sum |launch__(registers|grid_size|block_size|occupancy_limit)|sm__warps_active.avg.pct|sm__throughput.avg.pct|pipe_(xu|fma|alu|lsu)[a-z_]*\.avg\.pct_of_peak_sustained_active |warp_issue_stalled_(long|barrier|math|membar|short|mio|wait|lg|no_inst|sleeping)[a-z_]*_per_warp_active" $f | tr -s ' ' | cut -c1-150 | head -40
+done
+echo "ncu at $(el)"
+
+## call 96
