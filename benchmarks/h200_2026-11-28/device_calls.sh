@@ -2640,7 +2640,7 @@ torch.cuda.synchronize()
 PY
 for c in "float32 1048576 fwd" "float32 524288 fwd" "float32 524288 bwd" "bfloat16 786432 fwd"; do
   f=$out/ncu_wide_$(echo $c | tr ' ' _)_${tag}_$rev.txt
-  timeout 100 /usr/local/cuda/bin/ncu --clock-control none --launch-skip 2 --launch-count 1 -k regex:hybrid --page raw \
+  timeout 70 /usr/local/cuda/bin/ncu --clock-control none --launch-skip 2 --launch-count 1 -k regex:hybrid --page raw \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis --section WarpStateStats --section MemoryWorkloadAnalysis \
     python3 /tmp/one.py $c > $f 2>&1
   echo "== $c"; grep -E "Function Name|gpu__time_duration.sum|dram__throughput.avg.pct|dram__bytes_(read|write).sum |launch__(registers|grid_size|block_size|occupancy_limit)|sm__warps_active.avg.pct|sm__throughput.avg.pct|pipe_(xu|fma|alu|lsu)[a-z_]*\.avg\.pct_of_peak_sustained_active |warp_issue_stalled_(long|barrier|math|membar|short|mio|wait|lg|no_inst|sleeping)[a-z_]*_per_warp_active" $f | tr -s ' ' | cut -c1-150 | head -40
