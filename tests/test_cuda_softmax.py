@@ -460,6 +460,50 @@ def test_auto_spreads_few_wide_rows_over_clusters(dtype, cols, rows):
         run_and_check(Target("cuda", op, "auto"), x)
 
 
+# Rule 0c on a 132-SM GPU of REGS_UNPACK_MIN_SM_BANDWIDTH or more per SM (the H200), 16-bit
+# rows of as many rows as the SMs: width -> whether its unpacked clusters give way to
+# block_hybrid's (their size and shape from call 93's plans, benchmarks/h200_2026-11-28/
+# zone0c_plans_h200_c96aae7.txt).
+H200_UNPACKED_YIELD = {
+    131072: False,  # 8 CTAs of 256 threads
+    200000: True,   # 9 of 192
+    245760: False,  # 8 of 256, shared memory too
+    262144: True,   # 16 of 256, registers only
+    294912: True,   # 10 of 256
+    393216: True,   # 13 of 256
+    458752: True,   # 15 of 256
+    491520: False,  # 16 of 256, shared memory too
+    589824: False,  # 16 of 384, shared memory too
+}
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_auto_large_unpacked_clusters_give_way_to_block_hybrid(dtype):
+    """Rule 0c's clusters of UNPACK_YIELD_MIN_CTAS CTAs or more (not MAX_CLUSTER_SIZE that
+    hold shared memory too) give way to block_hybrid's clusters of two CTAs per SM for as
+    many rows as the SMs; fewer rows keep them (block_hybrid's clusters need the rows)."""
+    if not _is_hopper(0):
+        pytest.skip("rule 0c follows the cluster rules of sm_90")
+    props = cuda_softmax.gpu_properties(0)
+    sms = props["sm_count"]
+    moved = set()
+    for cols in H200_UNPACKED_YIELD:
+        many = torch.empty(1, cols, dtype=dtype, device="cuda").expand(2 * sms, cols)
+        a = cuda_softmax.plan(many, "softmax", "auto")
+        assert (a["variant"], a["reason_code"]) == _expected_auto(many), a
+        if a["reason_code"] == "cluster_hybrid" and cuda_softmax.plan(many, "softmax", "cluster_regs")["unpacked"]:
+            moved.add(cols)
+            fewer = many[:sms - 1]  # fewer rows than SMs: rule 0c keeps them
+            assert cuda_softmax.plan(fewer, "softmax", "auto")["reason_code"] == "unpacked_clusters", cols
+    if sms == 132 and _sm_bandwidth(props) >= limit("REGS_UNPACK_MIN_SM_BANDWIDTH"):
+        assert moved == {c for c, yields in H200_UNPACKED_YIELD.items() if yields}, moved
+    elif _sm_bandwidth(props) < limit("REGS_UNPACK_MIN_SM_BANDWIDTH"):
+        assert not moved, moved
+    x = make_rows(sms, 294912, dtype, "cuda", seed=44)
+    for op in OPS:
+        run_and_check(Target("cuda", op, "auto"), x)
+
+
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 def test_auto_thin_pair_clusters_take_split_hybrid(dtype):
     # Rule 2c for 16-bit rows on GPUs of HYBRID_PAIR_MIN_SM_BANDWIDTH per SM: where

@@ -2648,3 +2648,12 @@ done
 echo "ncu at $(el)"
 
 ## call 96
+# session 67, the device time's last minutes: the test that pins rule 0c's yield on a
+# 132-SM GPU of fast SMs (test_auto_large_unpacked_clusters_give_way_to_block_hybrid) and
+# the thresholds test.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
+timeout 60 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "large_unpacked or follows_the_thresholds" 2>&1 | tail -3
+
+## call 97
