@@ -2657,3 +2657,28 @@ python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1
 timeout 60 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "large_unpacked or follows_the_thresholds" 2>&1 | tail -3
 
 ## call 97
+# session 68: call 95's profiles put split_hybrid's CTAs at the exchange's barrier for
+# 37-42 % of their warps' time (fp32 forward 1048576: 29 CTAs a row, 9 rows at once;
+# fp32 backward 524288: 24 a row, 11 rows at once, so not a partial row), where
+# block_hybrid's co-scheduled clusters wait 3-4 %. One-shot, a row's CTAs start as slots
+# free, i.e. as other rows' CTAs finish their writes, so its first CTAs load and wait for
+# its last. Persistent groups (the checkout: R = the CTAs that fit at once / K groups of K
+# CTAs, group g taking rows g, g + R, ...) move to their next row together, right after
+# the exchange and their writes. split_hybrid and `auto`, forward and backward, against
+# the one-shot grid (aa9bb4b's kernels_cuda), one round; then the split_hybrid tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees persist fwd 1 "--cols 524288,655360,786432,1048576,1310720 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/persist_fwd_compare_${tag}_$rev.txt 2>&1
+cat $out/persist_fwd_compare_${tag}_$rev.txt; echo "forward at $(el)"
+compare_trees persist bwd 1 "--cols 262144,524288,786432,1048576 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/persist_bwd_compare_${tag}_$rev.txt 2>&1
+cat $out/persist_bwd_compare_${tag}_$rev.txt; echo "backward at $(el)"
+timeout 100 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k split_hybrid 2>&1 | tail -3; echo "tests at $(el)"
+cd $out && tar czf persist_csv_${tag}_$rev.tgz persist_*_r1.csv && rm -f persist_*_r1.csv
+
+## call 98

@@ -65,8 +65,8 @@ constexpr int kSplitHybridMaxSlices = 128;
 // bytes in the bf16 forward, ptxas sm_90).
 struct HybridGlobal : HybridSlice<HybridGlobal> {
   struct Ticket {
-    unsigned long long* slots;  // the row's K slots
-    int64_t row;
+    unsigned long long* slots;  // every row's K slots (row r's at slots + r * k)
+    int64_t row;                // the first row
     int rank;
     int k;
   };
@@ -89,7 +89,7 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
       const unsigned long long n = k > 1 ? atomicAdd(a.slots, 1ull) + 1ull : blockIdx.x;
       Ticket& t = ticket();
       t.row = static_cast<int64_t>(n / static_cast<unsigned>(k));
-      t.slots = a.slots + 1 + t.row * k;
+      t.slots = a.slots + 1;
       t.rank = static_cast<int>(n % static_cast<unsigned>(k));
       t.k = k;
     }
@@ -101,28 +101,29 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
   // n's CTA takes row n / K, slice n % K, and no other. K = 1: row blockIdx.x, and a
   // grid-stride loop past kMaxGridBlocks rows.
   static __device__ __forceinline__ int64_t first_row() { return ticket().row; }
-  static __device__ __forceinline__ int64_t row_step() { return gridDim.x; }
+  static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
+  static __device__ __forceinline__ unsigned long long* row_slots(int64_t row) { return ticket().slots + row * k_ctas(); }
   // Thread 0 publishes; warp 0 polls the row's K slots (lane l: slots l, l + 32, ...)
   // into shared memory; after a barrier every warp merges them in the same order, as
   // every CTA of the row does. (Merged in warp 0's polling loop, the bf16 forward
   // spilled 32 bytes, ptxas sm_90.) The next row's words are written after that row's
   // block reduction, whose barrier every thread passes after reading these.
   template <typename V>
-  static __device__ __forceinline__ const unsigned long long* gather(Shared<V>& shared) {
+  static __device__ __forceinline__ const unsigned long long* gather(Shared<V>& shared, int64_t row) {
     const int k = k_ctas();
-    const unsigned long long* row_slots = ticket().slots;
+    const unsigned long long* slots = row_slots(row);
     const int j = threadIdx.x;
     if (j < k) {
-      unsigned long long w = read_word(row_slots + j);
-      while (static_cast<long long>(w) < 0) w = read_word(row_slots + j);
+      unsigned long long w = read_word(slots + j);
+      while (static_cast<long long>(w) < 0) w = read_word(slots + j);
       shared.words[j] = w;
     }
     __syncthreads();
     return shared.words;
   }
-  __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int, int64_t) const {
-    if (threadIdx.x == 0) publish_word(ticket().slots + rank(), pair_word(acc));
-    const unsigned long long* words = gather(shared);
+  __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int, int64_t row) const {
+    if (threadIdx.x == 0) publish_word(row_slots(row) + rank(), pair_word(acc));
+    const unsigned long long* words = gather(shared, row);
     const int k = k_ctas();
     const int lane = threadIdx.x & 31;
     OnlinePair p = lane < k ? word_pair(words[lane]) : online_empty();
@@ -138,9 +139,9 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
     return warp_merge_pairs(p);
   }
   // The backward's sums: the low 32 bits of each word (publish_sum), the high half 0.
-  __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t) const {
-    if (threadIdx.x == 0) publish_word(ticket().slots + rank(), sum_word(v));
-    const unsigned long long* words = gather(shared);
+  __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t row) const {
+    if (threadIdx.x == 0) publish_word(row_slots(row) + rank(), sum_word(v));
+    const unsigned long long* words = gather(shared, row);
     const int k = k_ctas();
     const int lane = threadIdx.x & 31;
     float s = 0.0f;
@@ -206,7 +207,8 @@ Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> 
     if (plan.split > 1 && rows > kMaxGridBlocks / plan.split) continue;
     plan.status = PlanStatus::ok;
     plan.kernel = shape.fn;
-    plan.blocks = plan.split > 1 ? plan.split * rows : std::min(rows, kMaxGridBlocks);
+    const int64_t groups = static_cast<int64_t>(plan.resident_per_sm) * sms / plan.split;
+    plan.blocks = plan.split > 1 ? plan.split * std::min(rows, groups) : std::min(rows, kMaxGridBlocks);
     plan.workspace_bytes =
         plan.split > 1 ? (1 + rows * plan.split) * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
     return plan;
