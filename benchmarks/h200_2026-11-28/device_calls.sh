@@ -2682,3 +2682,25 @@ timeout 100 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 
 cd $out && tar czf persist_csv_${tag}_$rev.tgz persist_*_r1.csv && rm -f persist_*_r1.csv
 
 ## call 98
+# session 68: call 97's persistent groups lost 3-7 points everywhere (fp32 forward
+# 1048576 86.2 -> 82.4, backward 524288 86.3 -> 79.6). Groups that start together stay in
+# phase, every SM's two CTAs wait for their rows at once, and nothing loads meanwhile;
+# one-shot, rows start as slots free and drift apart. Do the groups gain once they start
+# out of phase? Group g waits g x (the time the GPU takes to move one row, at ~4.4 bytes
+# per ns) x S before its first row: S = 1 (the checkout: the groups spread over one
+# period), S = 0.5 (/tmp/s05), against the one-shot grid (/tmp/base, aa9bb4b), two rounds.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+rm -rf /tmp/s05 && cp -r $root /tmp/s05
+sed -i 's/constexpr double kStaggerScale = 1.0;/constexpr double kStaggerScale = 0.5;/' /tmp/s05/kernels_cuda/csrc/softmax/split_hybrid.cuh
+grep -c "kStaggerScale = 0.5" /tmp/s05/kernels_cuda/csrc/softmax/split_hybrid.cuh
+build_trees $root /tmp/base /tmp/s05; echo "built at $(el)"
+compare_trees stagger fwd,bwd 2 "--cols 524288,655360,1048576,1310720 --dtype fp32,bf16 --op softmax --backends cuda --variants split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/base /tmp/s05 \
+  > $out/stagger_compare_${tag}_$rev.txt 2>&1
+cat $out/stagger_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf stagger_csv_${tag}_$rev.tgz stagger_*_r?.csv && rm -f stagger_*_r?.csv
+
+## call 99

@@ -63,6 +63,12 @@ constexpr int kSplitHybridMaxSlices = 128;
 // address) and are read back at each use, as HybridCluster reads its special registers:
 // the 16-byte-pack kernels' registers are full (held in registers, they spilled 48-80
 // bytes in the bf16 forward, ptxas sm_90).
+constexpr double kStaggerScale = 1.0;
+template <typename T>
+__device__ __forceinline__ int64_t row_traffic(const RowsArgs<T>& a) { return 2 * a.cols * static_cast<int64_t>(sizeof(T)); }
+template <typename T>
+__device__ __forceinline__ int64_t row_traffic(const GradArgs<T>& a) { return 3 * a.cols * static_cast<int64_t>(sizeof(T)); }
+
 struct HybridGlobal : HybridSlice<HybridGlobal> {
   struct Ticket {
     unsigned long long* slots;  // every row's K slots (row r's at slots + r * k)
@@ -92,6 +98,19 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
       t.slots = a.slots + 1;
       t.rank = static_cast<int>(n % static_cast<unsigned>(k));
       t.k = k;
+      // EXPERIMENT (call 98): persistent groups start staggered, group g after g x the
+      // time the GPU takes to move one row (H200's ~4.4 bytes per ns) x kStaggerScale.
+      const int64_t groups = gridDim.x / k;
+      if (k > 1 && groups < a.rows) {
+        const double ns = kStaggerScale * static_cast<double>(row_traffic(a)) / 4400.0 * static_cast<double>(t.row);
+        unsigned long long t0;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+        unsigned long long now = t0;
+        while (now < t0 + static_cast<unsigned long long>(ns)) {
+          __nanosleep(256);
+          asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        }
+      }
     }
     __syncthreads();
   }
