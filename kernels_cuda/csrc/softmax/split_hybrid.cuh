@@ -63,16 +63,10 @@ constexpr int kSplitHybridMaxSlices = 128;
 // address) and are read back at each use, as HybridCluster reads its special registers:
 // the 16-byte-pack kernels' registers are full (held in registers, they spilled 48-80
 // bytes in the bf16 forward, ptxas sm_90).
-constexpr double kStaggerScale = 1.0;
-template <typename T>
-__device__ __forceinline__ int64_t row_traffic(const RowsArgs<T>& a) { return 2 * a.cols * static_cast<int64_t>(sizeof(T)); }
-template <typename T>
-__device__ __forceinline__ int64_t row_traffic(const GradArgs<T>& a) { return 3 * a.cols * static_cast<int64_t>(sizeof(T)); }
-
 struct HybridGlobal : HybridSlice<HybridGlobal> {
   struct Ticket {
-    unsigned long long* slots;  // every row's K slots (row r's at slots + r * k)
-    int64_t row;                // the first row
+    unsigned long long* slots;  // the row's K slots
+    int64_t row;
     int rank;
     int k;
   };
@@ -95,22 +89,9 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
       const unsigned long long n = k > 1 ? atomicAdd(a.slots, 1ull) + 1ull : blockIdx.x;
       Ticket& t = ticket();
       t.row = static_cast<int64_t>(n / static_cast<unsigned>(k));
-      t.slots = a.slots + 1;
+      t.slots = a.slots + 1 + t.row * k;
       t.rank = static_cast<int>(n % static_cast<unsigned>(k));
       t.k = k;
-      // EXPERIMENT (call 98): persistent groups start staggered, group g after g x the
-      // time the GPU takes to move one row (H200's ~4.4 bytes per ns) x kStaggerScale.
-      const int64_t groups = gridDim.x / k;
-      if (k > 1 && groups < a.rows) {
-        const double ns = kStaggerScale * static_cast<double>(row_traffic(a)) / 4400.0 * static_cast<double>(t.row);
-        unsigned long long t0;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-        unsigned long long now = t0;
-        while (now < t0 + static_cast<unsigned long long>(ns)) {
-          __nanosleep(256);
-          asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-        }
-      }
     }
     __syncthreads();
   }
@@ -120,29 +101,28 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
   // n's CTA takes row n / K, slice n % K, and no other. K = 1: row blockIdx.x, and a
   // grid-stride loop past kMaxGridBlocks rows.
   static __device__ __forceinline__ int64_t first_row() { return ticket().row; }
-  static __device__ __forceinline__ int64_t row_step() { return gridDim.x / k_ctas(); }
-  static __device__ __forceinline__ unsigned long long* row_slots(int64_t row) { return ticket().slots + row * k_ctas(); }
+  static __device__ __forceinline__ int64_t row_step() { return gridDim.x; }
   // Thread 0 publishes; warp 0 polls the row's K slots (lane l: slots l, l + 32, ...)
   // into shared memory; after a barrier every warp merges them in the same order, as
   // every CTA of the row does. (Merged in warp 0's polling loop, the bf16 forward
   // spilled 32 bytes, ptxas sm_90.) The next row's words are written after that row's
   // block reduction, whose barrier every thread passes after reading these.
   template <typename V>
-  static __device__ __forceinline__ const unsigned long long* gather(Shared<V>& shared, int64_t row) {
+  static __device__ __forceinline__ const unsigned long long* gather(Shared<V>& shared) {
     const int k = k_ctas();
-    const unsigned long long* slots = row_slots(row);
+    const unsigned long long* row_slots = ticket().slots;
     const int j = threadIdx.x;
     if (j < k) {
-      unsigned long long w = read_word(slots + j);
-      while (static_cast<long long>(w) < 0) w = read_word(slots + j);
+      unsigned long long w = read_word(row_slots + j);
+      while (static_cast<long long>(w) < 0) w = read_word(row_slots + j);
       shared.words[j] = w;
     }
     __syncthreads();
     return shared.words;
   }
-  __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int, int64_t row) const {
-    if (threadIdx.x == 0) publish_word(row_slots(row) + rank(), pair_word(acc));
-    const unsigned long long* words = gather(shared, row);
+  __device__ __forceinline__ OnlinePair merge(Shared<OnlinePair>& shared, OnlinePair acc, int, int64_t) const {
+    if (threadIdx.x == 0) publish_word(ticket().slots + rank(), pair_word(acc));
+    const unsigned long long* words = gather(shared);
     const int k = k_ctas();
     const int lane = threadIdx.x & 31;
     OnlinePair p = lane < k ? word_pair(words[lane]) : online_empty();
@@ -158,9 +138,9 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
     return warp_merge_pairs(p);
   }
   // The backward's sums: the low 32 bits of each word (publish_sum), the high half 0.
-  __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t row) const {
-    if (threadIdx.x == 0) publish_word(row_slots(row) + rank(), sum_word(v));
-    const unsigned long long* words = gather(shared, row);
+  __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t) const {
+    if (threadIdx.x == 0) publish_word(ticket().slots + rank(), sum_word(v));
+    const unsigned long long* words = gather(shared);
     const int k = k_ctas();
     const int lane = threadIdx.x & 31;
     float s = 0.0f;
@@ -226,8 +206,7 @@ Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> 
     if (plan.split > 1 && rows > kMaxGridBlocks / plan.split) continue;
     plan.status = PlanStatus::ok;
     plan.kernel = shape.fn;
-    const int64_t groups = static_cast<int64_t>(plan.resident_per_sm) * sms / plan.split;
-    plan.blocks = plan.split > 1 ? plan.split * std::min(rows, groups) : std::min(rows, kMaxGridBlocks);
+    plan.blocks = plan.split > 1 ? plan.split * rows : std::min(rows, kMaxGridBlocks);
     plan.workspace_bytes =
         plan.split > 1 ? (1 + rows * plan.split) * static_cast<int64_t>(sizeof(unsigned long long)) : 0;
     return plan;
