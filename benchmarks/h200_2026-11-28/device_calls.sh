@@ -2704,3 +2704,42 @@ cat $out/stagger_compare_${tag}_$rev.txt; echo "compare at $(el)"
 cd $out && tar czf stagger_csv_${tag}_$rev.tgz stagger_*_r?.csv && rm -f stagger_*_r?.csv
 
 ## call 99
+# session 68: block_hybrid's 16-bit forward clusters run 92-94 % of copy at 917504-1048576
+# (16 CTAs of 512 threads) but 80-88 at 655360-720896, where its plan takes the size
+# that keeps the most CTAs resident (10-15 CTAs; split_hybrid, `auto` there, 84-85), as
+# rule 0c's cluster_regs clusters did (session 67: 10-15 CTAs 86-89, 16 CTAs with shared
+# memory 94-95). Does a cluster of 16 CTAs (fewer resident) beat them? The checkout's
+# plan_hybrid_block takes SK_FORCE_CLUSTER CTAs where set (EXPERIMENT, host code only):
+# unset, 16 and 12, block_hybrid beside `auto`, forward 16-bit 655360-851968, fp32
+# 393216-524288, backward fp32 524288 and bf16 786432-1048576; the plans first.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+plans='
+import torch
+from kernels_cuda import softmax as s
+for dt, widths, op in ((torch.bfloat16, (655360, 720896, 786432, 851968, 1048576), "softmax"),
+                       (torch.float32, (393216, 524288), "softmax"),
+                       (torch.float32, (524288,), "softmax_backward"),
+                       (torch.bfloat16, (786432, 1048576), "softmax_backward")):
+    for c in widths:
+        p = s.plan(torch.empty(1, c, dtype=dt, device="cuda").expand(512, c), op, "block_hybrid")
+        print(str(dt)[6:], c, op, p["status"], "K", p["cluster_size"], "threads", p["threads"], "smem", p["smem_bytes"],
+              "clusters", p["active_clusters"], "resident", p["resident_per_sm"])
+'
+for f in none 16 12; do
+  if [ $f = none ]; then unset SK_FORCE_CLUSTER; else export SK_FORCE_CLUSTER=$f; fi
+  echo "== plans, SK_FORCE_CLUSTER=$f"; python3 -c "$plans"
+  common="--backends cuda --variants auto,block_hybrid --min-bytes 1GiB --quiet --format csv"
+  timeout 150 python3 -m comparison --cols 655360,720896,786432,851968 --dtype bf16,fp16 --op softmax,log_softmax $common --output $out/fk_fwd16_k$f.csv | tail -1
+  timeout 60 python3 -m comparison --cols 393216,524288 --dtype fp32 --op softmax,log_softmax $common --output $out/fk_fwd32_k$f.csv | tail -1
+  timeout 90 python3 -m comparison --cols 524288,786432,1048576 --dtype fp32,bf16 --op softmax --pass bwd $common --output $out/fk_bwd_k$f.csv | tail -1
+  echo "config $f at $(el)"
+done 2>&1 | tee $out/fk_plans_${tag}_$rev.txt
+unset SK_FORCE_CLUSTER
+for g in fwd16 fwd32 bwd; do echo "== $g"; python3 benchmarks/tuning/side_by_side.py $out fk_$g knone k16 k12; done | tee $out/fk_compare_${tag}_$rev.txt
+cd $out && tar czf fk_csv_${tag}_$rev.tgz fk_*_k*.csv && rm -f fk_*_k*.csv
+
+## call 100
