@@ -32,7 +32,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <initializer_list>
 
 #include "common/async_copy.cuh"
@@ -399,9 +398,7 @@ Plan plan_hybrid_block(const Problem& p, const void* one_fn, std::initializer_li
   for (const HybridShape& shape : shapes) {
     const int64_t limit = opt_in_smem(shape.fn, p.device, false);
     int k = 2;
-    int most = std::min(max_cluster, shape.max_cluster);
-    // EXPERIMENT (call 99): every cluster of SK_FORCE_CLUSTER CTAs where its slices fit.
-    if (const char* force = std::getenv("SK_FORCE_CLUSTER")) k = most = std::atoi(force);
+    const int most = std::min(max_cluster, shape.max_cluster);
     while (k < most && ceil_div(packs, k) * pack * kElem > shape.slice_bytes) ++k;
     Plan best = plan;
     for (; k <= most && ceil_div(packs, k) * pack * kElem <= shape.slice_bytes; ++k) {
