@@ -582,9 +582,8 @@ def test_auto_rules_for_rows_past_1_mb():
 def test_block_hybrid_clusters_by_element_size(dtype, cols):
     """Rows past one CTA: 16-bit over 512-thread CTAs of at most HYBRID_SMALL_SLICE_BYTES
     each, two per SM, while 16 of them hold the row (bf16 1572864, 3 MB: fp32's shape);
-    fp32 the same on GPUs of fast SMs (HYBRID_PAIR_MIN_SM_BANDWIDTH) while
-    HYBRID_SMALL_FP32_MAX_CLUSTER of them hold it, else over 1024-thread CTAs that hold
-    the row (one per SM). Of any number, not a power of two: from the fewest that hold
+    fp32 the same on GPUs of fast SMs (HYBRID_PAIR_MIN_SM_BANDWIDTH), else over
+    1024-thread CTAs that hold the row (one per SM). Of any number, not a power of two: from the fewest that hold
     the row, the size that keeps the most CTAs resident (K x the clusters co-scheduled),
     so never fewer than the fewest, and a larger K only where it keeps more resident."""
     if not _is_hopper(0):
@@ -593,9 +592,8 @@ def test_block_hybrid_clusters_by_element_size(dtype, cols):
     p = cuda_softmax.plan(x, "softmax", "block_hybrid")
     k, size = p["cluster_size"], x.element_size()
     assert p["status"] == "ok" and 2 <= k <= 16, p
-    most_small = limit("MAX_CLUSTER_SIZE") if size == 2 else limit("HYBRID_SMALL_FP32_MAX_CLUSTER")
     small = (size == 2 or _hybrid_pairs(cuda_softmax.gpu_properties(0))) and \
-        cols * size <= most_small * limit("HYBRID_SMALL_SLICE_BYTES")
+        cols * size <= limit("MAX_CLUSTER_SIZE") * limit("HYBRID_SMALL_SLICE_BYTES")
     if not small:
         cap = limit("HYBRID_THREADS") * p["cols_per_thread"] * size + p["smem_limit"]
         assert p["threads"] == limit("HYBRID_THREADS"), p

@@ -2743,3 +2743,40 @@ for g in fwd16 fwd32 bwd; do echo "== $g"; python3 benchmarks/tuning/side_by_sid
 cd $out && tar czf fk_csv_${tag}_$rev.tgz fk_*_k*.csv && rm -f fk_*_k*.csv
 
 ## call 100
+# session 68: call 99 put block_hybrid's fp32 forward over 16 CTAs of 512 threads, two per
+# SM, at 95.0 / 93.5 % of copy at 393216 / 524288 against its 8 CTAs of 1024 threads'
+# 89.6 / 89.5. The checkout lets fp32 rows take such clusters while 16 hold the row (to
+# 589824) on GPUs of fast SMs, as 16-bit rows did (the size among them that keeps the most
+# CTAs resident). Plans, `auto` against aa9bb4b's kernels_cuda at fp32 294912-606208, the
+# GPU test file, and compute-sanitizer's four tools over block_hybrid's fp32 forward at
+# those clusters.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+w32=294912,327680,360448,393216,425984,458752,491520,524288,557056,589824,606208
+scan='
+import sys, torch
+from kernels_cuda import softmax as s
+for c in map(int, sys.argv[1].split(",")):
+    x = torch.empty(1, c, device="cuda").expand((1 << 28) // c, c)
+    for v in ("auto", "block_hybrid"):
+        p = s.plan(x, "softmax", v)
+        print(c, v, p["variant"], p["reason_code"], "K", p["cluster_size"], "threads", p["threads"], "smem", p["smem_bytes"],
+              "clusters", p["active_clusters"], "split", p["split"])
+'
+for tree in $root /tmp/base; do echo "== plans $(basename $tree)"; (cd $tree && PYTHONPATH=$tree python3 -c "$scan" $w32); done | tee $out/fp32pairs_plans_${tag}_$rev.txt
+compare_trees fp32pairs fwd 1 "--cols $w32 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/fp32pairs_compare_${tag}_$rev.txt 2>&1
+cat $out/fp32pairs_compare_${tag}_$rev.txt; echo "compare at $(el)"
+timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -rs > $out/gpu_tests_fp32pairs_${tag}_$rev.log 2>&1
+tail -3 $out/gpu_tests_fp32pairs_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_fp32pairs_${tag}_$rev
+timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --dtypes fp32 --ops softmax,log_softmax \
+  --variants block_hybrid,auto --shapes 2x393216,2x524288,3x589824 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf fp32pairs_csv_${tag}_$rev.tgz fp32pairs_*_r1.csv && rm -f fp32pairs_*_r1.csv
+
+## call 101

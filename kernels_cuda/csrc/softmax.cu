@@ -352,7 +352,6 @@ std::map<std::string, int64_t> softmax_constants() {
       {"HYBRID_SMALL_THREADS", kHybridSmallThreads},
       {"HYBRID_PAIR_MIN_SM_BANDWIDTH", kHybridPairMinSmBandwidth},
       {"HYBRID_SMALL_SLICE_BYTES", kHybridSmallSliceBytes},
-      {"HYBRID_SMALL_FP32_MAX_CLUSTER", kHybridSmallFp32MaxCluster},
       {"GRAD_HYBRID_FIRST_BYTES", kGradHybridFirstBytes},
       {"GRAD_CLUSTER_MAX_SM_BANDWIDTH", kGradClusterMaxSmBandwidth},
       {"GRAD_CLUSTER_MIN_SM_THREADS", kGradClusterMinSmThreads},

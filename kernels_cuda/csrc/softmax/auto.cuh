@@ -70,13 +70,14 @@
 //    290 KB: fp32 65536, bf16 131072): still one CTA per row, no cluster exchange; but on
 //    GPUs of 30 GB/s or more of DRAM bandwidth per SM that CTA has 512 threads, two per
 //    SM, and holds 144 KB, and rows past it take rule 2b's clusters of such CTAs
-//    (block_hybrid.cuh, kHybridSmallThreads, kHybridSmallFp32MaxCluster: H200 bf16 131072
+//    (block_hybrid.cuh, kHybridSmallThreads: H200 bf16 131072
 //    89.9 -> 93.6, fp16 91.2 -> 96.3, fp32 65536 95.2 -> 96.3, 131072 93.9 -> 96.0).
 // 2b. (sm_90) block_hybrid over a cluster of 2-16 CTAs, each its slice of the row in 64
 //    KB of registers and up to the opt-in shared memory (227 KB on H100/H200: the
 //    smallest cluster whose slices fit, one 1024-thread CTA per SM; rows up to ~4.6 MB;
-//    16-bit rows in 512-thread CTAs of at most 144 KB, two per SM, while 16 hold the
-//    row: block_hybrid.cuh),
+//    16-bit rows, and on GPUs of 30 GB/s or more of DRAM bandwidth per SM fp32 rows too,
+//    in 512-thread CTAs of at most 144 KB, two per SM, while 16 hold the row:
+//    block_hybrid.cuh, kHybridSmallThreads),
 //    for as many rows as the SMs or more (as rule 3a: fewer rows leave resident clusters
 //    idle in the last wave, e.g. 9 rows of 16-CTA clusters where 7 fit an H100 at once;
 //    rules 0b and 5 spread few rows wider): the whole slice in flight at once (TMA bulk
@@ -215,8 +216,8 @@ constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
 // H200: 112 SMs busy, 20 idle); rows past 16 CTAs, which block_hybrid cannot hold, take
 // split_hybrid too. Clusters of two 512-thread CTAs per SM keep every SM busy though as
 // many of their CTAs idle (a cluster's CTAs may share SMs with another's), and stay; so
-// do clusters of one CTA per SM that fill the GPU (fp32 524288: 8 CTAs, 15 clusters, 120
-// SMs). 1 GiB, % of copy, one round, block_hybrid (or auto's choice before) ->
+// do clusters of one CTA per SM that fill the GPU (fp32 524288 on the H100: 8 CTAs, 15
+// clusters, 120 SMs; GPUs of fast SMs take 16 pair CTAs there, kHybridSmallThreads). 1 GiB, % of copy, one round, block_hybrid (or auto's choice before) ->
 // split_hybrid (benchmarks/h200_2026-11-27c/sh_h200_*, h100_2026-11-27c/sh_h100_*):
 //   forward fp32 1048576 (16 x 1024, 7 clusters): H200 81.2 -> 86.6, H100 91.4 -> 95.2;
 //   forward fp32 2097152 (split_smem before): H100 73.9 -> 92.1;

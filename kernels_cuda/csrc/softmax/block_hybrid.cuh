@@ -135,13 +135,18 @@ constexpr int64_t kHybridClusterSliceBytes = int64_t{1} << 30;
 // bf16 131072: 84.6 against 89.9.)
 constexpr int kHybridSmallThreads = 512;
 // fp32 rows take the same CTAs on those GPUs, one per row to 144 KB (fp32 36864) and in
-// clusters of at most kHybridSmallFp32MaxCluster past it: H200, 1 GiB, % of copy, two
-// rounds, `auto` softmax (log-softmax alike) one 1024-thread CTA per SM -> two 512-thread
-// ones (benchmarks/h200_2026-11-27/p32_*): 40000 / 49152 / 65536 97.2 / 96.4 / 95.2 ->
-// 97.6 / 96.9 / 96.2, 131072 / 196608 / 262144 (4 / 6 / 8 CTAs) 94.0 / 94.7 / 93.0 ->
-// 96.2 / 96.1 / 95.4, 98304 96.4 -> 96.2; 524288 over 15 of them lost (89.7 -> 87.2), as
-// it did on the H100 (fp32 above).
-constexpr int kHybridSmallFp32MaxCluster = 8;
+// clusters of them past it while 16 hold the row (to ~2.3 MB: fp32 589824), as 16-bit
+// rows do: H200, 1 GiB, % of copy, two rounds, `auto` softmax (log-softmax alike) one
+// 1024-thread CTA per SM -> two 512-thread ones (benchmarks/h200_2026-11-27/p32_*):
+// 40000 / 49152 / 65536 97.2 / 96.4 / 95.2 -> 97.6 / 96.9 / 96.2, 131072 / 196608 /
+// 262144 (4 / 6 / 8 CTAs) 94.0 / 94.7 / 93.0 -> 96.2 / 96.1 / 95.4, 98304 96.4 -> 96.2.
+// Past 8 CTAs, fp32 rows kept clusters of 1024-thread CTAs until session 68: 524288 over
+// 15 pair CTAs had lost then (89.7 -> 87.2), before clusters took the size that keeps
+// the most CTAs resident (plan_hybrid_block); over 16 (14 clusters, 224 CTAs) they gain:
+// H200, 1 GiB, % of copy, softmax / log-softmax, 8 CTAs of 1024 threads -> 16 of 512
+// (benchmarks/h200_2026-11-28/fk_compare_h200_97a4689.txt, call 99): 393216 89.6 / 89.7
+// -> 95.0 / 95.1, 524288 89.5 / 89.2 -> 93.6 / 93.3 (12 of 512: 94.1 and, 1024 threads,
+// 85.3).
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
@@ -443,12 +448,11 @@ Plan plan_block_hybrid(const Problem& p) {
   const HybridShape one_per_sm{fn, kHybridThreads, kHybridClusterSliceBytes, 1};
   // Two 512-thread CTAs per SM: on GPUs of kHybridPairMinSmBandwidth per SM one per row
   // where one holds the row and clusters of them past it, elsewhere the 16-bit rows past
-  // one 1024-thread CTA; clusters while kMaxClusterSize of them hold the row (16-bit: to
-  // ~2.3 MB) or kHybridSmallFp32MaxCluster (fp32: to ~1.1 MB), 1024-thread CTAs past that.
+  // one 1024-thread CTA; clusters while kMaxClusterSize of them hold the row (to ~2.3 MB),
+  // 1024-thread CTAs past that.
   const bool pairs = device_properties(p.device).dram_bytes_per_sm_s() >= kHybridPairMinSmBandwidth;
   const HybridShape two_per_sm{kernel_for_pack<BlockHybridFamily, T>(pack, kHybridSmallThreads, realigned != 0),
-                               kHybridSmallThreads, kHybridSmallSliceBytes, 2,
-                               kElem == 2 ? kMaxClusterSize : kHybridSmallFp32MaxCluster};
+                               kHybridSmallThreads, kHybridSmallSliceBytes, 2};
   const auto smem_bytes = [&](int64_t left) { return left > 0 ? round_up(left * pack * kElem, 16) + kTmaAlignSlack : 0; };
   const int bytes = hybrid_bytes(pack * kElem);
   Plan plan = kElem == 2 || pairs
