@@ -31,6 +31,13 @@
 // (the forward's pair as split's word, the backward's fp32 sum in its low half), each
 // polled until published, as in split.
 //
+// Why one-shot, not persistent groups of K CTAs looping over rows: groups that start
+// together stay in phase, so an SM's two CTAs wait for their rows' peers at once with
+// nothing loading, where one-shot rows drift apart as slots free. H200, 1 GiB, % of copy,
+// one-shot -> persistent (benchmarks/h200_2026-11-28/persist_*_h200_65db64f.txt): fp32
+// forward 1048576 86.2 -> 82.4, fp32 backward 524288 86.3 -> 79.6; groups started out of
+// phase won back half (stagger_compare_h200_b01de60.txt: 85.0, 81.7).
+//
 // Each element is read once and written once, as in block_hybrid; the exchange costs a
 // CTA one publish and one gather of K slots through L2 per row.
 #pragma once
