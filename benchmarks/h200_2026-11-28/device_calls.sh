@@ -2780,3 +2780,20 @@ tail -8 $f.txt; echo "sanitizer at $(el)"
 cd $out && tar czf fp32pairs_csv_${tag}_$rev.tgz fp32pairs_*_r1.csv && rm -f fp32pairs_*_r1.csv
 
 ## call 101
+# session 68, the device time's last minutes: where `auto` of both backends stands at the
+# issues' widest targets (524288 and 1048576: >= 93 forward, >= 90 backward), fp32 /
+# bf16 / fp16, softmax / log-softmax, forward and backward, after call 100's change.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c "from kernels_cuda import build; build.extension()" 2>&1 | tail -1; echo "built at $(el)"
+for pass in fwd bwd; do
+  timeout 150 python3 -m comparison --cols 524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax \
+    --backends cuda,triton --variants auto --pass $pass --min-bytes 1GiB --quiet --format csv \
+    --output $out/widest_${pass}_${tag}_$rev.csv | tail -1
+  python3 benchmarks/tuning/side_by_side.py $out widest_${pass}_${tag} $rev | tee $out/widest_${pass}_${tag}_$rev.txt
+  echo "$pass at $(el)"
+done
+
+## call 102
