@@ -2797,3 +2797,32 @@ for pass in fwd bwd; do
 done
 
 ## call 102
+# session 68, written for the next session (its device time was spent): call 101 put
+# Triton's log-softmax backward far ahead of CUDA's at the widest rows (H200, 1 GiB: fp32
+# 524288 / 1048576 100.5 / 95.3 against 85.4 / 81.6, bf16 1048576 98.9 against 86.7),
+# and ahead of its own softmax backward (fp32 1048576 88.8), whose sum needs y as well as
+# dy. A log-softmax row's sum is of dy alone, so y's bytes can land while the row's sums
+# are exchanged. benchmarks/tuning/log_backward_dy_first_experiment.patch does that in
+# CUDA's block_hybrid backward kernel (block_hybrid's clusters and split_hybrid): dy's
+# bulk copies first, y's after them on barriers of their own, waited on only before the
+# output pass (the sum reads dy where y stood). Against the checkout, one round: the
+# backward of both ops (softmax's should not move), `auto`, block_hybrid, split_hybrid;
+# the patched tree's backward GPU tests and compute-sanitizer's four tools over its log-
+# softmax backward.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/dyfirst && cp -r $root /tmp/dyfirst && (cd /tmp/dyfirst && git apply benchmarks/tuning/log_backward_dy_first_experiment.patch && git diff --stat | tail -1)
+build_trees $root /tmp/dyfirst; echo "built at $(el)"
+compare_trees dyfirst bwd 1 "--cols 262144,524288,786432,1048576 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/dyfirst \
+  > $out/dyfirst_compare_${tag}_$rev.txt 2>&1
+cat $out/dyfirst_compare_${tag}_$rev.txt; echo "compare at $(el)"
+(cd /tmp/dyfirst && PYTHONPATH=/tmp/dyfirst timeout 120 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "backward or hybrid" 2>&1 | tail -3); echo "tests at $(el)"
+f=$out/sanitize_dyfirst_${tag}_$rev
+(cd /tmp/dyfirst && PYTHONPATH=/tmp/dyfirst timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda \
+  --ops log_softmax_backward,softmax_backward --variants block_hybrid,split_hybrid > $f.txt 2>&1)
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf dyfirst_csv_${tag}_$rev.tgz dyfirst_*_r1.csv && rm -f dyfirst_*_r1.csv
+
+## call 103
