@@ -9,15 +9,16 @@
 // same effect). block_smem, by contrast, stages its row through registers a few packs
 // at a time. 4- and 8-byte packs (misaligned views) use cp.async per pack, 2-byte packs
 // a synchronous copy; every thread then reads back only the packs it copied itself.
-// 16-bit forward rows that one CTA of kHybridSmallThreads holds (to kHybridSmallSliceBytes)
+// Forward rows that one CTA of kHybridSmallThreads holds (to kHybridSmallSliceBytes)
 // take such CTAs, two per SM, one row each, on GPUs of kHybridPairMinSmBandwidth or more
-// of DRAM bandwidth per SM, and wider 16-bit rows clusters of them there (kHybridSmallThreads
+// of DRAM bandwidth per SM, and wider rows clusters of them there (kHybridSmallThreads
 // says why).
 // A row past one CTA goes to a cluster of K CTAs (2-16, the size that keeps the most
-// CTAs resident among those whose slices fit, rows up to ~4.6 MB; 16-bit forward:
-// 512-thread CTAs, two per SM, slices of at most kHybridSmallSliceBytes, while 16 of them
-// hold the row, else 1024-thread ones; backward: 512-thread CTAs while 16 of them (fp32)
-// or kHybridGradPairMax16BitCluster (16-bit) hold the row, else 1024), CTA k taking
+// CTAs resident among those whose slices fit, rows up to ~4.6 MB; forward, 16-bit rows
+// and, on those GPUs, fp32 rows: 512-thread CTAs, two per SM, slices of at most
+// kHybridSmallSliceBytes, while 16 of them hold the row, else 1024-thread ones;
+// backward: 512-thread CTAs while 16 of them (fp32) or kHybridGradPairMax16BitCluster
+// (16-bit) hold the row, else 1024), CTA k taking
 // packs [k*slice, (k+1)*slice) of the row in the same way: each CTA's pair (sum,
 // backward) is sent into every peer's shared memory by st.async, each CTA waiting on its
 // own mbarrier only (HybridCluster, ClusterSlots). Each CTA still has its whole slice in
