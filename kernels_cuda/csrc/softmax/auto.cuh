@@ -217,8 +217,9 @@ constexpr int64_t kSplitSmemMinRowBytes = int64_t{1} << 20;
 // split_hybrid too. Clusters of two 512-thread CTAs per SM keep every SM busy though as
 // many of their CTAs idle (a cluster's CTAs may share SMs with another's), and stay; so
 // do clusters of one CTA per SM that fill the GPU (fp32 524288 on the H100: 8 CTAs, 15
-// clusters, 120 SMs; GPUs of fast SMs take 16 pair CTAs there, kHybridSmallThreads). 1 GiB, % of copy, one round, block_hybrid (or auto's choice before) ->
-// split_hybrid (benchmarks/h200_2026-11-27c/sh_h200_*, h100_2026-11-27c/sh_h100_*):
+// clusters, 120 SMs; GPUs of fast SMs take 16 pair CTAs there, kHybridSmallThreads).
+// 1 GiB, % of copy, one round, block_hybrid (or auto's choice before) -> split_hybrid
+// (benchmarks/h200_2026-11-27c/sh_h200_*, h100_2026-11-27c/sh_h100_*):
 //   forward fp32 1048576 (16 x 1024, 7 clusters): H200 81.2 -> 86.6, H100 91.4 -> 95.2;
 //   forward fp32 2097152 (split_smem before): H100 73.9 -> 92.1;
 //   backward fp32 1048576 (split, 256-thread chunks before): H200 70.9 -> 82.4, H100

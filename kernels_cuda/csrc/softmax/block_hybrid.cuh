@@ -144,10 +144,10 @@ constexpr int kHybridSmallThreads = 512;
 // Past 8 CTAs, fp32 rows kept clusters of 1024-thread CTAs until session 68: 524288 over
 // 15 pair CTAs had lost then (89.7 -> 87.2), before clusters took the size that keeps
 // the most CTAs resident (plan_hybrid_block); over 16 (14 clusters, 224 CTAs) they gain:
-// H200, 1 GiB, % of copy, softmax / log-softmax, 8 CTAs of 1024 threads -> 16 of 512
-// (benchmarks/h200_2026-11-28/fk_compare_h200_97a4689.txt, call 99): 393216 89.6 / 89.7
-// -> 95.0 / 95.1, 524288 89.5 / 89.2 -> 93.6 / 93.3 (12 of 512: 94.1 and, 1024 threads,
-// 85.3).
+// H200, 1 GiB, % of copy, block_hybrid softmax / log-softmax, 8 CTAs of 1024 threads ->
+// 16 of 512 (benchmarks/h200_2026-11-28/fk_compare_h200_97a4689.txt, call 99): 393216
+// 89.7 / 89.7 -> 94.9 / 95.1, 524288 89.5 / 89.3 -> 93.5 / 93.4 (12 of 512 at 393216:
+// 93.9 / 94.7; 12 at 524288 take 1024-thread CTAs: 62.5 / 62.3).
 constexpr int64_t kHybridSmallSliceBytes = 144 * 1024;
 constexpr int64_t kHybridPairMinSmBandwidth = int64_t{30} * 1000 * 1000 * 1000;
 
