@@ -2813,7 +2813,7 @@ source benchmarks/tuning/experiment_env.sh
 export PYTHONPATH=$root
 start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-rm -rf /tmp/dyfirst && cp -r $root /tmp/dyfirst && (cd /tmp/dyfirst && git apply benchmarks/tuning/log_backward_dy_first_experiment.patch && git diff --stat | tail -1)
+rm -rf /tmp/dyfirst && cp -r $root /tmp/dyfirst && (cd /tmp/dyfirst && git apply benchmarks/tuning/log_backward_dy_first_experiment.patch && grep -c full_y kernels_cuda/csrc/softmax/block_hybrid.cuh)
 build_trees $root /tmp/dyfirst; echo "built at $(el)"
 compare_trees dyfirst bwd 1 "--cols 262144,524288,786432,1048576 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,block_hybrid,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/dyfirst \
   > $out/dyfirst_compare_${tag}_$rev.txt 2>&1
