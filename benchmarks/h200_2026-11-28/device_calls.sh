@@ -2826,3 +2826,36 @@ tail -8 $f.txt; echo "sanitizer at $(el)"
 cd $out && tar czf dyfirst_csv_${tag}_$rev.tgz dyfirst_*_r1.csv && rm -f dyfirst_*_r1.csv
 
 ## call 103
+# session 69. Call 102 put the dy-first order of block_hybrid's backward within a point of
+# the checkout (not taken). Triton's log-softmax backward reads dy alone before the
+# exchange and y and dy again after it (REREAD), at 100.5 / 95.3 (fp32 524288 / 1048576).
+# split.cuh's softmax_log_backward_split_reread_kernel is that form: `split` plans
+# log-softmax's aligned rows in it. Against dbd88e8's kernels (held split, auto): log-
+# softmax backward, fp32 and bf16, 64K-2M columns; the GPU tests of the checkout; compute-
+# sanitizer's four tools over the reread kernel (one wide row, uneven chunks, rows past
+# the resident groups).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees reread bwd 1 "--cols 65536,131072,262144,393216,524288,786432,1048576,2097152 --dtype fp32,bf16 --op log_softmax --backends cuda --variants auto,split --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/reread_compare_${tag}_$rev.txt 2>&1
+cat $out/reread_compare_${tag}_$rev.txt; echo "compare at $(el)"
+PYTHONPATH=$root python3 -c "
+import torch; from kernels_cuda import softmax as s
+for dt in (torch.float32, torch.bfloat16):
+    for c in (65536, 262144, 524288, 1048576, 2097152):
+        y = torch.empty(1024, c, dtype=dt, device='cuda')
+        p = s.plan(y, 'log_softmax_backward', 'split', dy=y)
+        print(dt, c, p['status'], p['kernel'], 'split', p['split'], 'threads', p['threads'], 'per_sm', p['resident_per_sm'], 'blocks', p['blocks'])
+" > $out/reread_plans_${tag}_$rev.txt 2>&1; cat $out/reread_plans_${tag}_$rev.txt
+timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -x 2>&1 | tail -4 | tee $out/gpu_tests_reread_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_reread_${tag}_$rev
+timeout $(( 585 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops log_softmax_backward \
+  --variants split --dtypes fp32,bf16 --shapes 1x262144,3x70000,200x16384 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf reread_csv_${tag}_$rev.tgz reread_*_r1.csv && rm -f reread_*_r1.csv
+
+## call 104

@@ -146,6 +146,24 @@ __device__ __forceinline__ void store_pack(T* p, const Pack<T, N>& v) {
   }
 }
 
+// A 16-byte load whose lines L2 keeps ahead of others (evict-last, by a createpolicy
+// policy: sm_80 and later), as Triton's evict_last loads compile: for a chunk that the
+// same CTA reads again after an exchange (split's log-softmax backward,
+// softmax/split.cuh), whose second read is an evict-first ld.global.cs. The policy is
+// made once per kernel (l2_evict_last_policy) and held in a register.
+__device__ __forceinline__ uint64_t l2_evict_last_policy() {
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  return policy;
+}
+__device__ __forceinline__ uint4 load_l2_evict_last(const void* p, uint64_t policy) {
+  uint4 v;
+  asm volatile("ld.global.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p), "l"(policy));
+  return v;
+}
+
 template <typename T, int N>
 __device__ __forceinline__ void unpack(const Pack<T, N>& p, float (&out)[N]) {
 #pragma unroll
