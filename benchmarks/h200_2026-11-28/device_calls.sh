@@ -2859,3 +2859,21 @@ tail -8 $f.txt; echo "sanitizer at $(el)"
 cd $out && tar czf reread_csv_${tag}_$rev.tgz reread_*_r1.csv && rm -f reread_*_r1.csv
 
 ## call 104
+# Call 103: the reread form lost 10-25 points to the held one (bf16 65536 93.9 -> 76.0,
+# fp32 131072 94.1 -> 74.8; only fp32 2097152 gained, 63.3 where auto has 49.2): near
+# 3/4 of the held figures, as if dy's second read came from DRAM. Its second read was
+# ld.global.cs, which leaves the first read's evict-last mark in L2; Triton's marks the
+# lines evict-first by policy (L2::cache_hint). That form, and plain loads both times
+# (SK_EXPERIMENT_REREAD_PLAIN, a host switch for this call only), `split` named.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+args="--cols 65536,131072,262144,524288,1048576,2097152 --dtype fp32,bf16 --op log_softmax --backends cuda --variants split --min-bytes 1GiB --quiet --format csv --pass bwd"
+timeout 200 python3 -m comparison $args --output $out/hint_policy.csv | tail -1
+SK_EXPERIMENT_REREAD_PLAIN=1 timeout 200 python3 -m comparison $args --output $out/hint_plain.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out hint policy plain | tee $out/hint_compare_${tag}_$rev.txt; echo "compare at $(el)"
+cd $out && tar czf hint_csv_${tag}_$rev.tgz hint_policy.csv hint_plain.csv && rm -f hint_policy.csv hint_plain.csv
+
+## call 105

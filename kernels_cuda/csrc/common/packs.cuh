@@ -146,21 +146,36 @@ __device__ __forceinline__ void store_pack(T* p, const Pack<T, N>& v) {
   }
 }
 
-// A 16-byte load whose lines L2 keeps ahead of others (evict-last, by a createpolicy
-// policy: sm_80 and later), as Triton's evict_last loads compile: for a chunk that the
-// same CTA reads again after an exchange (split's log-softmax backward,
-// softmax/split.cuh), whose second read is an evict-first ld.global.cs. The policy is
-// made once per kernel (l2_evict_last_policy) and held in a register.
-__device__ __forceinline__ uint64_t l2_evict_last_policy() {
+// 16-byte loads under an L2 eviction priority (a createpolicy policy, sm_80 and later),
+// as Triton's evict_last / evict_first loads compile: a chunk that the same CTA reads
+// again after an exchange (split's log-softmax backward, softmax/split.cuh) is read first
+// evict-last, so that L2 still holds it at the second read, and then evict-first, so
+// that its lines are the first to go once used (without the second mark, the H200 read
+// it from DRAM again: call 103). Each policy is made once per kernel (l2_policy) and
+// held in a register.
+enum class L2Evict { kLast, kFirst };
+template <L2Evict kEvict>
+__device__ __forceinline__ uint64_t l2_policy() {
   uint64_t policy;
-  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  if constexpr (kEvict == L2Evict::kLast) {
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  } else {
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+  }
   return policy;
 }
-__device__ __forceinline__ uint4 load_l2_evict_last(const void* p, uint64_t policy) {
+template <L2Evict kEvict>
+__device__ __forceinline__ uint4 load_l2_hinted(const void* p, uint64_t policy) {
   uint4 v;
-  asm volatile("ld.global.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p), "l"(policy));
+  if constexpr (kEvict == L2Evict::kLast) {
+    asm volatile("ld.global.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(policy));
+  } else {
+    asm volatile("ld.global.L1::evict_first.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(policy));
+  }
   return v;
 }
 

@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -577,7 +578,8 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
 constexpr int kSplitRereadBytes = 128;
 constexpr int split_reread_threads(int elem) { return elem == 4 ? 128 : 64; }
 
-template <typename T, int kThreads>
+// kHinted false: plain loads (an experiment, SK_EXPERIMENT_REREAD_PLAIN).
+template <typename T, int kThreads, bool kHinted = true>
 __global__ void __launch_bounds__(kThreads) softmax_log_backward_split_reread_kernel(GradArgs<T> a) {
   constexpr int N = 16 / static_cast<int>(sizeof(T));
   constexpr int P = kSplitRereadBytes / 16;
@@ -588,7 +590,8 @@ __global__ void __launch_bounds__(kThreads) softmax_log_backward_split_reread_ke
   const int G = blockDim.x;
   const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
   const int64_t offset = my.offset(N);
-  const uint64_t keep = l2_evict_last_policy();
+  const uint64_t keep = l2_policy<L2Evict::kLast>();
+  const uint64_t drop = l2_policy<L2Evict::kFirst>();
   int parity = 0;
   for (int64_t row = blockIdx.x / a.split; row < a.rows; row += my.groups, parity ^= 1) {
     const T* gr = a.dy + row * a.dy_stride + offset;
@@ -596,7 +599,13 @@ __global__ void __launch_bounds__(kThreads) softmax_log_backward_split_reread_ke
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       const int i = t + p * G;
-      g[p] = i < my.local ? load_l2_evict_last(gr + i * N, keep) : make_uint4(0u, 0u, 0u, 0u);
+      if (i >= my.local) {
+        g[p] = make_uint4(0u, 0u, 0u, 0u);
+      } else if constexpr (kHinted) {
+        g[p] = load_l2_hinted<L2Evict::kLast>(gr + i * N, keep);
+      } else {
+        g[p] = *reinterpret_cast<const uint4*>(gr + i * N);
+      }
     }
     float s0 = 0.0f, s1 = 0.0f;
 #pragma unroll
@@ -632,8 +641,13 @@ __global__ void __launch_bounds__(kThreads) softmax_log_backward_split_reread_ke
     for (int p = 0; p < P; ++p) {
       const int i = t + p * G;
       if (i < my.local) {
-        y[p] = __ldcs(reinterpret_cast<const uint4*>(yr + i * N));
-        g[p] = __ldcs(reinterpret_cast<const uint4*>(gr + i * N));
+        if constexpr (kHinted) {
+          y[p] = load_l2_hinted<L2Evict::kFirst>(yr + i * N, drop);
+          g[p] = load_l2_hinted<L2Evict::kFirst>(gr + i * N, drop);
+        } else {
+          y[p] = *reinterpret_cast<const uint4*>(yr + i * N);
+          g[p] = *reinterpret_cast<const uint4*>(gr + i * N);
+        }
       }
     }
     T* xr = a.dx + row * a.cols + offset;
@@ -705,6 +719,11 @@ constexpr int64_t kSplitRereadL2Percent = 75;
 template <typename T>
 const void* split_reread_kernel(int threads) {
   constexpr int kBase = split_reread_threads(static_cast<int>(sizeof(T)));
+  if (std::getenv("SK_EXPERIMENT_REREAD_PLAIN") != nullptr) {
+    return threads > kBase
+               ? reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, 2 * kBase, false>)
+               : reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, kBase, false>);
+  }
   return threads > kBase ? reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, 2 * kBase>)
                          : reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, kBase>);
 }
