@@ -61,8 +61,8 @@ def constants() -> dict[str, int]:
 def gpu_properties(device: int) -> dict[str, int]:
     """The properties of CUDA device `device` (an index) that the planner's rules read
     (csrc/softmax.cu gpu_properties): major, minor, sm_count, max_threads_per_sm,
-    smem_per_block_optin, smem_per_sm, dram_bytes_per_s (peak: two transfers per
-    memory clock over the bus width) and l2_bytes. Builds the extension."""
+    smem_per_block_optin, smem_per_sm and dram_bytes_per_s (peak: two transfers per
+    memory clock over the bus width). Builds the extension."""
     return dict(extension().gpu_properties(device))
 
 
@@ -77,7 +77,7 @@ def plan(x: torch.Tensor, op: str = "softmax", variant: str = "auto", dy: torch.
         g = x if dy is None else dy
         fields, kernel, reason = extension().softmax_backward_plan(
             x.data_ptr(), g.data_ptr(), rows, cols, x.stride(0), g.stride(0), DTYPE_CODES[x.dtype],
-            VARIANT_CODES[variant], op == "log_softmax_backward", x.device.index)
+            VARIANT_CODES[variant], x.device.index)
     else:
         fields, kernel, reason = extension().softmax_plan(x.data_ptr(), rows, cols, x.stride(0),
                                                           DTYPE_CODES[x.dtype], VARIANT_CODES[variant], x.device.index)

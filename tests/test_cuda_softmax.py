@@ -920,15 +920,13 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
     with float64, y also as an offset view. 70001 columns: y's rows (a row stride 8 values
     past the width) and dy's and dx's (contiguous) share their offsets from 16 bytes, so
     they are read in three parts, each row's chunks moved by its own head (the next row's
-    too); the view one value in loads scalars. Log-softmax's aligned rows of more than
-    one chunk take the reread form instead (SPLIT_REREAD_BYTES of dy a thread before the
-    exchange, then y and dy again), which must agree as well."""
+    too); the view one value in loads scalars."""
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     probe = torch.empty(1, cols, dtype=dtype, device="cuda")
-    plans = [cuda_softmax.plan(probe, op, "split", dy=probe) for op in BACKWARD_OPS]
-    if plans[0]["status"] != "ok":
-        pytest.skip(f"split's backward declines {cols} columns here: {plans[0]['status']}")
-    groups = max(p["resident_per_sm"] * sms // p["split"] for p in plans)  # row groups resident at once
+    p = cuda_softmax.plan(probe, "softmax_backward", "split", dy=probe)
+    if p["status"] != "ok":
+        pytest.skip(f"split's backward declines {cols} columns here: {p['status']}")
+    groups = p["resident_per_sm"] * sms // p["split"]  # row groups resident at once
     rows = 2 * groups + 1  # every CTA of the aligned rows takes a second row; an odd count ends on either slice
     base = torch.softmax(make_rows(rows, cols + 8, torch.float32, "cuda", seed=cols), -1).to(dtype)
     for y, three_parts in ((base[:, :cols], cols % 4 != 0), (base[:, 1:cols + 1], False)):
@@ -938,13 +936,7 @@ def test_backward_split_holds_chunks_and_requests_the_next_row(dtype, cols):
             assert p["status"] == "ok", p
             assert p["realigned"] == three_parts and ("edges=true" in p["kernel"]) == three_parts, p
             chunk = p["threads"] * p["cols_per_thread"]
-            reread = (op == "log_softmax_backward" and p["pack"] * y.element_size() == 16 and not three_parts
-                      and cols > limit("SPLIT_REREAD_THREADS_" + str(y.element_size())) * p["cols_per_thread"])
-            assert p["reread"] == reread and ("reread" in p["kernel"]) == reread, p
-            if reread:
-                assert p["cols_per_thread"] * y.element_size() == limit("SPLIT_REREAD_BYTES"), p
-            else:
-                assert chunk * y.element_size() <= limit("SPLIT_GRAD_THREADS") * limit("SPLIT_GRAD_BYTES"), p
+            assert chunk * y.element_size() <= limit("SPLIT_GRAD_THREADS") * limit("SPLIT_GRAD_BYTES"), p
             assert p["split"] == -(-cols // chunk), p
             assert p["workspace_bytes"] == (rows * p["split"] * 8 if p["split"] > 1 else 0), p
             run_and_check(Target("cuda", op, "split"), y, dy=dy)

@@ -73,11 +73,10 @@ at::Tensor softmax_forward(const at::Tensor& x, const std::optional<at::Tensor>&
   return y;
 }
 
-// softmax.cu: the launch plan of a backward variant (or kAuto) for y and dy, as softmax_plan
-// (log-softmax's with `log`: split plans its rows in a form of their own).
+// softmax.cu: the launch plan of a backward variant (or kAuto) for y and dy, as softmax_plan.
 std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan(
     int64_t y_ptr, int64_t dy_ptr, int64_t rows, int64_t cols, int64_t y_row_stride, int64_t dy_row_stride,
-    int64_t dtype, int64_t variant, bool log, int64_t device);
+    int64_t dtype, int64_t variant, int64_t device);
 
 // softmax.cu: the input gradient of softmax (log-softmax with `log`) from y and dy into a
 // contiguous dx, on `stream`; variant may be kAuto; `workspace` as softmax_forward_launch's.

@@ -204,11 +204,6 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
              n(plan.threads > kGradRegsThreads ? kGradRegsWideThreads : kGradRegsThreads) +
              ", min_blocks=" + n(plan.cluster_size == 1 && plan.threads <= kGradRegsThreads ? 2 : 1) + ">";
     case Variant::split:
-      if (plan.reread) {
-        const int base = split_reread_threads(static_cast<int>(dtype_size(dtype)));
-        return "softmax_log_backward_split_reread_kernel<" + t + ", threads=" + n(plan.threads > base ? 2 * base : base) +
-               ">";
-      }
       return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
     case Variant::block_hybrid:
@@ -368,10 +363,6 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_EDGES_FAST_SM_MIN_ROW_BYTES", kSplitEdgesFastSmMinRowBytes},
       {"SPLIT_GRAD_THREADS", kSplitGradThreads},
       {"SPLIT_GRAD_WIDE_THREADS", kSplitWideThreads},
-      {"SPLIT_REREAD_BYTES", kSplitRereadBytes},
-      {"SPLIT_REREAD_THREADS_4", split_reread_threads(4)},
-      {"SPLIT_REREAD_THREADS_2", split_reread_threads(2)},
-      {"SPLIT_REREAD_L2_PERCENT", kSplitRereadL2Percent},
       {"SPLIT_GRAD_WIDE_GROUPS", kSplitGradWideGroups},
       {"SPLIT_HYBRID_MAX_SLICES", kSplitHybridMaxSlices},
       {"SPLIT_HYBRID_CLUSTER_BUSY_PERCENT", kSplitHybridClusterBusyPercent},
@@ -397,7 +388,6 @@ std::map<std::string, int64_t> gpu_properties(int64_t device) {
       {"smem_per_block_optin", d.smem_per_block_optin},
       {"smem_per_sm", d.smem_per_sm},
       {"dram_bytes_per_s", d.dram_bytes_per_s},
-      {"l2_bytes", d.l2_bytes},
   };
 }
 
@@ -445,13 +435,13 @@ void softmax_forward_launch(int64_t x_ptr, int64_t y_ptr, int64_t rows, int64_t 
 // as softmax_plan answers. dx is assumed 16-byte aligned, as a fresh allocation is.
 std::tuple<std::vector<int64_t>, std::string, std::string> softmax_backward_plan(
     int64_t y_ptr, int64_t dy_ptr, int64_t rows, int64_t cols, int64_t y_row_stride, int64_t dy_row_stride,
-    int64_t dtype, int64_t variant, bool log, int64_t device) {
+    int64_t dtype, int64_t variant, int64_t device) {
   using namespace sk::softmax;
   check_shape(rows, cols, y_row_stride);
   check_shape(rows, cols, dy_row_stride);
   sk::DeviceGuard guard(static_cast<int>(device));
   const Problem p{static_cast<uint64_t>(y_ptr), 0, rows, cols, y_row_stride, static_cast<int>(device),
-                  static_cast<uint64_t>(dy_ptr), dy_row_stride, log};
+                  static_cast<uint64_t>(dy_ptr), dy_row_stride};
   const auto plan = cached_plan(dtype, variant, p, true);
   return {plan->fields(), plan->kernel_name, plan->reason};
 }
@@ -470,7 +460,7 @@ void softmax_backward_launch(int64_t y_ptr, int64_t dy_ptr, int64_t dx_ptr, int6
   if (rows == 0 || cols == 0) return;
   sk::DeviceGuard guard(static_cast<int>(device));
   const Problem p{static_cast<uint64_t>(y_ptr), static_cast<uint64_t>(dx_ptr), rows, cols, y_row_stride,
-                  static_cast<int>(device), static_cast<uint64_t>(dy_ptr), dy_row_stride, log};
+                  static_cast<int>(device), static_cast<uint64_t>(dy_ptr), dy_row_stride};
   const auto plan = cached_plan(dtype, variant, p, true);
   if (plan->status != PlanStatus::ok) {
     throw std::invalid_argument("softmax_backward: " + variant_name(plan->variant) + " cannot serve " +

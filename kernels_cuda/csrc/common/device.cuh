@@ -31,7 +31,6 @@ struct DeviceProperties {
   // H200: 4.8 TB/s, both over 132 SMs: what differs between them is the bandwidth each
   // SM has to keep busy.
   int64_t dram_bytes_per_s = 0;
-  int64_t l2_bytes = 0;
 
   // The DRAM bandwidth each SM must keep busy (bytes/s): what the `auto` rules that differ
   // between the H100 (25 GB/s) and the H200 (37 GB/s) read.
@@ -60,9 +59,6 @@ inline DeviceProperties device_properties(int device) {
     SK_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device));
     SK_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
     q.dram_bytes_per_s = 2 * static_cast<int64_t>(clock_khz) * 1000 * (bus_bits / 8);
-    int l2 = 0;
-    SK_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-    q.l2_bytes = l2;
     p = q;
   }
   return p;

@@ -146,39 +146,6 @@ __device__ __forceinline__ void store_pack(T* p, const Pack<T, N>& v) {
   }
 }
 
-// 16-byte loads under an L2 eviction priority (a createpolicy policy, sm_80 and later),
-// as Triton's evict_last / evict_first loads compile: a chunk that the same CTA reads
-// again after an exchange (split's log-softmax backward, softmax/split.cuh) is read first
-// evict-last, so that L2 still holds it at the second read, and then evict-first, so
-// that its lines are the first to go once used (without the second mark, the H200 read
-// it from DRAM again: call 103). Each policy is made once per kernel (l2_policy) and
-// held in a register.
-enum class L2Evict { kLast, kFirst };
-template <L2Evict kEvict>
-__device__ __forceinline__ uint64_t l2_policy() {
-  uint64_t policy;
-  if constexpr (kEvict == L2Evict::kLast) {
-    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
-  } else {
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-  }
-  return policy;
-}
-template <L2Evict kEvict>
-__device__ __forceinline__ uint4 load_l2_hinted(const void* p, uint64_t policy) {
-  uint4 v;
-  if constexpr (kEvict == L2Evict::kLast) {
-    asm volatile("ld.global.L1::evict_last.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p), "l"(policy));
-  } else {
-    asm volatile("ld.global.L1::evict_first.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p), "l"(policy));
-  }
-  return v;
-}
-
 template <typename T, int N>
 __device__ __forceinline__ void unpack(const Pack<T, N>& p, float (&out)[N]) {
 #pragma unroll

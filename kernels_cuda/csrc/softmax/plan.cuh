@@ -92,7 +92,6 @@ struct Problem {
   int device;
   uint64_t g = 0;
   int64_t g_stride = 0;
-  bool log = false;  // backward: log-softmax's (split plans its rows in a form of their own)
 };
 
 // Every launch decision for one problem (fields from plan_fields.def), the kernel, and
@@ -124,7 +123,7 @@ struct Plan {
 
 // Plans by everything that changes them: device, dtype, the variant requested (kAuto
 // included), rows, cols, row strides and the 16-byte alignment class of x, y and g (the
-// pack width depends on nothing else), and for the backward the op. A hit costs one map lookup, where planning costs
+// pack width depends on nothing else). A hit costs one map lookup, where planning costs
 // occupancy lookups and, for auto, up to four trial plans. Bounded: when full, it starts
 // over (a workload that cycles through more shapes than that pays planning again).
 class PlanCache {
@@ -134,7 +133,7 @@ class PlanCache {
   template <typename Make>
   std::shared_ptr<const Plan> get(int64_t dtype, int64_t variant, const Problem& p, Make&& make) {
     const Key key{p.device, dtype, variant, p.rows, p.cols, p.stride, static_cast<int>(p.x % 16),
-                  static_cast<int>(p.y % 16), static_cast<int>(p.g % 16), p.g_stride, p.log};
+                  static_cast<int>(p.y % 16), static_cast<int>(p.g % 16), p.g_stride};
     {
       std::lock_guard<std::mutex> lock(mutex_);
       const auto it = plans_.find(key);
@@ -148,7 +147,7 @@ class PlanCache {
   }
 
  private:
-  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int64_t, bool>;
+  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int64_t>;
   std::mutex mutex_;
   std::map<Key, std::shared_ptr<const Plan>> plans_;
 };

@@ -40,7 +40,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -561,117 +560,6 @@ __global__ void __launch_bounds__(kThreads, split_grad_min_blocks<T, N, B>(kThre
 }
 
 // ---------------------------------------------------------------------------------
-// Log-softmax's backward read twice (Triton's REREAD form, kernels_triton/softmax_split.py)
-// ---------------------------------------------------------------------------------
-// A log-softmax row's sum is of dy alone, so a CTA needs none of y before the exchange.
-// Per row, each CTA reads its chunk of dy (evict-last in L2), publishes the chunk's sum
-// and waits for the row's others, then reads its chunks of y (from DRAM) and of dy again
-// (from L2, evict-first) and writes dx. Nothing is held across the wait, so a CTA holds
-// 128 bytes of dy a thread before it and of both after (about half the held kernel's
-// registers): more CTAs per SM, and their loads, not a row held in registers, cover the
-// others' waits. DRAM traffic stays y + dy + dx as long as L2 keeps the chunks between
-// the reads: the resident CTAs' dy, a few MB (place_split_reread).
-// Chunks of kSplitRereadBytes a thread in 16-byte packs, split_reread_threads(elem) threads:
-// fp32 16 KB of each tensor (Triton's 4096 values at 4 warps), 16-bit 8 KB (Triton's
-// 4096 at 2 warps: 64 values a thread, so more programs per SM); twice the threads where
-// a row has more chunks than the GPU has SMs (Triton: at most one chunk a row per SM).
-constexpr int kSplitRereadBytes = 128;
-constexpr int split_reread_threads(int elem) { return elem == 4 ? 128 : 64; }
-
-// kHinted false: plain loads (an experiment, SK_EXPERIMENT_REREAD_PLAIN).
-template <typename T, int kThreads, bool kHinted = true>
-__global__ void __launch_bounds__(kThreads) softmax_log_backward_split_reread_kernel(GradArgs<T> a) {
-  constexpr int N = 16 / static_cast<int>(sizeof(T));
-  constexpr int P = kSplitRereadBytes / 16;
-  constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
-  __shared__ float warp_sums[2][kThreads / 32];
-  __shared__ float row_sum[2];
-  const int t = threadIdx.x;
-  const int G = blockDim.x;
-  const RowPart my = row_part(a.split, a.cols / N, a.slice_packs);
-  const int64_t offset = my.offset(N);
-  const uint64_t keep = l2_policy<L2Evict::kLast>();
-  const uint64_t drop = l2_policy<L2Evict::kFirst>();
-  int parity = 0;
-  for (int64_t row = blockIdx.x / a.split; row < a.rows; row += my.groups, parity ^= 1) {
-    const T* gr = a.dy + row * a.dy_stride + offset;
-    uint4 g[P];
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const int i = t + p * G;
-      if (i >= my.local) {
-        g[p] = make_uint4(0u, 0u, 0u, 0u);
-      } else if constexpr (kHinted) {
-        g[p] = load_l2_hinted<L2Evict::kLast>(gr + i * N, keep);
-      } else {
-        g[p] = *reinterpret_cast<const uint4*>(gr + i * N);
-      }
-    }
-    float s0 = 0.0f, s1 = 0.0f;
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const unsigned w[4] = {g[p].x, g[p].y, g[p].z, g[p].w};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-#pragma unroll
-        for (int h = 0; h < kPerWord; ++h) {
-          const float v = sk::word_value(w[j], h == 1, static_cast<T*>(nullptr));
-          if (((p * 4 + j) * kPerWord + h) & 1) {
-            s1 += v;
-          } else {
-            s0 += v;
-          }
-        }
-      }
-    }
-    float s = slice_sum(s0 + s1, warp_sums[parity], 0, G);
-    if (a.split > 1) {
-      unsigned long long* slots = a.slots + row * a.split;
-      if (t == 0) publish_sum(slots + my.index, s);
-      if (t < 32) {
-        const float total = gather_row_sum(slots, a.split);
-        if (t == 0) row_sum[parity] = total;
-      }
-      __syncthreads();
-      s = row_sum[parity];
-    }
-    const T* yr = a.y + row * a.y_stride + offset;
-    uint4 y[P];
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const int i = t + p * G;
-      if (i < my.local) {
-        if constexpr (kHinted) {
-          y[p] = load_l2_hinted<L2Evict::kFirst>(yr + i * N, drop);
-          g[p] = load_l2_hinted<L2Evict::kFirst>(gr + i * N, drop);
-        } else {
-          y[p] = *reinterpret_cast<const uint4*>(yr + i * N);
-          g[p] = *reinterpret_cast<const uint4*>(gr + i * N);
-        }
-      }
-    }
-    T* xr = a.dx + row * a.cols + offset;
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const int i = t + p * G;
-      if (i < my.local) {
-        const unsigned yw[4] = {y[p].x, y[p].y, y[p].z, y[p].w};
-        const unsigned gw[4] = {g[p].x, g[p].y, g[p].z, g[p].w};
-        float f[N];
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-          const int j = k / kPerWord;
-          const bool hi = k % kPerWord == 1;
-          f[k] = grad_out<T>(sk::word_value(yw[j], hi, static_cast<T*>(nullptr)),
-                             sk::word_value(gw[j], hi, static_cast<T*>(nullptr)), s, true);
-        }
-        store_pack<kOutputStore, T, N>(xr + i * N, pack_from_float<T, N>(f));
-      }
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------
 // Backward plan
 // ---------------------------------------------------------------------------------
 
@@ -710,46 +598,6 @@ inline int64_t resident_row_groups(const Plan& plan, int device) {
   return plan.resident_per_sm * device_properties(device).sm_count / plan.split;
 }
 
-// The reread form counts on L2 holding every chunk of dy between its two reads: the
-// resident row groups' rows of dy, at most this share of the GPU's L2 (Triton's
-// SPLIT_REREAD_L2_SHARE), or the held form serves the rows. The H100's and H200's 50 /
-// 60 MB hold fp32 1048576's few groups (4 MB of dy each) several times over.
-constexpr int64_t kSplitRereadL2Percent = 75;
-
-template <typename T>
-const void* split_reread_kernel(int threads) {
-  constexpr int kBase = split_reread_threads(static_cast<int>(sizeof(T)));
-  if (std::getenv("SK_EXPERIMENT_REREAD_PLAIN") != nullptr) {
-    return threads > kBase
-               ? reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, 2 * kBase, false>)
-               : reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, kBase, false>);
-  }
-  return threads > kBase ? reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, 2 * kBase>)
-                         : reinterpret_cast<const void*>(&softmax_log_backward_split_reread_kernel<T, kBase>);
-}
-
-// Places log-softmax's rows of `packs` 16-byte packs in the reread form's chunks (above)
-// into `plan`; false (plan untouched) where a row fits one chunk, where its chunks are
-// not all resident at once, or where the resident groups' dy would crowd L2.
-template <typename T>
-bool place_split_reread(Plan& plan, const Problem& p, int64_t packs) {
-  constexpr int kChunkPacks = kSplitRereadBytes / 16;
-  const DeviceProperties device = device_properties(p.device);
-  int threads = split_reread_threads(static_cast<int>(sizeof(T)));
-  if (ceil_div(packs, static_cast<int64_t>(threads) * kChunkPacks) > device.sm_count) threads *= 2;
-  Plan reread = plan;
-  reread.cols_per_thread = kSplitRereadBytes / static_cast<int>(sizeof(T));
-  reread.reread = 1;
-  if (!place_split_chunks(reread, p, split_reread_kernel<T>(threads), packs, 16, kSplitRereadBytes, threads) ||
-      reread.split < 2) {
-    return false;
-  }
-  const int64_t pending_bytes = reread.blocks / reread.split * packs * 16;
-  if (pending_bytes * 100 > kSplitRereadL2Percent * device.l2_bytes) return false;
-  plan = reread;
-  return true;
-}
-
 template <typename T>
 Plan plan_split_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
@@ -759,8 +607,6 @@ Plan plan_split_backward(const Problem& p) {
   const int bytes = split_grad_bytes(pack * kElem);
   const int64_t packs = std::max<int64_t>(p.cols / pack, 1);
   plan.pack = pack;
-  // Log-softmax's aligned rows of whole 16-byte packs: the reread form.
-  if (p.log && !edges && pack * kElem == 16 && place_split_reread<T>(plan, p, packs)) return plan;
   plan.cols_per_thread = bytes / kElem;
   const void* fn = kernel_for_pack<SplitBackwardFamily, T>(pack, edges, false);
   const bool fits = place_split_chunks(plan, p, fn, packs, pack * kElem, bytes, split_grad_threads(bytes));
