@@ -819,15 +819,20 @@ def _hybrid_pair_slices_thin(x: torch.Tensor, p: dict) -> bool:
 def _takes_split_hybrid_backward(y: torch.Tensor, op: str) -> bool:
     """auto backward's rule 1a' restated: rows of rule 1a's width whose block_hybrid
     clusters would leave SMs idle or which 16 CTAs cannot hold, where split_hybrid serves
-    them, not read in three parts."""
-    if not (_is_hopper(y.device) and _wide_for_split_backward(y)):
+    them, not read in three parts; fewer rows than the SMs only past 16 CTAs, where their
+    CTAs fill the GPU SPLIT_HYBRID_MIN_WAVES times (an aligned y)."""
+    props = cuda_softmax.gpu_properties(y.device.index)
+    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if _fast_sm(props) else "SPLIT_GRAD_MIN_ROW_BYTES")
+    if not (_is_hopper(y.device) and y.shape[1] * y.element_size() >= min_row_bytes):
         return False
-    sms = cuda_softmax.gpu_properties(y.device.index)["sm_count"]
+    sms = props["sm_count"]
+    many = _wide_for_split_backward(y)
     hybrid = cuda_softmax.plan(y, op, "block_hybrid")
-    if not (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms)):
+    if not (hybrid["status"] == "row_exceeds_smem" or (many and _hybrid_clusters_leave_sms_idle(hybrid, sms))):
         return False
     p = cuda_softmax.plan(y, op, "split_hybrid")
-    return p["status"] == "ok" and not p["realigned"]
+    fills = many or y.shape[0] * p["split"] >= limit("SPLIT_HYBRID_MIN_WAVES") * p["resident_per_sm"] * sms
+    return p["status"] == "ok" and not p["realigned"] and fills
 
 
 def _takes_hybrid_cluster_backward(y: torch.Tensor, op: str) -> bool:
@@ -985,6 +990,32 @@ def test_backward_auto_takes_split_for_many_rows_by_dram_bandwidth_per_sm(dtype,
         assert "MB/s of DRAM bandwidth per SM" in p["reason"], p
         wide = torch.softmax(make_rows(props["sm_count"], cols + 1, torch.float32, "cuda", seed=3), -1).to(dtype)
         run_and_check(Target("cuda", "softmax_backward", "auto"), wide[:, 1:], dy=torch.randn_like(y))
+
+
+@pytest.mark.parametrize("dtype, cols", [(torch.float32, 2097152), (torch.bfloat16, 4194304)], ids=str)
+def test_backward_auto_takes_split_hybrid_for_few_rows_past_sixteen_ctas(dtype, cols):
+    """Fewer rows than the SMs, each past 16 CTAs of block_hybrid (8 MB of y): split_hybrid
+    from as many rows as fill the GPU SPLIT_HYBRID_MIN_WAVES times with its CTAs (rule
+    1a', as the forward's rule 2c), the rules below for one row fewer; the rule restated,
+    and the choice agrees with float64."""
+    if not _is_hopper(torch.device("cuda", 0)):
+        pytest.skip("block_hybrid and split_hybrid need sm_90 (clusters, TMA bulk copies)")
+    sms = cuda_softmax.gpu_properties(0)["sm_count"]
+    one = torch.empty(1, cols, dtype=dtype, device="cuda")
+    spread = cuda_softmax.plan(one, "softmax_backward", "split_hybrid", dy=one)
+    assert spread["status"] == "ok" and cuda_softmax.plan(one, "softmax_backward", "block_hybrid")["status"] \
+        == "row_exceeds_smem", spread
+    rows = -(-limit("SPLIT_HYBRID_MIN_WAVES") * spread["resident_per_sm"] * sms // spread["split"])
+    if rows >= sms:
+        pytest.skip(f"{cols} columns fill this GPU's {sms} SMs twice only from {rows} rows")
+    y = torch.softmax(make_rows(rows, cols, torch.float32, "cuda", seed=rows), -1).to(dtype)
+    dy = torch.randn_like(y)
+    for op in BACKWARD_OPS:
+        for t, takes in ((y, True), (y[:rows - 1], False)):
+            p = cuda_softmax.plan(t, op, "auto", dy=dy[:t.shape[0]])
+            assert (p["variant"], p["reason_code"]) == _expected_auto_backward(t), p["reason"]
+            assert (p["variant"] == "split_hybrid") == takes, (t.shape, p["variant"], p["reason"])
+        run_and_check(Target("cuda", op, "auto"), y, dy=dy)
 
 
 @pytest.mark.parametrize("dtype, cols", [(torch.float32, 3001), (torch.bfloat16, 3001), (torch.float32, 8193),

@@ -2877,3 +2877,31 @@ python3 benchmarks/tuning/side_by_side.py $out hint policy plain | tee $out/hint
 cd $out && tar czf hint_csv_${tag}_$rev.tgz hint_policy.csv hint_plain.csv && rm -f hint_policy.csv hint_plain.csv
 
 ## call 105
+# Call 104: Triton's policies (second read evict-first by L2::cache_hint) changed nothing
+# (-0.2 to +0.3), nor did plain loads both times (+0.6 to +2.2): the reread form's loss is
+# not L2's; not taken (benchmarks/tuning/log_backward_split_reread_experiment.patch).
+# Call 103 showed auto's backward at fp32 2097152 at 49.2: 128 rows per GiB, fewer than
+# the SMs, so rule 1a' (split_hybrid) never saw them and split_smem took them, as the
+# forward's rule 2c once did (47.1 -> 81.9 there). Rule 1a' now takes fewer rows than the
+# SMs past 16 CTAs where their CTAs fill the GPU twice. Against dbd88e8's kernels, auto,
+# with split_hybrid and split_smem named; the GPU tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees few bwd 1 "--cols 2097152,4194304 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,split_hybrid,split_smem --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/few_compare_${tag}_$rev.txt 2>&1
+cat $out/few_compare_${tag}_$rev.txt; echo "compare at $(el)"
+PYTHONPATH=$root python3 -c "
+import torch; from kernels_cuda import softmax as s
+for dt, c in ((torch.float32, 2097152), (torch.float32, 4194304), (torch.bfloat16, 4194304), (torch.bfloat16, 8388608)):
+    y = torch.empty((1 << 30) // (c * torch.finfo(dt).bits // 8), c, dtype=dt, device='cuda')
+    p = s.plan(y, 'softmax_backward', 'auto', dy=y)
+    print(dt, tuple(y.shape), p['variant'], p['split'], p['resident_per_sm'], p['reason'])
+" > $out/few_plans_${tag}_$rev.txt 2>&1; cat $out/few_plans_${tag}_$rev.txt
+timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 2>&1 | tail -4 | tee $out/gpu_tests_few_${tag}_$rev.log; echo "tests at $(el)"
+cd $out && tar czf few_csv_${tag}_$rev.tgz few_*_r1.csv && rm -f few_*_r1.csv
+
+## call 106

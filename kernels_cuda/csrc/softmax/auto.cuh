@@ -612,15 +612,23 @@ Plan plan_auto_backward_by_width(const Problem& p) {
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
   // The rows rules 1a and 1b take by their width and count.
   const bool split_width = p.rows >= device.sm_count && row_bytes >= split_min_row_bytes;
-  if (device.major >= kClusterMinMajor && split_width) {
+  // Fewer rows than the SMs, of that width: rule 1a' alone, for rows that 16 CTAs do
+  // not hold and whose CTAs fill the GPU kSplitHybridMinWaves times, as the forward's
+  // rule 2c (fp32 2097152: 128 rows per GiB).
+  const bool few_wide_rows = !split_width && row_bytes >= split_min_row_bytes;
+  if (device.major >= kClusterMinMajor && (split_width || few_wide_rows)) {
     // Rule 1a, decided on the aligned row's plan as rule 1b is.
     const Plan trial = plan_block_hybrid_backward<T>(aligned);
-    if (trial.status == PlanStatus::row_exceeds_smem || hybrid_clusters_leave_sms_idle(trial, device.sm_count)) {
+    if (trial.status == PlanStatus::row_exceeds_smem ||
+        (split_width && hybrid_clusters_leave_sms_idle(trial, device.sm_count))) {
       // Rule 1a': where the aligned rows' clusters would leave SMs idle, or 16 CTAs do
       // not hold them.
       const Plan global = plan_split_hybrid_backward<T>(aligned);
-      Plan own = global.status == PlanStatus::ok ? plan_split_hybrid_backward<T>(p) : global;
-      if (own.status == PlanStatus::ok && own.realigned == 0) {
+      const bool fills = split_width || (global.status == PlanStatus::ok &&
+                                         p.rows * global.split >=
+                                             kSplitHybridMinWaves * global.resident_per_sm * device.sm_count);
+      Plan own = global.status == PlanStatus::ok && fills ? plan_split_hybrid_backward<T>(p) : global;
+      if (fills && own.status == PlanStatus::ok && own.realigned == 0) {
         return auto_choice(std::move(own), AutoReason::split_hybrid_rows,
                            "rows of y and dy of " + n(row_bytes) + " B each over " + n(global.split) +
                                " CTAs exchanging their sums through global memory, each its slices in registers and " +
@@ -628,8 +636,8 @@ Plan plan_auto_backward_by_width(const Problem& p) {
                                hybrid_clusters_words(trial, device.sm_count));
       }
     }
-    Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;
-    if (chosen.status == PlanStatus::ok && chosen.realigned == 0) {
+    Plan chosen = trial.status == PlanStatus::ok && split_width ? plan_block_hybrid_backward<T>(p) : trial;
+    if (split_width && chosen.status == PlanStatus::ok && chosen.realigned == 0) {
       return auto_choice(std::move(chosen), AutoReason::grad_cluster_hybrid,
                          "rows of y and dy of " + n(row_bytes) + " B each over a cluster of " +
                              n(trial.cluster_size) + " CTAs, each its slices in registers and " +
