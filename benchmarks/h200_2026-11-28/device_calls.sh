@@ -2905,3 +2905,25 @@ timeout 240 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 
 cd $out && tar czf few_csv_${tag}_$rev.tgz few_*_r1.csv && rm -f few_*_r1.csv
 
 ## call 106
+# Call 105: rule 1a' for fewer rows than the SMs, H200, auto before -> after: fp32
+# 2097152 48.9 / 49.0 -> 76.1 / 77.2, fp32 4194304 43.1 / 41.7 -> 63.4 / 62.8, bf16
+# 4194304 48.8 -> 74.5 / 73.9; GPU tests 911 passed. Here: `auto` of both backends at
+# those widths, forward and backward (where each stands), and compute-sanitizer's four
+# tools over CUDA's backward `auto` on a few such rows (split_hybrid's kernel is
+# unchanged; its grid for fewer rows than the SMs is new to the rule).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+for pass in fwd bwd; do
+  timeout 100 python3 -m comparison --cols 2097152,4194304 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda,triton \
+    --variants auto --min-bytes 1GiB --quiet --format csv --pass $pass --output $out/few_both_${pass}_$rev.csv | tail -1
+  echo "== $pass"; python3 benchmarks/tuning/side_by_side.py $out few_both_$pass $rev 2>&1
+done | tee $out/few_both_compare_${tag}_$rev.txt; echo "compare at $(el)"
+f=$out/sanitize_few_${tag}_$rev
+timeout $(( 430 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops log_softmax_backward,softmax_backward \
+  --variants auto --dtypes fp32 --shapes 6x2097152 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+
+## call 107

@@ -517,7 +517,13 @@ Plan plan_auto(const Problem& p) {
 //    y and dy) is past 16 CTAs: rule 1b or 2b.
 // 1a'. (ahead of 1a) split_hybrid for those rows where 1a's clusters would be of one CTA
 //    per SM and leave SMs idle (kSplitHybridClusterBusyPercent), or where 16 CTAs do not
-//    hold them (fp32 1048576), not odd rows read in three parts;
+//    hold them (fp32 1048576), not odd rows read in three parts; and, as the forward's
+//    rule 2c, for fewer rows than the SMs that 16 CTAs do not hold where the rows' CTAs
+//    fill the GPU kSplitHybridMinWaves times (8 MB rows and wider: 128 rows per GiB or
+//    fewer, which split_smem took). H200, 1 GiB, % of copy, softmax / log-softmax, auto
+//    before -> after (benchmarks/h200_2026-11-28/few_compare_h200_a294352.txt): fp32
+//    2097152 48.9 / 49.0 -> 76.1 / 77.2, fp32 4194304 43.1 / 41.7 -> 63.4 / 62.8, bf16
+//    4194304 48.8 / 48.8 -> 74.5 / 73.9 (bf16 2097152, 256 rows, already took it: 81.8);
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);
