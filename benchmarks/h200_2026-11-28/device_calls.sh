@@ -2927,3 +2927,13 @@ timeout $(( 430 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 tail -8 $f.txt; echo "sanitizer at $(el)"
 
 ## call 107
+# Call 106 (`few_both_compare_h200_e82945d.txt`): both backends' auto at 8-16 MB rows;
+# the four tools 0 errors over auto's backward at 6 x 2097152 fp32. Rule 1a''s code was
+# then reordered (same decisions); the GPU tests again at the final commit.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root
+timeout 60 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 2>&1 | tail -4 | tee $out/gpu_tests_final_${tag}_$rev.log
+
+## call 108

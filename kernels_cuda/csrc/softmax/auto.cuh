@@ -630,9 +630,8 @@ Plan plan_auto_backward_by_width(const Problem& p) {
       // Rule 1a': where the aligned rows' clusters would leave SMs idle, or 16 CTAs do
       // not hold them.
       const Plan global = plan_split_hybrid_backward<T>(aligned);
-      const bool fills = split_width || (global.status == PlanStatus::ok &&
-                                         p.rows * global.split >=
-                                             kSplitHybridMinWaves * global.resident_per_sm * device.sm_count);
+      const bool fills = split_width || p.rows * global.split >=
+                                            kSplitHybridMinWaves * global.resident_per_sm * device.sm_count;
       Plan own = global.status == PlanStatus::ok && fills ? plan_split_hybrid_backward<T>(p) : global;
       if (fills && own.status == PlanStatus::ok && own.realigned == 0) {
         return auto_choice(std::move(own), AutoReason::split_hybrid_rows,
@@ -642,13 +641,15 @@ Plan plan_auto_backward_by_width(const Problem& p) {
                                hybrid_clusters_words(trial, device.sm_count));
       }
     }
-    Plan chosen = trial.status == PlanStatus::ok && split_width ? plan_block_hybrid_backward<T>(p) : trial;
-    if (split_width && chosen.status == PlanStatus::ok && chosen.realigned == 0) {
-      return auto_choice(std::move(chosen), AutoReason::grad_cluster_hybrid,
-                         "rows of y and dy of " + n(row_bytes) + " B each over a cluster of " +
-                             n(trial.cluster_size) + " CTAs, each its slices in registers and " +
-                             n(trial.smem_bytes) + " B of shared memory, " + n(sm_bandwidth / 1000000) +
-                             " MB/s of DRAM bandwidth per SM");
+    if (split_width) {
+      Plan chosen = trial.status == PlanStatus::ok ? plan_block_hybrid_backward<T>(p) : trial;
+      if (chosen.status == PlanStatus::ok && chosen.realigned == 0) {
+        return auto_choice(std::move(chosen), AutoReason::grad_cluster_hybrid,
+                           "rows of y and dy of " + n(row_bytes) + " B each over a cluster of " +
+                               n(trial.cluster_size) + " CTAs, each its slices in registers and " +
+                               n(trial.smem_bytes) + " B of shared memory, " + n(sm_bandwidth / 1000000) +
+                               " MB/s of DRAM bandwidth per SM");
+      }
     }
   }
   if (split_width) {
