@@ -326,8 +326,7 @@ def _expected_auto(x: torch.Tensor) -> tuple[str, str]:
     if hybrid and (hybrid["status"] == "row_exceeds_smem" or _hybrid_clusters_leave_sms_idle(hybrid, sms)
                    or _hybrid_pair_slices_thin(x, hybrid)):
         spread = cuda_softmax.plan(x, "softmax", "split_hybrid")  # rule 2c: its CTAs fill the GPU twice or more
-        if (spread["status"] == "ok" and x.shape[0] * spread["split"]
-                >= limit("SPLIT_HYBRID_MIN_WAVES") * spread["resident_per_sm"] * sms):
+        if spread["status"] == "ok" and _split_hybrid_rows_fill_gpu(spread, x.shape[0], sms):
             return "split_hybrid", "split_hybrid_rows"
     if hybrid and hybrid["status"] == "ok" and x.shape[0] >= sms:
         return "block_hybrid", "cluster_hybrid"
@@ -781,12 +780,24 @@ def _fast_sm(props: dict) -> bool:
     return _sm_bandwidth(props) >= limit("SPLIT_GRAD_FAST_SM_BANDWIDTH")
 
 
-def _wide_for_split_backward(y: torch.Tensor) -> bool:
-    """As many rows as the SMs or more, rows of y from SPLIT_GRAD_MIN_ROW_BYTES
-    (SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES on fast SMs): the width of auto backward's rules 1a and 1b."""
+def _split_backward_row_bytes(y: torch.Tensor) -> bool:
+    """Rows of y from SPLIT_GRAD_MIN_ROW_BYTES (SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES on fast
+    SMs): the row width of auto backward's rules 1a and 1b."""
     props = cuda_softmax.gpu_properties(y.device.index)
     min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if _fast_sm(props) else "SPLIT_GRAD_MIN_ROW_BYTES")
-    return y.shape[0] >= props["sm_count"] and y.shape[1] * y.element_size() >= min_row_bytes
+    return y.shape[1] * y.element_size() >= min_row_bytes
+
+
+def _wide_for_split_backward(y: torch.Tensor) -> bool:
+    """As many rows as the SMs or more, of _split_backward_row_bytes: the rows of auto
+    backward's rules 1a and 1b."""
+    return y.shape[0] >= cuda_softmax.gpu_properties(y.device.index)["sm_count"] and _split_backward_row_bytes(y)
+
+
+def _split_hybrid_rows_fill_gpu(p: dict, rows: int, sms: int) -> bool:
+    """`rows` rows of split_hybrid's plan p fill the GPU's `sms` SMs SPLIT_HYBRID_MIN_WAVES
+    times (auto's forward rule 2c, the backward's 1a' for fewer rows than the SMs)."""
+    return rows * p["split"] >= limit("SPLIT_HYBRID_MIN_WAVES") * p["resident_per_sm"] * sms
 
 
 def _hybrid_clusters_fill_under(p: dict, threads: int, slots: int) -> bool:
@@ -821,18 +832,15 @@ def _takes_split_hybrid_backward(y: torch.Tensor, op: str) -> bool:
     clusters would leave SMs idle or which 16 CTAs cannot hold, where split_hybrid serves
     them, not read in three parts; fewer rows than the SMs only past 16 CTAs, where their
     CTAs fill the GPU SPLIT_HYBRID_MIN_WAVES times (an aligned y)."""
-    props = cuda_softmax.gpu_properties(y.device.index)
-    min_row_bytes = limit("SPLIT_GRAD_FAST_SM_MIN_ROW_BYTES" if _fast_sm(props) else "SPLIT_GRAD_MIN_ROW_BYTES")
-    if not (_is_hopper(y.device) and y.shape[1] * y.element_size() >= min_row_bytes):
+    if not (_is_hopper(y.device) and _split_backward_row_bytes(y)):
         return False
-    sms = props["sm_count"]
+    sms = cuda_softmax.gpu_properties(y.device.index)["sm_count"]
     many = _wide_for_split_backward(y)
     hybrid = cuda_softmax.plan(y, op, "block_hybrid")
     if not (hybrid["status"] == "row_exceeds_smem" or (many and _hybrid_clusters_leave_sms_idle(hybrid, sms))):
         return False
     p = cuda_softmax.plan(y, op, "split_hybrid")
-    fills = many or y.shape[0] * p["split"] >= limit("SPLIT_HYBRID_MIN_WAVES") * p["resident_per_sm"] * sms
-    return p["status"] == "ok" and not p["realigned"] and fills
+    return p["status"] == "ok" and not p["realigned"] and (many or _split_hybrid_rows_fill_gpu(p, y.shape[0], sms))
 
 
 def _takes_hybrid_cluster_backward(y: torch.Tensor, op: str) -> bool:

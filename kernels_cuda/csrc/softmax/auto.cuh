@@ -237,6 +237,12 @@ constexpr int64_t kSplitHybridClusterBusyPercent = 90;
 // 47.1 -> 81.9 (benchmarks/h*_2026-11-27c/sh_h100_fwd2m_*, sh2_h200_fwd_*). Fewer rows
 // keep rule 0b and split, which spread each row over more SMs.
 constexpr int64_t kSplitHybridMinWaves = 2;
+// Whether `rows` rows of split_hybrid's plan `global` (its `split` CTAs a row) fill the
+// GPU's `sms` SMs kSplitHybridMinWaves times (the forward's rule 2c, the backward's 1a'
+// for fewer rows than the SMs).
+inline bool split_hybrid_rows_fill_gpu(const Plan& global, int64_t rows, int64_t sms) {
+  return rows * global.split >= kSplitHybridMinWaves * global.resident_per_sm * sms;
+}
 
 // Whether block_hybrid's plan `hybrid` is a cluster of CTAs of `threads` whose clusters at
 // once fill fewer than kSplitHybridClusterBusyPercent of the GPU's `slots` for them.
@@ -415,8 +421,7 @@ Plan plan_auto(const Problem& p) {
       // with thin slices) idle, or 16 CTAs do not hold it, and the rows' CTAs fill the
       // GPU kSplitHybridMinWaves times.
       const Plan trial = plan_split_hybrid<T>(aligned);
-      if (trial.status == PlanStatus::ok &&
-          p.rows * trial.split >= kSplitHybridMinWaves * trial.resident_per_sm * sms) {
+      if (trial.status == PlanStatus::ok && split_hybrid_rows_fill_gpu(trial, p.rows, sms)) {
         if (Plan chosen = plan_split_hybrid<T>(p); chosen.status == PlanStatus::ok) {
           return auto_choice(std::move(chosen), AutoReason::split_hybrid_rows,
                              "row over " + n(trial.split) + " CTAs exchanging through global memory, each its slice "
@@ -618,11 +623,10 @@ Plan plan_auto_backward_by_width(const Problem& p) {
       sm_bandwidth >= kSplitGradFastSmBandwidth ? kSplitGradFastSmMinRowBytes : kSplitGradMinRowBytes;
   // The rows rules 1a and 1b take by their width and count.
   const bool split_width = p.rows >= device.sm_count && row_bytes >= split_min_row_bytes;
-  // Fewer rows than the SMs, of that width: rule 1a' alone, for rows that 16 CTAs do
+  // Rows of that width but fewer than the SMs take rule 1a' alone: rows that 16 CTAs do
   // not hold and whose CTAs fill the GPU kSplitHybridMinWaves times, as the forward's
   // rule 2c (fp32 2097152: 128 rows per GiB).
-  const bool few_wide_rows = !split_width && row_bytes >= split_min_row_bytes;
-  if (device.major >= kClusterMinMajor && (split_width || few_wide_rows)) {
+  if (device.major >= kClusterMinMajor && row_bytes >= split_min_row_bytes) {
     // Rule 1a, decided on the aligned row's plan as rule 1b is.
     const Plan trial = plan_block_hybrid_backward<T>(aligned);
     if (trial.status == PlanStatus::row_exceeds_smem ||
@@ -630,8 +634,7 @@ Plan plan_auto_backward_by_width(const Problem& p) {
       // Rule 1a': where the aligned rows' clusters would leave SMs idle, or 16 CTAs do
       // not hold them.
       const Plan global = plan_split_hybrid_backward<T>(aligned);
-      const bool fills = split_width || p.rows * global.split >=
-                                            kSplitHybridMinWaves * global.resident_per_sm * device.sm_count;
+      const bool fills = split_width || split_hybrid_rows_fill_gpu(global, p.rows, device.sm_count);
       Plan own = global.status == PlanStatus::ok && fills ? plan_split_hybrid_backward<T>(p) : global;
       if (fills && own.status == PlanStatus::ok && own.realigned == 0) {
         return auto_choice(std::move(own), AutoReason::split_hybrid_rows,
