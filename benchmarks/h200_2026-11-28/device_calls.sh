@@ -2937,3 +2937,28 @@ build_trees $root
 timeout 60 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 2>&1 | tail -4 | tee $out/gpu_tests_final_${tag}_$rev.log
 
 ## call 108
+# Session 70. Triton's backward at the widest rows is split_oneshot (softmax_oneshot.py:
+# one-shot tickets, 8192-value chunks of y and dy in the registers of 4-warp programs, 3
+# per SM), 97.3 at fp32 524288 on the H200 where CUDA's auto runs 85-86. split_hybrid is
+# CUDA's one-shot ticket design, but with block_hybrid's slices (512/1024 threads, shared
+# memory). Its backward now takes register slices first (softmax_backward_split_regs_kernel:
+# 128 threads, 64 fp32 / 96 16-bit values of each a thread, 3 CTAs per SM). Named
+# split_hybrid against auto and block_hybrid, backward, wide rows; split_hybrid's tests.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+for spec in "fp32 131072,262144,524288,786432,1048576" "bf16,fp16 262144,524288,1048576,1572864"; do
+  set -- $spec
+  timeout 200 python3 -m comparison --cols $2 --dtype $1 --op softmax,log_softmax --backends cuda \
+    --variants auto,split_hybrid,block_hybrid --min-bytes 1GiB --quiet --format csv --pass bwd \
+    --output $out/regs_bwd_${1//,/_}_$rev.csv | tail -1
+  echo "at $(el)"
+done
+for f in $out/regs_bwd_*_$rev.csv; do python3 benchmarks/tuning/side_by_side.py $out $(basename $f _$rev.csv) $rev 2>&1; done \
+  | tee $out/regs_compare_${tag}_$rev.txt
+timeout $(( 560 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "split_hybrid or backward_auto" 2>&1 \
+  | tail -15 | tee $out/gpu_tests_regs_${tag}_$rev.log; echo "tests at $(el)"
+
+## call 109

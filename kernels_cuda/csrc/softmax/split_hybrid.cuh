@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 
 #include "softmax/block_hybrid.cuh"
 #include "softmax/geometry.cuh"
@@ -167,6 +168,46 @@ using SplitHybridFamily = HybridFamily<HybridGlobal>;
 using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 
 // ---------------------------------------------------------------------------------
+// The backward's register slices: y and dy in registers alone, small CTAs, several per SM
+// ---------------------------------------------------------------------------------
+
+// Rows whose slices of split_regs_bytes() of y and of dy a thread over
+// kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs take them
+// before block_hybrid's shapes: no shared memory, kSplitHybridRegsMinBlocks CTAs per SM
+// (at most 168 registers a thread), so that an SM keeps three rows' slices in flight,
+// each CTA loading, summing, publishing, waiting and writing once and then leaving its
+// slot to the next ticket. The geometry of Triton's split_oneshot backward
+// (kernels_triton/softmax_oneshot.py: 8192 fp32 values at 64 a thread, 4 warps), which
+// on the H200 ran fp32 524288 at 97.3% of copy where split_hybrid's 512- and 1024-thread
+// slices with shared memory ran 86.3. Bytes of each tensor a thread: 256 for fp32 (156
+// registers, no spills), 192 for 16-bit values (167; at 224 and 256 their conversions
+// spilled 108-308 bytes at 168 registers; sm_90 ptxas, CUDA 13.0).
+constexpr int kSplitHybridRegsThreads = 128;
+constexpr int kSplitHybridRegsMinBlocks = 3;
+constexpr int split_regs_bytes(int elem) { return elem == 4 ? 256 : 192; }
+
+// One ticket's slice (rows of one slice: a grid-stride loop over rows). 16-byte packs of
+// aligned rows only (the plan's condition); y and dy read once, dx written once.
+template <typename T, int N>
+__global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBlocks)
+    softmax_backward_split_regs_kernel(GradArgs<T> a) {
+  constexpr int B = split_regs_bytes(static_cast<int>(sizeof(T)));
+  __shared__ HybridGlobal::Shared<float> exchange;
+  const HybridGlobal cl(a, a.cols / N, exchange);
+  const int t = threadIdx.x;
+  const int packs = cl.packs();
+  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
+    const int64_t first_col = cl.first_col(N);
+    GradSlice<T, N, B> s;
+    s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, kSplitHybridRegsThreads,
+           packs);
+    float sum = block_allreduce(s.sum(a.log), SumOp());
+    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
+    s.write(a.dx + row * a.cols + first_col, t, kSplitHybridRegsThreads, packs, sum, a.log);
+  }
+}
+
+// ---------------------------------------------------------------------------------
 // Plans
 // ---------------------------------------------------------------------------------
 
@@ -254,10 +295,39 @@ Plan plan_split_hybrid(const Problem& p) {
       [](int64_t left, int pack_bytes) { return left > 0 ? round_up(left * pack_bytes, 16) + kTmaAlignSlack : 0; });
 }
 
-// Backward: y's and dy's parts in shared memory, dy's at a 16-byte boundary.
+// The backward's register slices (softmax_backward_split_regs_kernel) for aligned rows
+// of 16-byte packs, at most kSplitHybridMaxSlices CTAs a row; too_many_chunks (or
+// needs_sm90) where they do not serve.
+template <typename T>
+Plan plan_split_regs_backward(const Problem& p) {
+  constexpr int kElem = static_cast<int>(sizeof(T));
+  constexpr int kPack = 16 / kElem;
+  if (device_properties(p.device).major < kClusterMinMajor) {
+    Plan plan = new_plan(Variant::split_hybrid);
+    plan.status = PlanStatus::needs_sm90;
+    return plan;
+  }
+  int64_t realigned = 0;
+  if (realigned_pack<T>(p, realigned) != kPack || realigned != 0) {
+    Plan plan = new_plan(Variant::split_hybrid);
+    plan.status = PlanStatus::too_many_chunks;
+    return plan;
+  }
+  constexpr int kBytes = split_regs_bytes(kElem);
+  const HybridShape regs{reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack>),
+                         kSplitHybridRegsThreads, int64_t{kSplitHybridRegsThreads} * kBytes, 1};
+  // A slice past the registers' packs has no shared memory to go to: more than the
+  // opt-in limit, so such a K never fits.
+  return plan_split_hybrid_for<T>(p, {regs}, kPack, kBytes,
+                                  [](int64_t left) { return left > 0 ? std::numeric_limits<int64_t>::max() : 0; });
+}
+
+// Backward: the register slices where they serve, else y's and dy's parts past the
+// registers in shared memory, dy's at a 16-byte boundary.
 template <typename T>
 Plan plan_split_hybrid_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
+  if (Plan regs = plan_split_regs_backward<T>(p); regs.status == PlanStatus::ok) return regs;
   return plan_split_hybrid_shapes<T, SplitHybridBackwardFamily>(
       p, kHybridClusterSliceBytes,
       [](int pack_bytes, bool edges) { return hybrid_grad_bytes(kElem, pack_bytes, edges); },
