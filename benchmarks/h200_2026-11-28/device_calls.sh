@@ -2962,3 +2962,26 @@ timeout $(( 560 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no
   | tail -15 | tee $out/gpu_tests_regs_${tag}_$rev.log; echo "tests at $(el)"
 
 ## call 109
+# Call 108 (`regs_compare_h200_10ae743.txt`): the register slices agreed with float64 but
+# ran far below block_hybrid (fp32 131072 87.1 against 101.4, 524288 78.0 against 84.6;
+# bf16 524288 71.1 against 97.4), where Triton's split_oneshot of that geometry measured
+# 97-101. One build, the register kernel's geometry by SK_REGS_FORM (experiment only):
+# 0 128 threads x 256 B (16-bit 192) of each, 3 per SM; 1 the same without the opt-in
+# shared-memory attribute; 2 64 threads x 256 B, 6 per SM; 3 256 x 128 B, 2 per SM;
+# 4 512 x 64 B (16-bit 32), 2 per SM. Beside them Triton's split_oneshot and CUDA auto.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+args="--cols 131072,524288,1048576 --dtype fp32,bf16 --op softmax --min-bytes 1GiB --quiet --format csv --pass bwd"
+for form in 0 1 2 3 4; do
+  SK_REGS_FORM=$form timeout 100 python3 -m comparison $args --backends cuda --variants split_hybrid --output $out/form_bwd_f$form.csv | tail -1
+done
+timeout 100 python3 -m comparison $args --backends cuda --variants auto --output $out/form_bwd_auto.csv | tail -1
+timeout 100 python3 -m comparison $args --backends triton --variants split_oneshot --output $out/form_bwd_triton.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out form_bwd f0 f1 f2 f3 f4 auto triton 2>&1 | tee $out/form_compare_${tag}_$rev.txt
+echo "done at $(el)"
+cd $out && tar czf form_csv_${tag}_$rev.tgz form_bwd_*.csv && rm -f form_bwd_*.csv
+
+## call 110

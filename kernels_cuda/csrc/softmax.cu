@@ -208,8 +208,8 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
       return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
     case Variant::split_hybrid:
-      if (plan.threads == kSplitHybridRegsThreads) {  // plan_split_regs_backward's register slices
-        return "softmax_backward_split_regs_kernel<" + t + ", pack=" + n(plan.pack) + ">";
+      if (plan.threads != kHybridThreads && plan.threads != kHybridSmallThreads) {  // plan_split_regs_backward's register slices
+        return "softmax_backward_split_regs_kernel<" + t + ", pack=" + n(plan.pack) + ", threads=" + n(plan.threads) + ">";
       }
       [[fallthrough]];
     case Variant::block_hybrid:

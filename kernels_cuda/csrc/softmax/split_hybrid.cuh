@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <cstdlib>
 #include <limits>
 
 #include "softmax/block_hybrid.cuh"
@@ -188,10 +189,9 @@ constexpr int split_regs_bytes(int elem) { return elem == 4 ? 256 : 192; }
 
 // One ticket's slice (rows of one slice: a grid-stride loop over rows). 16-byte packs of
 // aligned rows only (the plan's condition); y and dy read once, dx written once.
-template <typename T, int N>
-__global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBlocks)
-    softmax_backward_split_regs_kernel(GradArgs<T> a) {
-  constexpr int B = split_regs_bytes(static_cast<int>(sizeof(T)));
+// EXPERIMENT (call 109): the geometry by SK_REGS_FORM.
+template <typename T, int N, int B, int TH, int MB>
+__global__ void __launch_bounds__(TH, MB) softmax_backward_split_regs_kernel(GradArgs<T> a) {
   __shared__ HybridGlobal::Shared<float> exchange;
   const HybridGlobal cl(a, a.cols / N, exchange);
   const int t = threadIdx.x;
@@ -199,11 +199,33 @@ __global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBl
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
     const int64_t first_col = cl.first_col(N);
     GradSlice<T, N, B> s;
-    s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, kSplitHybridRegsThreads,
-           packs);
+    s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, TH, packs);
     float sum = block_allreduce(s.sum(a.log), SumOp());
     if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
-    s.write(a.dx + row * a.cols + first_col, t, kSplitHybridRegsThreads, packs, sum, a.log);
+    s.write(a.dx + row * a.cols + first_col, t, TH, packs, sum, a.log);
+  }
+}
+inline int split_regs_form() {
+  static const int form = [] {
+    const char* e = std::getenv("SK_REGS_FORM");
+    return e ? std::atoi(e) : 0;
+  }();
+  return form;
+}
+struct RegsForm {
+  const void* fn;
+  int threads;
+  int bytes;
+};
+template <typename T>
+RegsForm split_regs_form_of() {
+  constexpr int kPack = 16 / sizeof(T);
+  constexpr bool k4 = sizeof(T) == 4;
+  switch (split_regs_form()) {
+    case 2: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 256 : 192, 64, 6>), 64, k4 ? 256 : 192};
+    case 3: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, 128, 256, 2>), 256, 128};
+    case 4: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 64 : 32, 512, 2>), 512, k4 ? 64 : 32};
+    default: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 256 : 192, 128, 3>), 128, k4 ? 256 : 192};
   }
 }
 
@@ -229,7 +251,7 @@ Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> 
   plan.cols_per_thread = bytes / kElem;
   plan.status = PlanStatus::too_many_chunks;
   for (const HybridShape& shape : shapes) {
-    const int64_t limit = opt_in_smem(shape.fn, p.device, false);
+    const int64_t limit = (split_regs_form() == 1 && shape.threads == 128) ? 0 : opt_in_smem(shape.fn, p.device, false);
     // From the fewest slices of at most slice_bytes up, while a slice has a pack, K could
     // fit the GPU at once and the CTA's shared words hold them.
     const int64_t most = std::min<int64_t>({packs, static_cast<int64_t>(sms) * kHybridThreads / shape.threads,
@@ -313,13 +335,13 @@ Plan plan_split_regs_backward(const Problem& p) {
     plan.status = PlanStatus::too_many_chunks;
     return plan;
   }
-  constexpr int kBytes = split_regs_bytes(kElem);
-  const HybridShape regs{reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack>),
-                         kSplitHybridRegsThreads, int64_t{kSplitHybridRegsThreads} * kBytes, 1};
+  const RegsForm form = split_regs_form_of<T>();
+  const HybridShape regs{form.fn, form.threads, int64_t{form.threads} * form.bytes, 1};
   // A slice past the registers' packs has no shared memory to go to: more than the
   // opt-in limit, so such a K never fits.
-  return plan_split_hybrid_for<T>(p, {regs}, kPack, kBytes,
+  Plan plan = plan_split_hybrid_for<T>(p, {regs}, kPack, form.bytes,
                                   [](int64_t left) { return left > 0 ? std::numeric_limits<int64_t>::max() : 0; });
+  return plan;
 }
 
 // Backward: the register slices where they serve, else y's and dy's parts past the
