@@ -2985,3 +2985,26 @@ echo "done at $(el)"
 cd $out && tar czf form_csv_${tag}_$rev.tgz form_bwd_*.csv && rm -f form_bwd_*.csv
 
 ## call 110
+# Call 109 (`form_compare_h200_3f99a02.txt`): no geometry of the register slices came
+# near Triton's split_oneshot in the same run (fp32 131072 / 524288: 128 x 256 B 87.1 /
+# 78.0, 64 x 256 B 83.1 / -, 256 x 128 B 76.2 / 67.3, 512 x 64 B 75.3 / 66.2; Triton 100.8
+# / 97.3), nor did leaving out the opt-in attribute (87.1 / 77.9). Form 2 (64 threads)
+# disagreed where K > 64: HybridGlobal's gather polls a word per thread, fewer threads
+# than words leave some unread. Now the code's form against Triton's: 5 log-softmax's
+# mode compiled in (as Triton's LOG_SOFTMAX), 6 that and Triton's poll (every thread
+# below K its word, the CTA waiting on __syncthreads_and), 7 the poll alone. Both ops.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+args="--cols 131072,524288 --dtype fp32,bf16 --op softmax,log_softmax --min-bytes 1GiB --quiet --format csv --pass bwd"
+for form in 0 5 6 7; do
+  SK_REGS_FORM=$form timeout 100 python3 -m comparison $args --backends cuda --variants split_hybrid --output $out/form2_bwd_f$form.csv | tail -1
+done
+timeout 100 python3 -m comparison $args --backends triton --variants split_oneshot --output $out/form2_bwd_triton.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out form2_bwd f0 f5 f6 f7 triton 2>&1 | tee $out/form2_compare_${tag}_$rev.txt
+echo "done at $(el)"
+cd $out && tar czf form2_csv_${tag}_$rev.tgz form2_bwd_*.csv && rm -f form2_bwd_*.csv
+
+## call 111

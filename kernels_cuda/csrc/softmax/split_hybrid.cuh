@@ -189,20 +189,44 @@ constexpr int split_regs_bytes(int elem) { return elem == 4 ? 256 : 192; }
 
 // One ticket's slice (rows of one slice: a grid-stride loop over rows). 16-byte packs of
 // aligned rows only (the plan's condition); y and dy read once, dx written once.
-// EXPERIMENT (call 109): the geometry by SK_REGS_FORM.
-template <typename T, int N, int B, int TH, int MB>
+// EXPERIMENT (calls 109-110): the geometry by SK_REGS_FORM; kLog -1: a.log at run time,
+// else compiled in; kPoll: HybridGlobal's gather (0) or every thread below K polling its
+// word, the CTA waiting on __syncthreads_and (1).
+template <typename T, int N, int B, int TH, int MB, int kLog = -1, int kPoll = 0>
 __global__ void __launch_bounds__(TH, MB) softmax_backward_split_regs_kernel(GradArgs<T> a) {
   __shared__ HybridGlobal::Shared<float> exchange;
   const HybridGlobal cl(a, a.cols / N, exchange);
+  const bool log = kLog < 0 ? a.log : kLog == 1;
   const int t = threadIdx.x;
   const int packs = cl.packs();
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
     const int64_t first_col = cl.first_col(N);
     GradSlice<T, N, B> s;
     s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, TH, packs);
-    float sum = block_allreduce(s.sum(a.log), SumOp());
-    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
-    s.write(a.dx + row * a.cols + first_col, t, TH, packs, sum, a.log);
+    float sum = block_allreduce(s.sum(log), SumOp());
+    const int k = cl.k_ctas();
+    if (k > 1) {
+      if constexpr (kPoll == 0) {
+        sum = cl.sum(exchange, sum, 0, row);
+      } else {
+        const unsigned long long* slots = HybridGlobal::ticket().slots;
+        if (t == 0) publish_word(const_cast<unsigned long long*>(slots) + cl.rank(), sum_word(sum));
+        unsigned long long w = t < k ? read_word(slots + t) : 0ull;
+        while (!__syncthreads_and(static_cast<long long>(w) >= 0)) {
+          if (static_cast<long long>(w) < 0) w = read_word(slots + t);
+        }
+        if (t < k) exchange.words[t] = w;
+        __syncthreads();
+        const int lane = t & 31;
+        float v = 0.0f;
+#pragma unroll
+        for (int u = 0; u < kSplitHybridMaxSlices / 32; ++u) {
+          if (lane + 32 * u < k) v += __uint_as_float(static_cast<unsigned>(exchange.words[lane + 32 * u]));
+        }
+        sum = warp_allreduce_static<32>(v, SumOp());
+      }
+    }
+    s.write(a.dx + row * a.cols + first_col, t, TH, packs, sum, log);
   }
 }
 inline int split_regs_form() {
@@ -216,16 +240,23 @@ struct RegsForm {
   const void* fn;
   int threads;
   int bytes;
+  const void* log_fn = nullptr;
 };
 template <typename T>
 RegsForm split_regs_form_of() {
   constexpr int kPack = 16 / sizeof(T);
   constexpr bool k4 = sizeof(T) == 4;
+  constexpr int B = k4 ? 256 : 192;
   switch (split_regs_form()) {
-    case 2: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 256 : 192, 64, 6>), 64, k4 ? 256 : 192};
+    case 2: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 64, 6>), 64, B};
     case 3: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, 128, 256, 2>), 256, 128};
     case 4: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 64 : 32, 512, 2>), 512, k4 ? 64 : 32};
-    default: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 256 : 192, 128, 3>), 128, k4 ? 256 : 192};
+    case 5: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 0>), 128, B,
+                    reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 0>)};
+    case 6: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 1>), 128, B,
+                    reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 1>)};
+    case 7: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, -1, 1>), 128, B};
+    default: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3>), 128, B};
   }
 }
 
@@ -341,6 +372,7 @@ Plan plan_split_regs_backward(const Problem& p) {
   // opt-in limit, so such a K never fits.
   Plan plan = plan_split_hybrid_for<T>(p, {regs}, kPack, form.bytes,
                                   [](int64_t left) { return left > 0 ? std::numeric_limits<int64_t>::max() : 0; });
+  plan.log_kernel = form.log_fn;
   return plan;
 }
 
