@@ -3008,3 +3008,25 @@ echo "done at $(el)"
 cd $out && tar czf form2_csv_${tag}_$rev.tgz form2_bwd_*.csv && rm -f form2_bwd_*.csv
 
 ## call 111
+# Call 110 (`form2_compare_h200_f144fda.txt`): log-softmax's mode compiled in gained 3-4
+# points for log-softmax (fp32 131072 85.0 -> 88.7) and cost the bf16 softmax (its spills:
+# 77.9 -> 63.0); Triton's poll changed nothing (87.7 against Triton's 100.7 at fp32
+# 131072). The kernel's SASS is now Triton's in form (one ticket, 32 loads of 16 bytes,
+# a block sum, a poll, 16 stores). Left: the exchange's instructions. Form 8 publishes
+# with an atomic exchange and polls with volatile loads, as Triton's (ATOM.EXCH,
+# LDG.STRONG.SYS, where forms 0-7 store and load relaxed at GPU scope).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+args="--cols 131072,524288 --dtype fp32,bf16 --op softmax,log_softmax --min-bytes 1GiB --quiet --format csv --pass bwd"
+for form in 0 6 8; do
+  SK_REGS_FORM=$form timeout 100 python3 -m comparison $args --backends cuda --variants split_hybrid --output $out/form3_bwd_f$form.csv | tail -1
+done
+timeout 100 python3 -m comparison $args --backends triton --variants split_oneshot --output $out/form3_bwd_triton.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out form3_bwd f0 f6 f8 triton 2>&1 | tee $out/form3_compare_${tag}_$rev.txt
+echo "done at $(el)"
+cd $out && tar czf form3_csv_${tag}_$rev.tgz form3_bwd_*.csv && rm -f form3_bwd_*.csv
+
+## call 112

@@ -210,10 +210,27 @@ __global__ void __launch_bounds__(TH, MB) softmax_backward_split_regs_kernel(Gra
         sum = cl.sum(exchange, sum, 0, row);
       } else {
         const unsigned long long* slots = HybridGlobal::ticket().slots;
-        if (t == 0) publish_word(const_cast<unsigned long long*>(slots) + cl.rank(), sum_word(sum));
-        unsigned long long w = t < k ? read_word(slots + t) : 0ull;
+        // kPoll 2: Triton's exchange instructions, an atomic exchange and volatile loads.
+        const auto poll = [&](const unsigned long long* slot) {
+          if constexpr (kPoll == 2) {
+            unsigned long long v;
+            asm volatile("ld.volatile.global.b64 %0, [%1];\n" : "=l"(v) : "l"(slot) : "memory");
+            return v;
+          } else {
+            return read_word(slot);
+          }
+        };
+        if (t == 0) {
+          unsigned long long* mine = const_cast<unsigned long long*>(slots) + cl.rank();
+          if constexpr (kPoll == 2) {
+            atomicExch(mine, sum_word(sum));
+          } else {
+            publish_word(mine, sum_word(sum));
+          }
+        }
+        unsigned long long w = t < k ? poll(slots + t) : 0ull;
         while (!__syncthreads_and(static_cast<long long>(w) >= 0)) {
-          if (static_cast<long long>(w) < 0) w = read_word(slots + t);
+          if (static_cast<long long>(w) < 0) w = poll(slots + t);
         }
         if (t < k) exchange.words[t] = w;
         __syncthreads();
@@ -255,6 +272,8 @@ RegsForm split_regs_form_of() {
                     reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 0>)};
     case 6: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 1>), 128, B,
                     reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 1>)};
+    case 8: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 2>), 128, B,
+                    reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 2>)};
     case 7: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, -1, 1>), 128, B};
     default: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3>), 128, B};
   }
