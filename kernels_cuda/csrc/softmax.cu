@@ -28,8 +28,7 @@
 //   block_hybrid     softmax_backward_block_hybrid_kernel     plan_block_hybrid_backward
 //   split            softmax_backward_split_kernel            plan_split_backward
 //   split_smem       softmax_backward_split_smem_kernel       plan_split_smem_backward
-//   split_hybrid     softmax_backward_split_regs_kernel,      plan_split_hybrid_backward
-//                    softmax_backward_block_hybrid_kernel
+//   split_hybrid     softmax_backward_block_hybrid_kernel     plan_split_hybrid_backward
 //   auto             (one of the above)                       plan_auto_backward
 //
 // Memory traffic per element (R = read of the input, W = write of the output):
@@ -207,12 +206,8 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
     case Variant::split:
       return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
-    case Variant::split_hybrid:
-      if (plan.threads != kHybridThreads && plan.threads != kHybridSmallThreads) {  // plan_split_regs_backward's register slices
-        return "softmax_backward_split_regs_kernel<" + t + ", pack=" + n(plan.pack) + ", threads=" + n(plan.threads) + ">";
-      }
-      [[fallthrough]];
     case Variant::block_hybrid:
+    case Variant::split_hybrid:
       return "softmax_backward_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + edges +
              ", threads=" + n(plan.threads) + (plan.variant == Variant::split_hybrid ? ", exchange=global>" : ">");
     case Variant::split_smem:

@@ -115,14 +115,24 @@ __device__ __forceinline__ unsigned long long pair_word(OnlinePair p) {
 __device__ __forceinline__ OnlinePair word_pair(unsigned long long w) {
   return {__uint_as_float(static_cast<unsigned>(w)), __uint_as_float(static_cast<unsigned>(w >> 32))};
 }
-// Relaxed at GPU scope: seen by every SM's later loads without L1's stale copy, and one
-// 64-bit access, so a reader sees the whole pair or the "not yet" word.
-__device__ __forceinline__ void publish_word(unsigned long long* slot, unsigned long long w) {
-  asm volatile("st.relaxed.gpu.global.b64 [%0], %1;\n" ::"l"(slot), "l"(w) : "memory");
+// One 64-bit access each, so a reader sees the whole pair or the "not yet" word: the
+// publish an atomic exchange at GPU scope (performed at L2), the polls volatile loads
+// (from L2, never this SM's L1), as Triton's split kernels exchange
+// (kernels_triton/softmax_split.py, softmax_oneshot.py). A relaxed store and relaxed
+// loads at GPU scope (st/ld.relaxed.gpu), which these replace, made every row's wait
+// longer: H200, 1 GiB, % of copy, split_hybrid's backward with Triton's split_oneshot
+// geometry, relaxed -> these (benchmarks/h200_2026-11-28/form3_compare_h200_b032535.txt):
+// fp32 131072 / 524288 softmax 87.1 / 78.1 -> 100.9 / 98.3, log-softmax 85.2 / 75.9 ->
+// 100.5 / 95.8, bf16 log-softmax 76.3 / 69.7 -> 93.3 / 88.4.
+// Both publishes return the word they replaced (the "not yet" word), which no caller needs.
+__device__ __forceinline__ unsigned long long publish_word(unsigned long long* slot, unsigned long long w) {
+  unsigned long long old;
+  asm volatile("atom.relaxed.gpu.global.exch.b64 %0, [%1], %2;\n" : "=l"(old) : "l"(slot), "l"(w) : "memory");
+  return old;
 }
 __device__ __forceinline__ unsigned long long read_word(const unsigned long long* slot) {
   unsigned long long w;
-  asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];\n" : "=l"(w) : "l"(slot) : "memory");
+  asm volatile("ld.volatile.global.b64 %0, [%1];\n" : "=l"(w) : "l"(slot) : "memory");
   return w;
 }
 
@@ -192,13 +202,16 @@ __device__ __forceinline__ unsigned long long sum_word(float s) {
 // with every thread of the CTA, one slot each, measured lower still (fp32 131072 /
 // 262144 94.5 / 87.6 against 98.9 / 97.6; split_backward_forms_*_h100_5449b8d.md).
 constexpr unsigned kSumNotYet = 0xffffffffu;
-__device__ __forceinline__ void publish_sum(unsigned long long* slot, float s) {
+// The exchange's instructions as publish_word's and read_word's.
+__device__ __forceinline__ unsigned publish_sum(unsigned long long* slot, float s) {
   const unsigned bits = isnan(s) ? 0x7fffffffu : __float_as_uint(s);
-  asm volatile("st.relaxed.gpu.global.b32 [%0], %1;\n" ::"l"(slot), "r"(bits) : "memory");
+  unsigned old;
+  asm volatile("atom.relaxed.gpu.global.exch.b32 %0, [%1], %2;\n" : "=r"(old) : "l"(slot), "r"(bits) : "memory");
+  return old;
 }
 __device__ __forceinline__ unsigned read_sum_bits(const unsigned long long* slot) {
   unsigned w;
-  asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];\n" : "=r"(w) : "l"(slot) : "memory");
+  asm volatile("ld.volatile.global.b32 %0, [%1];\n" : "=r"(w) : "l"(slot) : "memory");
   return w;
 }
 // Warp 0: the row's sum from its `split` slots, in slot order within each lane: the loop

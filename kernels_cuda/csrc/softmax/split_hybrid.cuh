@@ -47,8 +47,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
-#include <cstdlib>
-#include <limits>
 
 #include "softmax/block_hybrid.cuh"
 #include "softmax/geometry.cuh"
@@ -169,117 +167,6 @@ using SplitHybridFamily = HybridFamily<HybridGlobal>;
 using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 
 // ---------------------------------------------------------------------------------
-// The backward's register slices: y and dy in registers alone, small CTAs, several per SM
-// ---------------------------------------------------------------------------------
-
-// Rows whose slices of split_regs_bytes() of y and of dy a thread over
-// kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs take them
-// before block_hybrid's shapes: no shared memory, kSplitHybridRegsMinBlocks CTAs per SM
-// (at most 168 registers a thread), so that an SM keeps three rows' slices in flight,
-// each CTA loading, summing, publishing, waiting and writing once and then leaving its
-// slot to the next ticket. The geometry of Triton's split_oneshot backward
-// (kernels_triton/softmax_oneshot.py: 8192 fp32 values at 64 a thread, 4 warps), which
-// on the H200 ran fp32 524288 at 97.3% of copy where split_hybrid's 512- and 1024-thread
-// slices with shared memory ran 86.3. Bytes of each tensor a thread: 256 for fp32 (156
-// registers, no spills), 192 for 16-bit values (167; at 224 and 256 their conversions
-// spilled 108-308 bytes at 168 registers; sm_90 ptxas, CUDA 13.0).
-constexpr int kSplitHybridRegsThreads = 128;
-constexpr int kSplitHybridRegsMinBlocks = 3;
-constexpr int split_regs_bytes(int elem) { return elem == 4 ? 256 : 192; }
-
-// One ticket's slice (rows of one slice: a grid-stride loop over rows). 16-byte packs of
-// aligned rows only (the plan's condition); y and dy read once, dx written once.
-// EXPERIMENT (calls 109-110): the geometry by SK_REGS_FORM; kLog -1: a.log at run time,
-// else compiled in; kPoll: HybridGlobal's gather (0) or every thread below K polling its
-// word, the CTA waiting on __syncthreads_and (1).
-template <typename T, int N, int B, int TH, int MB, int kLog = -1, int kPoll = 0>
-__global__ void __launch_bounds__(TH, MB) softmax_backward_split_regs_kernel(GradArgs<T> a) {
-  __shared__ HybridGlobal::Shared<float> exchange;
-  const HybridGlobal cl(a, a.cols / N, exchange);
-  const bool log = kLog < 0 ? a.log : kLog == 1;
-  const int t = threadIdx.x;
-  const int packs = cl.packs();
-  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
-    const int64_t first_col = cl.first_col(N);
-    GradSlice<T, N, B> s;
-    s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, TH, packs);
-    float sum = block_allreduce(s.sum(log), SumOp());
-    const int k = cl.k_ctas();
-    if (k > 1) {
-      if constexpr (kPoll == 0) {
-        sum = cl.sum(exchange, sum, 0, row);
-      } else {
-        const unsigned long long* slots = HybridGlobal::ticket().slots;
-        // kPoll 2: Triton's exchange instructions, an atomic exchange and volatile loads.
-        const auto poll = [&](const unsigned long long* slot) {
-          if constexpr (kPoll == 2) {
-            unsigned long long v;
-            asm volatile("ld.volatile.global.b64 %0, [%1];\n" : "=l"(v) : "l"(slot) : "memory");
-            return v;
-          } else {
-            return read_word(slot);
-          }
-        };
-        if (t == 0) {
-          unsigned long long* mine = const_cast<unsigned long long*>(slots) + cl.rank();
-          if constexpr (kPoll == 2) {
-            atomicExch(mine, sum_word(sum));
-          } else {
-            publish_word(mine, sum_word(sum));
-          }
-        }
-        unsigned long long w = t < k ? poll(slots + t) : 0ull;
-        while (!__syncthreads_and(static_cast<long long>(w) >= 0)) {
-          if (static_cast<long long>(w) < 0) w = poll(slots + t);
-        }
-        if (t < k) exchange.words[t] = w;
-        __syncthreads();
-        const int lane = t & 31;
-        float v = 0.0f;
-#pragma unroll
-        for (int u = 0; u < kSplitHybridMaxSlices / 32; ++u) {
-          if (lane + 32 * u < k) v += __uint_as_float(static_cast<unsigned>(exchange.words[lane + 32 * u]));
-        }
-        sum = warp_allreduce_static<32>(v, SumOp());
-      }
-    }
-    s.write(a.dx + row * a.cols + first_col, t, TH, packs, sum, log);
-  }
-}
-inline int split_regs_form() {
-  static const int form = [] {
-    const char* e = std::getenv("SK_REGS_FORM");
-    return e ? std::atoi(e) : 0;
-  }();
-  return form;
-}
-struct RegsForm {
-  const void* fn;
-  int threads;
-  int bytes;
-  const void* log_fn = nullptr;
-};
-template <typename T>
-RegsForm split_regs_form_of() {
-  constexpr int kPack = 16 / sizeof(T);
-  constexpr bool k4 = sizeof(T) == 4;
-  constexpr int B = k4 ? 256 : 192;
-  switch (split_regs_form()) {
-    case 2: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 64, 6>), 64, B};
-    case 3: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, 128, 256, 2>), 256, 128};
-    case 4: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, k4 ? 64 : 32, 512, 2>), 512, k4 ? 64 : 32};
-    case 5: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 0>), 128, B,
-                    reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 0>)};
-    case 6: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 1>), 128, B,
-                    reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 1>)};
-    case 8: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 0, 2>), 128, B,
-                    reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, 1, 2>)};
-    case 7: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3, -1, 1>), 128, B};
-    default: return {reinterpret_cast<const void*>(&softmax_backward_split_regs_kernel<T, kPack, B, 128, 3>), 128, B};
-  }
-}
-
-// ---------------------------------------------------------------------------------
 // Plans
 // ---------------------------------------------------------------------------------
 
@@ -301,7 +188,7 @@ Plan plan_split_hybrid_for(const Problem& p, std::initializer_list<HybridShape> 
   plan.cols_per_thread = bytes / kElem;
   plan.status = PlanStatus::too_many_chunks;
   for (const HybridShape& shape : shapes) {
-    const int64_t limit = (split_regs_form() == 1 && shape.threads == 128) ? 0 : opt_in_smem(shape.fn, p.device, false);
+    const int64_t limit = opt_in_smem(shape.fn, p.device, false);
     // From the fewest slices of at most slice_bytes up, while a slice has a pack, K could
     // fit the GPU at once and the CTA's shared words hold them.
     const int64_t most = std::min<int64_t>({packs, static_cast<int64_t>(sms) * kHybridThreads / shape.threads,
@@ -367,40 +254,10 @@ Plan plan_split_hybrid(const Problem& p) {
       [](int64_t left, int pack_bytes) { return left > 0 ? round_up(left * pack_bytes, 16) + kTmaAlignSlack : 0; });
 }
 
-// The backward's register slices (softmax_backward_split_regs_kernel) for aligned rows
-// of 16-byte packs, at most kSplitHybridMaxSlices CTAs a row; too_many_chunks (or
-// needs_sm90) where they do not serve.
-template <typename T>
-Plan plan_split_regs_backward(const Problem& p) {
-  constexpr int kElem = static_cast<int>(sizeof(T));
-  constexpr int kPack = 16 / kElem;
-  if (device_properties(p.device).major < kClusterMinMajor) {
-    Plan plan = new_plan(Variant::split_hybrid);
-    plan.status = PlanStatus::needs_sm90;
-    return plan;
-  }
-  int64_t realigned = 0;
-  if (realigned_pack<T>(p, realigned) != kPack || realigned != 0) {
-    Plan plan = new_plan(Variant::split_hybrid);
-    plan.status = PlanStatus::too_many_chunks;
-    return plan;
-  }
-  const RegsForm form = split_regs_form_of<T>();
-  const HybridShape regs{form.fn, form.threads, int64_t{form.threads} * form.bytes, 1};
-  // A slice past the registers' packs has no shared memory to go to: more than the
-  // opt-in limit, so such a K never fits.
-  Plan plan = plan_split_hybrid_for<T>(p, {regs}, kPack, form.bytes,
-                                  [](int64_t left) { return left > 0 ? std::numeric_limits<int64_t>::max() : 0; });
-  plan.log_kernel = form.log_fn;
-  return plan;
-}
-
-// Backward: the register slices where they serve, else y's and dy's parts past the
-// registers in shared memory, dy's at a 16-byte boundary.
+// Backward: y's and dy's parts in shared memory, dy's at a 16-byte boundary.
 template <typename T>
 Plan plan_split_hybrid_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
-  if (Plan regs = plan_split_regs_backward<T>(p); regs.status == PlanStatus::ok) return regs;
   return plan_split_hybrid_shapes<T, SplitHybridBackwardFamily>(
       p, kHybridClusterSliceBytes,
       [](int pack_bytes, bool edges) { return hybrid_grad_bytes(kElem, pack_bytes, edges); },
