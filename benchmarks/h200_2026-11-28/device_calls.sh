@@ -3030,3 +3030,31 @@ echo "done at $(el)"
 cd $out && tar czf form3_csv_${tag}_$rev.tgz form3_bwd_*.csv && rm -f form3_bwd_*.csv
 
 ## call 112
+# Call 111 (`form3_compare_h200_b032535.txt`): the exchange's instructions were the gap.
+# The register slices publishing by atomic exchange and polling with volatile loads (form
+# 8) ran fp32 131072 / 524288 100.9 / 98.3 (log-softmax 100.5 / 95.8) where the relaxed
+# store and loads ran 87.1 / 78.1, level with Triton's split_oneshot (100.7 / 97.2). The
+# register slices are set aside (benchmarks/tuning/backward_split_regs_experiment.patch);
+# the exchange's four helpers in softmax/split.cuh now use Triton's instructions, for
+# every kernel that exchanges through global memory (split, split_smem, split_hybrid,
+# forward and backward). Against 51ab494's kernels: auto and the named variants at the
+# widths where they serve; the split family's GPU tests; the four sanitizer tools.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees xchg fwd 1 "--cols 1048576,2097152 --dtype fp32,bf16 --op softmax --backends cuda --variants auto,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/xchg_compare_${tag}_$rev.txt 2>&1
+compare_trees xchg bwd 1 "--cols 524288,1048576,2097152 --dtype fp32,bf16 --op softmax,log_softmax --backends cuda --variants auto,split_hybrid,split --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  >> $out/xchg_compare_${tag}_$rev.txt 2>&1
+cat $out/xchg_compare_${tag}_$rev.txt; echo "compare at $(el)"
+timeout $(( 470 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "split" 2>&1 | tail -4 | tee $out/gpu_tests_xchg_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_xchg_${tag}_$rev
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops softmax,softmax_backward \
+  --variants split,split_smem,split_hybrid --dtypes fp32 --shapes 5x131072,2x524288 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf xchg_csv_${tag}_$rev.tgz xchg_*_r1.csv && rm -f xchg_*_r1.csv
+
+## call 113
