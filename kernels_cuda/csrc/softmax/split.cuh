@@ -120,10 +120,12 @@ __device__ __forceinline__ OnlinePair word_pair(unsigned long long w) {
 // (from L2, never this SM's L1), as Triton's split kernels exchange
 // (kernels_triton/softmax_split.py, softmax_oneshot.py). A relaxed store and relaxed
 // loads at GPU scope (st/ld.relaxed.gpu), which these replace, made every row's wait
-// longer: H200, 1 GiB, % of copy, split_hybrid's backward with Triton's split_oneshot
-// geometry, relaxed -> these (benchmarks/h200_2026-11-28/form3_compare_h200_b032535.txt):
-// fp32 131072 / 524288 softmax 87.1 / 78.1 -> 100.9 / 98.3, log-softmax 85.2 / 75.9 ->
-// 100.5 / 95.8, bf16 log-softmax 76.3 / 69.7 -> 93.3 / 88.4.
+// longer. H200, 1 GiB, % of copy, relaxed -> these: a backward of Triton's split_oneshot
+// geometry, nothing else changed (benchmarks/h200_2026-11-28/form3_compare_h200_b032535.txt,
+// forms 6 and 8 of benchmarks/tuning/backward_split_regs_experiment.patch), fp32 131072 /
+// 524288 softmax 87.8 / 79.1 -> 100.9 / 98.3, log-softmax 86.4 / 77.3 -> 100.5 / 95.8;
+// `auto` (xchg_compare_h200_c1a9d9c.txt), forward fp32 1048576 86.4 -> 93.3, backward
+// fp32 1048576 82.4 -> 91.5, bf16 1048576 87.9 -> 97.8.
 // Both publishes return the word they replaced (the "not yet" word), which no caller needs.
 __device__ __forceinline__ unsigned long long publish_word(unsigned long long* slot, unsigned long long w) {
   unsigned long long old;
