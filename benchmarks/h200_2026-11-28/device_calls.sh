@@ -3070,3 +3070,27 @@ build_trees $root
 timeout 200 python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider 2>&1 | tail -4 | tee $out/gpu_tests_final_${tag}_$rev.log
 
 ## call 114
+# Two questions in one call. (1) auto's rules between block_hybrid's clusters and
+# split_hybrid after the exchange changed (benchmarks/tuning/exchange_rules_sweep.sh).
+# (2) The register-slice backward (benchmarks/tuning/backward_split_regs_experiment.patch,
+# applied to this commit in /tmp/regs) with the new exchange, at every width it serves,
+# beside auto: form 5 (HybridGlobal's gather, log-softmax compiled in) and form 6 (each
+# thread below K polls its word, __syncthreads_and) now that both use the atomic exchange
+# and volatile polls, fp32 and bf16; auto of both backends in fp16 too.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/regs && cp -r $root /tmp/regs && (cd /tmp/regs && git apply $root/benchmarks/tuning/backward_split_regs_experiment.patch)
+build_trees $root /tmp/regs; echo "built at $(el)"
+args="--cols 131072,262144,524288,1048576,2097152 --op softmax,log_softmax --min-bytes 1GiB --quiet --format csv --pass bwd"
+(cd /tmp/regs && export PYTHONPATH=/tmp/regs && for form in 5 6; do
+  SK_REGS_FORM=$form timeout 150 python3 -m comparison $args --dtype fp32,bf16 --backends cuda --variants split_hybrid --output $out/regs_bwd_f$form.csv | tail -1
+done)
+PYTHONPATH=$root timeout 150 python3 -m comparison $args --dtype fp32,bf16,fp16 --backends cuda,triton --variants auto --output $out/regs_bwd_auto.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out regs_bwd f5 f6 auto 2>&1 | tee $out/regs_compare_${tag}_$rev.txt
+echo "forms at $(el)"
+timeout $(( 570 - $(el) )) bash benchmarks/tuning/exchange_rules_sweep.sh 2>&1 | tail -60
+echo "done at $(el)"
+cd $out && tar czf regs_csv_${tag}_$rev.tgz regs_bwd_*.csv xrules_*.csv && rm -f regs_bwd_*.csv xrules_*.csv
+
+## call 115
