@@ -298,7 +298,7 @@ def test_sixteen_byte_packs_are_stored_whole(compiled):
 @needs_nvcc
 def test_global_exchange_publishes_by_atomic_exchange_and_polls_volatile(compiled):
     """Every kernel that exchanges through global memory (split, split_smem and
-    split_hybrid, forward and backward) publishes its word with an atomic exchange
+    split_hybrid, forward and backward, and split_hybrid's fp32 register slices) publishes its word with an atomic exchange
     (ATOMG.E.EXCH) and polls its peers' with volatile loads (LDG ... STRONG.SYS), with no
     relaxed GPU-scope store or load (STG/LDG ... STRONG.GPU): with those, every row's wait
     was longer (H200, 1 GiB, auto backward fp32 1048576 91.5% of copy against 82.4;
@@ -306,7 +306,7 @@ def test_global_exchange_publishes_by_atomic_exchange_and_polls_volatile(compile
     result = compiled["softmax.cu"]
     if result.returncode != 0:
         pytest.fail("softmax.cu did not compile (see test_compiles_for_sm90)")
-    exchanging = re.compile(r"softmax_(?:backward_)?split(?:_smem(?:_pipelined)?)?_kernel<|HybridGlobal")
+    exchanging = re.compile(r"softmax_(?:backward_)?split(?:_smem(?:_pipelined)?|_hybrid_regs)?_kernel<|HybridGlobal")
     checked, wrong = 0, []
     for name, counts in _sass_instructions(result.object, "ATOMG|ATOM|LDG|STG").items():
         if not exchanging.search(name):

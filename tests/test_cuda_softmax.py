@@ -1270,7 +1270,10 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     assert p["status"] == "ok" and p["variant"] == "split_hybrid", p
     assert p["cluster_size"] == 1 and p["blocks"] == rows * p["split"], p
     assert p["workspace_bytes"] == ((1 + rows * p["split"]) * 8 if p["split"] > 1 else 0), p
-    assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
+    if _takes_split_hybrid_registers(x, p, backward):
+        assert p["threads"] == limit("SPLIT_HYBRID_REGS_THREADS") and p["smem_bytes"] == 0, p
+    else:
+        assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
     # Each CTA's slice: cols_per_thread values per thread in registers, the rest (of y
     # and of dy, backward) in shared memory within the CTA's limit.
     size, tensors = x.element_size(), 2 if backward else 1
@@ -1289,6 +1292,55 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
         assert p["split"] > 32, p
     out, agreements = run_and_check(Target("cuda", op, "split_hybrid"), x, dy=dy)
     assert out is not None and agreements, "split_hybrid declined a row its plan serves"
+
+
+def _takes_split_hybrid_registers(y: torch.Tensor, p: dict, backward: bool) -> bool:
+    """split_hybrid's plan p for y is the fp32 backward's register slices: aligned fp32
+    rows of 16-byte packs that slices of SPLIT_HYBRID_REGS_BYTES of y and of dy a thread
+    over SPLIT_HYBRID_REGS_THREADS threads hold in SPLIT_HYBRID_MAX_SLICES CTAs or fewer."""
+    slice_bytes = limit("SPLIT_HYBRID_REGS_THREADS") * limit("SPLIT_HYBRID_REGS_BYTES")
+    return (backward and y.dtype == torch.float32 and p["pack"] == 4 and not p["realigned"]
+            and -(-y.shape[1] * 4 // slice_bytes) <= limit("SPLIT_HYBRID_MAX_SLICES"))
+
+
+@pytest.mark.parametrize("rows, cols, view", [
+    (3, 8192, "contiguous"),     # one slice: no exchange, rows by a grid-stride loop
+    (300, 131072, "contiguous"),  # 16 CTAs a row, 4800 tickets: many waves of three CTAs per SM
+    (5, 262148, "contiguous"),   # 33 slices, the last of 16 values
+    (2, 1048576, "contiguous"),  # SPLIT_HYBRID_MAX_SLICES slices
+    (2, 1048580, "contiguous"),  # one pack past them: block_hybrid's slices
+    (3, 262144, "offset"),       # one element in: block_hybrid's slices, read in three parts
+], ids=str)
+def test_split_hybrid_fp32_backward_takes_register_slices(rows, cols, view):
+    """split_hybrid's fp32 backward: aligned rows whose slices of SPLIT_HYBRID_REGS_BYTES of
+    y and of dy a thread over SPLIT_HYBRID_REGS_THREADS threads need at most
+    SPLIT_HYBRID_MAX_SLICES CTAs run softmax_backward_split_hybrid_regs_kernel (no shared
+    memory, the fewest such slices, three CTAs per SM where its registers allow); wider or
+    misaligned rows run block_hybrid's slices. Every value agrees with float64 (outputs
+    poisoned first), softmax and log-softmax (whose mode the kernel compiles in)."""
+    if not _is_hopper(0):
+        pytest.skip("split_hybrid needs sm_90")
+    slice_bytes = limit("SPLIT_HYBRID_REGS_THREADS") * limit("SPLIT_HYBRID_REGS_BYTES")
+    for op in BACKWARD_OPS:
+        forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
+        y = forward(make_rows(rows, cols + 4, torch.float32, "cuda", seed=cols).double(), -1).float()
+        dy = make_gradient(rows, cols + 4, torch.float32, "cuda", seed=cols + 1)
+        if view == "contiguous":
+            y, dy = y[:, :cols].contiguous(), dy[:, :cols].contiguous()
+        else:
+            y, dy = y[:, 1:cols + 1], dy[:, 1:cols + 1]
+        p = cuda_softmax.plan(y, op, "split_hybrid", dy=dy)
+        assert p["status"] == "ok", p
+        regs = view == "contiguous" and -(-cols * 4 // slice_bytes) <= limit("SPLIT_HYBRID_MAX_SLICES")
+        assert _takes_split_hybrid_registers(y, p, True) == regs, p
+        assert ("softmax_backward_split_hybrid_regs_kernel<" in p["kernel"]) == regs, p
+        if regs:
+            assert p["threads"] == limit("SPLIT_HYBRID_REGS_THREADS") and p["smem_bytes"] == 0, p
+            assert p["cols_per_thread"] * 4 == limit("SPLIT_HYBRID_REGS_BYTES"), p
+            assert p["split"] == -(-cols * 4 // slice_bytes) and p["blocks"] == rows * p["split"], p
+            assert p["resident_per_sm"] >= limit("SPLIT_HYBRID_REGS_MIN_BLOCKS"), p
+        out, agreements = run_and_check(Target("cuda", op, "split_hybrid"), y, dy=dy)
+        assert out is not None and agreements, "split_hybrid declined a row its plan serves"
 
 
 @pytest.mark.parametrize("op", OPS + BACKWARD_OPS)

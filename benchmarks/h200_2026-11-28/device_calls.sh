@@ -3094,3 +3094,29 @@ echo "done at $(el)"
 cd $out && tar czf regs_csv_${tag}_$rev.tgz regs_bwd_*.csv xrules_*.csv && rm -f regs_bwd_*.csv xrules_*.csv
 
 ## call 115
+# Call 114 (`regs_compare_h200_330f933.txt`, `xrules_compare_h200_330f933.txt`): with the
+# new exchange the register slices' form 5 (HybridGlobal's gather, log-softmax compiled in)
+# ran fp32 backward 262144 / 524288 / 1048576 100.1 / 98.1 / 90.9 (log-softmax 100.7 /
+# 98.9 / 92.9) where split_hybrid's block_hybrid slices ran 95.8 / 92.7 / 91.3 (94.7 /
+# 90.6 / 88.5); form 6's poll lost 1-5 points on log-softmax; 16-bit rows lost (bf16
+# softmax 70-76). Form 5 is now split_hybrid's fp32 backward where it serves
+# (softmax_backward_split_hybrid_regs_kernel). Against 330f933's kernels: auto and
+# split_hybrid, fp32 backward at the widths where auto runs split_hybrid; the new tests
+# and the split_hybrid family's; the four tools over the new kernel.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees sregs bwd 1 "--cols 262144,393216,524288,786432,1048576,2097152 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto,split_hybrid --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/sregs_compare_${tag}_$rev.txt 2>&1
+cat $out/sregs_compare_${tag}_$rev.txt; echo "compare at $(el)"
+timeout $(( 430 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "split_hybrid or backward_auto" 2>&1 | tail -4 | tee $out/gpu_tests_sregs_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_sregs_${tag}_$rev
+timeout $(( 560 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops softmax_backward,log_softmax_backward \
+  --variants split_hybrid --dtypes fp32 --shapes 5x131072,3x262148,2x1048576,4x8192 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf sregs_csv_${tag}_$rev.tgz sregs_*_r1.csv && rm -f sregs_*_r1.csv
+
+## call 116

@@ -28,7 +28,8 @@
 //   block_hybrid     softmax_backward_block_hybrid_kernel     plan_block_hybrid_backward
 //   split            softmax_backward_split_kernel            plan_split_backward
 //   split_smem       softmax_backward_split_smem_kernel       plan_split_smem_backward
-//   split_hybrid     softmax_backward_block_hybrid_kernel     plan_split_hybrid_backward
+//   split_hybrid     softmax_backward_block_hybrid_kernel,    plan_split_hybrid_backward
+//                    softmax_backward_split_hybrid_regs_kernel (fp32's register slices)
 //   auto             (one of the above)                       plan_auto_backward
 //
 // Memory traffic per element (R = read of the input, W = write of the output):
@@ -206,8 +207,12 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
     case Variant::split:
       return "softmax_backward_split_kernel<" + t + ", pack=" + n(plan.pack) + edges + ", bytes_per_thread=" +
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
-    case Variant::block_hybrid:
     case Variant::split_hybrid:
+      if (plan.threads == kSplitHybridRegsThreads) {  // fp32's register slices
+        return "softmax_backward_split_hybrid_regs_kernel<" + t + ", pack=" + n(plan.pack) + ">";
+      }
+      [[fallthrough]];
+    case Variant::block_hybrid:
       return "softmax_backward_block_hybrid_kernel<" + t + ", pack=" + n(plan.pack) + edges +
              ", threads=" + n(plan.threads) + (plan.variant == Variant::split_hybrid ? ", exchange=global>" : ">");
     case Variant::split_smem:
@@ -365,6 +370,9 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_GRAD_WIDE_THREADS", kSplitWideThreads},
       {"SPLIT_GRAD_WIDE_GROUPS", kSplitGradWideGroups},
       {"SPLIT_HYBRID_MAX_SLICES", kSplitHybridMaxSlices},
+      {"SPLIT_HYBRID_REGS_THREADS", kSplitHybridRegsThreads},
+      {"SPLIT_HYBRID_REGS_BYTES", kSplitHybridRegsBytes},
+      {"SPLIT_HYBRID_REGS_MIN_BLOCKS", kSplitHybridRegsMinBlocks},
       {"SPLIT_HYBRID_CLUSTER_BUSY_PERCENT", kSplitHybridClusterBusyPercent},
       {"SPLIT_HYBRID_THIN_SLICE_BYTES", kSplitHybridThinSliceBytes},
       {"SPLIT_HYBRID_MIN_WAVES", kSplitHybridMinWaves},

@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 
 #include "softmax/block_hybrid.cuh"
 #include "softmax/geometry.cuh"
@@ -167,6 +168,53 @@ using SplitHybridFamily = HybridFamily<HybridGlobal>;
 using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 
 // ---------------------------------------------------------------------------------
+// The fp32 backward's register slices: y and dy in registers alone, small CTAs
+// ---------------------------------------------------------------------------------
+
+// Aligned fp32 rows whose slices of kSplitHybridRegsBytes of y and of dy a thread over
+// kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs (to 1048576
+// columns) take these slices ahead of block_hybrid's shapes: no shared memory past the
+// exchange's words, kSplitHybridRegsMinBlocks CTAs per SM (at most 168 registers a
+// thread; 156 used, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
+// slices in flight, each CTA loading, summing, publishing, waiting and writing once
+// before it leaves its slot to the next ticket. block_hybrid's one or two large CTAs per
+// SM leave their SM without loads in flight while they wait. Triton's split_oneshot
+// backward has this geometry (kernels_triton/softmax_oneshot.py: 64 fp32 values of each
+// a thread, 4 warps). H200, 1 GiB, % of copy, softmax / log-softmax backward, one round,
+// block_hybrid's slices over global memory (split_hybrid before) -> these
+// (benchmarks/h200_2026-11-28/xrules_compare_h200_330f933.txt against
+// regs_compare_h200_330f933.txt's form 5, one call): 262144 95.8 / 94.7 -> 100.1 / 100.7,
+// 524288 92.7 / 90.6 -> 98.1 / 98.9, 1048576 91.3 / 88.5 -> 90.9 / 92.9. Log-softmax's
+// mode is compiled in (kLog): read at run time it cost it 3-4 points (call 110). 16-bit
+// rows keep block_hybrid's slices: at 192 B of each a thread these ran bf16 softmax
+// 70-76 and log-softmax 88-97 at 131072-1048576, where auto ran 97-102 (224-256 B
+// spilled their conversions).
+constexpr int kSplitHybridRegsThreads = 128;
+constexpr int kSplitHybridRegsMinBlocks = 3;
+constexpr int kSplitHybridRegsBytes = 256;
+static_assert(kSplitHybridRegsThreads >= kSplitHybridMaxSlices, "HybridGlobal::gather polls a slot per thread");
+
+// One ticket's slice of a row (or, K = 1, rows by a grid-stride loop), 16-byte packs of
+// aligned rows only: y and dy read once, dx written once.
+template <typename T, int N, bool kLog>
+__global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBlocks)
+    softmax_backward_split_hybrid_regs_kernel(GradArgs<T> a) {
+  constexpr int kThreads = kSplitHybridRegsThreads;
+  __shared__ HybridGlobal::Shared<float> exchange;
+  const HybridGlobal cl(a, a.cols / N, exchange);
+  const int t = threadIdx.x;
+  const int packs = cl.packs();
+  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
+    const int64_t first_col = cl.first_col(N);
+    GradSlice<T, N, kSplitHybridRegsBytes> s;
+    s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, kThreads, packs);
+    float sum = block_allreduce(s.sum(kLog), SumOp());
+    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
+    s.write(a.dx + row * a.cols + first_col, t, kThreads, packs, sum, kLog);
+  }
+}
+
+// ---------------------------------------------------------------------------------
 // Plans
 // ---------------------------------------------------------------------------------
 
@@ -254,10 +302,37 @@ Plan plan_split_hybrid(const Problem& p) {
       [](int64_t left, int pack_bytes) { return left > 0 ? round_up(left * pack_bytes, 16) + kTmaAlignSlack : 0; });
 }
 
-// Backward: y's and dy's parts in shared memory, dy's at a 16-byte boundary.
+// The fp32 backward's register slices (softmax_backward_split_hybrid_regs_kernel) for
+// aligned rows of 16-byte packs; too_many_chunks where they need more than
+// kSplitHybridMaxSlices CTAs, kMaxGridBlocks in all, or CTAs past what the GPU holds.
+inline Plan plan_split_hybrid_regs_backward(const Problem& p) {
+  constexpr int kPack = 4;
+  int64_t realigned = 0;
+  if (realigned_pack<float>(p, realigned) != kPack || realigned != 0) {
+    Plan plan = new_plan(Variant::split_hybrid);
+    plan.status = PlanStatus::too_many_chunks;
+    return plan;
+  }
+  const HybridShape regs{reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, false>),
+                         kSplitHybridRegsThreads, int64_t{kSplitHybridRegsThreads} * kSplitHybridRegsBytes, 1};
+  // No shared memory holds packs past the registers': a slice of more never fits.
+  Plan plan = plan_split_hybrid_for<float>(p, {regs}, kPack, kSplitHybridRegsBytes, [](int64_t left) {
+    return left > 0 ? std::numeric_limits<int64_t>::max() : int64_t{0};
+  });
+  plan.log_kernel = reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, true>);
+  return plan;
+}
+
+// Backward: fp32's register slices where they serve, else y's and dy's parts past the
+// registers in shared memory, dy's at a 16-byte boundary.
 template <typename T>
 Plan plan_split_hybrid_backward(const Problem& p) {
   constexpr int kElem = static_cast<int>(sizeof(T));
+  if constexpr (kElem == 4) {
+    if (device_properties(p.device).major >= kClusterMinMajor) {
+      if (Plan regs = plan_split_hybrid_regs_backward(p); regs.status == PlanStatus::ok) return regs;
+    }
+  }
   return plan_split_hybrid_shapes<T, SplitHybridBackwardFamily>(
       p, kHybridClusterSliceBytes,
       [](int pack_bytes, bool edges) { return hybrid_grad_bytes(kElem, pack_bytes, edges); },
