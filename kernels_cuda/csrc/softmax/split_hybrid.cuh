@@ -175,16 +175,16 @@ using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 // kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs (to 1048576
 // columns) take these slices ahead of block_hybrid's shapes: no shared memory past the
 // exchange's words, kSplitHybridRegsMinBlocks CTAs per SM (at most 168 registers a
-// thread; 156 used, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
+// thread; 165 used, 156 for log-softmax, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
 // slices in flight, each CTA loading, summing, publishing, waiting and writing once
 // before it leaves its slot to the next ticket. block_hybrid's one or two large CTAs per
 // SM leave their SM without loads in flight while they wait. Triton's split_oneshot
 // backward has this geometry (kernels_triton/softmax_oneshot.py: 64 fp32 values of each
 // a thread, 4 warps). H200, 1 GiB, % of copy, softmax / log-softmax backward, one round,
-// block_hybrid's slices over global memory (split_hybrid before) -> these
-// (benchmarks/h200_2026-11-28/xrules_compare_h200_330f933.txt against
-// regs_compare_h200_330f933.txt's form 5, one call): 262144 95.8 / 94.7 -> 100.1 / 100.7,
-// 524288 92.7 / 90.6 -> 98.1 / 98.9, 1048576 91.3 / 88.5 -> 90.9 / 92.9. Log-softmax's
+// split_hybrid with block_hybrid's slices -> these, both built and run in one call
+// (benchmarks/h200_2026-11-28/sregs_compare_h200_43fd34c.txt): 262144 96.7 / 95.5 ->
+// 100.4 / 101.3, 393216 95.3 / 93.9 -> 99.7 / 100.4, 524288 93.3 / 91.7 -> 98.5 / 99.5,
+// 786432 93.9 / 92.1 -> 94.9 / 96.1, 1048576 92.0 / 89.1 -> 91.4 / 93.3. Log-softmax's
 // mode is compiled in (kLog): read at run time it cost it 3-4 points (call 110). 16-bit
 // rows keep block_hybrid's slices: at 192 B of each a thread these ran bf16 softmax
 // 70-76 and log-softmax 88-97 at 131072-1048576, where auto ran 97-102 (224-256 B
