@@ -26,8 +26,8 @@ one after another) take the program id as their ticket and exchange nothing.
 Chunks are ONESHOT_CHUNK units at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forward:
 the fp32 exps held across the wait; backward: y's and dy's values), at most
 ONESHOT_MAX_PARTS per row, wider where a row has more; half as wide (over half the
-warps) for rows held as pairs that pad fewer words so, and for the fp16 softmax backward
-(`chunk_units`, by the GPU's DRAM bandwidth per SM and the op). A unit is a value, or
+warps) for rows held as pairs that pad fewer words so (`chunk_units`, by the GPU's DRAM
+bandwidth per SM and the op). A unit is a value, or
 for 16-bit rows of an even width and row strides starting on 4-byte boundaries
 (`paired`) a 32-bit word of two values (pairs.py): such rows are held as loaded, half
 the registers of their fp32 widening, and widened again in each pass.
@@ -97,9 +97,13 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # (fp32 rows at these widths: 0.3-1.0 lower in 4096 on both GPUs). At full chunks
 # (32768 and powers of two past it) 8192 words lead by 0.2-2.5 on the H200, and more as
 # rows widen (1048576: forward 88.9 against 82.3). The fp16 softmax backward (widened by
-# HADD2.F32, four conversions a value) takes 4096 words at every width: H200 65536 /
+# HADD2.F32, four conversions a value) took 4096 words at every width: H200 65536 /
 # 131072 / 262144 / 524288 98.3 / 89.1 / 84.6 / 80.8 -> 99.2 / 96.8 / 93.6 / 88.5; H100
-# 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0. The
+# 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0, when
+# its 8192-word chunks held 2 programs per SM (178 registers) against 5 at 4096: since its
+# sum is chained (_GRAD_CHAIN_FP16: 166 registers, 3 per SM, as the fp16 log-softmax
+# backward, whose 8192 words beat 4096 at the same bytes resident) it follows bf16's rule
+# (TO MEASURE: H200 fp16 softmax backward 131072-1048576, 8192 against 4096 words). The
 # log-softmax backward (a sum of dy alone) gains only on the H200 and where chunks are
 # mostly padding (`auto`, 17408 / 20480 / 24576 / 40960 / 50304, 4096 words at any fill:
 # H200 bf16 93.2 / 98.8 / 102.9 / 102.3 / 102.8 -> 102.1 / 101.9 / 102.3 / 101.7 / 102.5,
@@ -229,6 +233,60 @@ def _row_sum(slots, part, s, K: tl.constexpr, KP: tl.constexpr):
         return s
 
 
+def _grad_chain(declare: str, unpack: str, high: str, low: str) -> str:
+    """Inline PTX of `_grad_terms` (pack=4): words $4-$7 of y and $8-$11 of dy, each
+    word's high halves then its low halves widened into a and b (`unpack`, `high`, `low`:
+    PTX with {y} and {g} for the words) and multiplied into one fp32 chain t (mul, then
+    fma), whose sum goes to $0, and -0.0 to $1-$3."""
+    steps = []
+    for k in range(4):
+        y, g = f"${4 + k}", f"${8 + k}"
+        steps += [unpack.format(y=y, g=g), high.format(y=y, g=g),
+                  "mul.f32 t, a, b; " if k == 0 else "fma.rn.f32 t, a, b, t; ",
+                  low.format(y=y, g=g), "fma.rn.f32 t, a, b, t; "]
+    return ("{ .reg .f32 a, b, t; " + declare + "".join(steps)
+            + "mov.b32 $0, t; mov.b32 $1, 0x80000000; mov.b32 $2, 0x80000000; mov.b32 $3, 0x80000000; }")
+
+
+# The softmax backward's sum of y * dy over words held as pairs: chains of four words
+# (eight products) a thread, each one inline PTX block (`_grad_terms`). Triton's own form
+# (pairs.grad_terms) widens the halves, multiplies them into 64 terms a thread and adds
+# those as a tree, which ptxas (Triton 3.9, sm_90) schedules with ~20 fp32 temporaries
+# live beside the 128 words held across the exchange: 176 (bf16) / 178 (fp16) registers,
+# 2 programs per SM at 8192-word chunks (5 at 4096), where the log-softmax backward (a
+# sum of dy alone, y's loads sunk below it) takes 160 (3 per SM; 6 at 4096) and fp32 168
+# (3). As chains the sum has 16 terms a thread (and 48 -0.0s: x + -0.0 is x for every x,
+# -0.0 and NaN included): 166 registers for both dtypes and chunk widths, no spills, 3
+# (6) programs per SM. The same fp32 products; the row's sum differs in the order of its
+# adds alone.
+_GRAD_CHAIN_BF16 = tl.constexpr(_grad_chain("", "", "and.b32 a, {y}, 0xFFFF0000; and.b32 b, {g}, 0xFFFF0000; ",
+                                            "shl.b32 a, {y}, 16; shl.b32 b, {g}, 16; "))
+_GRAD_CHAIN_FP16 = tl.constexpr(_grad_chain(".reg .b16 yl, yh, gl, gh; ",
+                                            "mov.b32 {{yl, yh}}, {y}; mov.b32 {{gl, gh}}, {g}; ",
+                                            "cvt.f32.f16 a, yh; cvt.f32.f16 b, gh; ",
+                                            "cvt.f32.f16 a, yl; cvt.f32.f16 b, gl; "))
+
+
+# Chunks of at least this many words have at least 4 a thread at up to 8 warps
+# (ONESHOT_MAX_WARPS["backward"]), as pack=4 needs: with fewer, Triton pads a pack with
+# undefined words, which a chain would add in. Narrower chunks (rows of one chunk under
+# 2048 values) take pairs.grad_terms.
+_GRAD_CHAIN_MIN_CHUNK = tl.constexpr(4 * 32 * 8)
+
+
+@triton.jit
+def _grad_terms(wy, wg, CHUNK: tl.constexpr, LOG_SOFTMAX: tl.constexpr, BF16: tl.constexpr,
+                INTERPRETER: tl.constexpr):
+    # What the words of y and dy add to the row's sum (tl.sum adds them up): pairs.grad_terms,
+    # the softmax's on the GPU as chains of four words (_GRAD_CHAIN_*, above).
+    if LOG_SOFTMAX or INTERPRETER or CHUNK < _GRAD_CHAIN_MIN_CHUNK:
+        return pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER)
+    else:
+        return tl.inline_asm_elementwise(_GRAD_CHAIN_BF16 if BF16 else _GRAD_CHAIN_FP16,
+                                         "=r,=r,=r,=r,r,r,r,r,r,r,r,r", [wy, wg], dtype=tl.float32,
+                                         is_pure=True, pack=4)
+
+
 @triton.jit
 def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
                                      dx_row_stride, LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr,
@@ -248,7 +306,7 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
                      mask=in_row, other=0)
         wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
                      mask=in_row, other=0)
-        s = _row_sum(slots, part, tl.sum(pairs.grad_terms(wy, wg, LOG_SOFTMAX, BF16, INTERPRETER), axis=0), K, KP)
+        s = _row_sum(slots, part, tl.sum(_grad_terms(wy, wg, CHUNK, LOG_SOFTMAX, BF16, INTERPRETER), axis=0), K, KP)
         if K == 1:
             # Nothing between the sum and the output: ptxas (Triton 3.9) then keeps fp16's
             # widened values from one to the other (64-80 bytes spilled), so the output
@@ -305,8 +363,6 @@ def chunk_units(direction: str, limits: launch.DeviceLimits | None, op: str, *te
     if limits is None or not paired(*tensors):
         return ONESHOT_CHUNK
     log_backward = direction == "backward" and op == "log_softmax"
-    if direction == "backward" and tensors[0].dtype == torch.float16 and not log_backward:
-        return narrow
     units = row_units(*tensors)
     wide = triton.cdiv(units, ONESHOT_CHUNK) * ONESHOT_CHUNK
     if units > ONESHOT_NARROW_MAX_UNITS or triton.cdiv(units, narrow) * narrow >= wide:

@@ -101,6 +101,28 @@ def test_compiled_plans_do_not_spill(plans):
     assert any("finish_n_regs" in r for r in compiled)  # two_stage's second stage compiled too
 
 
+def test_oneshot_16bit_softmax_backward_keeps_the_log_softmax_residency(plans):
+    # split_oneshot's 16-bit softmax backward sums y * dy in chains of inline PTX
+    # (softmax_oneshot._grad_terms) so that it holds as many programs per SM as the
+    # log-softmax backward of the same rows and chunks: Triton's own tree of products
+    # kept ~20 fp32 temporaries beside the held words (176-178 registers, 2 programs per
+    # SM at 8192-word chunks against the log-softmax's 3). Rows of one narrower chunk (a
+    # warp or two a program, 12-16 per SM) are not asked.
+    from kernels_triton.softmax_oneshot import ONESHOT_CHUNK
+
+    oneshot = {(r["target"], r["op"], r["variant"], r["dtype"], tuple(r["shape"]), r["constexprs"]["CHUNK"]): r
+               for r in plans if "n_regs" in r and r["kernel"] == "split_oneshot" and not r.get("offset")
+               and r["dtype"] in ("bf16", "fp16") and r["op"] in ("softmax_backward", "log_softmax_backward")}
+    compared = 0
+    for (target, op, variant, dtype, shape, chunk), r in oneshot.items():
+        log = oneshot.get((target, "log_softmax_backward", variant, dtype, shape, chunk))
+        if op != "softmax_backward" or log is None or not r["constexprs"].get("PAIRS") or chunk != ONESHOT_CHUNK:
+            continue
+        compared += 1
+        assert r["programs_per_sm"] >= log["programs_per_sm"], (r, log)
+    assert compared >= 4, compared
+
+
 def test_odd_rows_load_whole_vectors(plans):
     # Odd rows (ALIGN 1) in a contiguous tensor: every plan that reads them as head, whole
     # vectors and tail has 128-bit loads and stores; a plan of `fused` and of `split`

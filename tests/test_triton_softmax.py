@@ -811,7 +811,7 @@ def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward(
     # of 30 GB/s or more of DRAM bandwidth per SM at any fill, elsewhere where 8192-word
     # chunks would be at most ONESHOT_NARROW_FILL full (the log-softmax backward: on the
     # former alone, at most ONESHOT_NARROW_FILL_LOG_BACKWARD full); the fp16 softmax
-    # backward at every width; fp32 rows, rows not held as pairs and the interpreter keep
+    # backward as bf16's; fp32 rows, rows not held as pairs and the interpreter keep
     # ONESHOT_CHUNK.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
@@ -836,19 +836,18 @@ def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward(
             assert oneshot.chunk_units("forward", h100, op, x) == h100_chunk, (cols, dtype)
             assert oneshot.chunk_units("forward", h200, op, x) == h200_chunk, (cols, dtype)
             assert oneshot.chunk_units("forward", None, op, x) == wide
-        fp16 = dtype == torch.float16
-        assert oneshot.chunk_units("backward", h100, "softmax", x, x) == (narrow if fp16 else h100_chunk), cols
-        assert oneshot.chunk_units("backward", h200, "softmax", x, x) == (narrow if fp16 else h200_chunk), cols
+        assert oneshot.chunk_units("backward", h100, "softmax", x, x) == h100_chunk, (cols, dtype)
+        assert oneshot.chunk_units("backward", h200, "softmax", x, x) == h200_chunk, (cols, dtype)
         assert oneshot.chunk_units("backward", h100, "log_softmax", x, x) == wide, (cols, dtype)
         assert oneshot.chunk_units("backward", h200, "log_softmax", x, x) == h200_log_backward, (cols, dtype)
     x16 = torch.empty(4, 1048576, dtype=torch.float16)
-    assert oneshot.chunk_units("backward", h100, "softmax", x16, x16) == narrow
+    assert oneshot.chunk_units("backward", h100, "softmax", x16, x16) == wide
     assert oneshot.chunk_units("backward", h100, "log_softmax", x16, x16) == wide
-    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["CHUNK"] == narrow
-    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["K"] == 128
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["CHUNK"] == wide
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["K"] == 64
     assert oneshot.BACKWARD.launch_params(x16, x16, h100, "log_softmax")[0]["K"] == 64
     assert (oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[1],
-            oneshot.launch_params(x16, h100, "softmax")[1]) == (2, 4)
+            oneshot.launch_params(x16, h100, "softmax")[1]) == (4, 4)
     odd = torch.empty(1000, 17409, dtype=torch.bfloat16)  # not held as pairs
     assert oneshot.chunk_units("forward", h200, "softmax", odd) == wide
     assert oneshot.chunk_units("backward", h200, "softmax", odd, odd) == wide

@@ -862,6 +862,34 @@ def test_gpu_backward_compiled_kernels_do_not_spill(op, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("cols", [2048, 65536, 131074])  # one chunk of 1024 words; 4 chunks; 9, the last of 1 word
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
+def test_gpu_oneshot_softmax_backward_chains_its_16bit_sum(dtype, cols):
+    # split_oneshot's softmax backward over rows held as pairs, in chunks of
+    # _GRAD_CHAIN_MIN_CHUNK words or more, sums y * dy in chains of inline PTX
+    # (softmax_oneshot._grad_terms), which the interpreter never runs. On the GPU: fresh
+    # rows, the special rows (NaN and inf in y and dy: the chains' -0.0 terms must add
+    # nothing, NaN must reach the sum) and rows one element in (not paired: pairs'
+    # form), each against float64; the plan compiled without spills.
+    softmax_mod, *_ = _modules()
+    from kernels_triton import softmax_oneshot
+    op = "softmax_backward"
+    target = Target("triton", op, "split_oneshot")
+    y, dy = backward_inputs(op, 10, cols, dtype, seed=cols)
+    special_y, special_dy, nan_rows = backward_special_rows(op, cols, dtype)
+    y[:8], dy[:8] = special_y, special_dy
+    p = softmax_mod.plan(y, op, "split_oneshot", dy)
+    c = p["constexprs"]
+    assert c["PAIRS"] and c["CHUNK"] >= softmax_oneshot._GRAD_CHAIN_MIN_CHUNK.value, p
+    check_compiled_plan(p, "split_oneshot", y.shape[0], f"{tuple(y.shape)}: {p}")
+    out, _ = run_and_check(target, y, dy=dy)
+    assert torch.isnan(out[nan_rows]).all() and not torch.isnan(out[[0, 1, 2, 3, 8, 9]]).any()
+    shifted = (in_layout(y, "offset by one"), in_layout(dy, "offset by one"))
+    assert not softmax_mod.plan(shifted[0], op, "split_oneshot", shifted[1])["constexprs"]["PAIRS"]
+    run_and_check(target, shifted[0], dy=shifted[1])
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("op", ("softmax", "log_softmax") + tuple(BWD_OPS))
 def test_gpu_split_keeps_the_more_resident_form(op, dtype):

@@ -3120,3 +3120,34 @@ tail -8 $f.txt; echo "sanitizer at $(el)"
 cd $out && tar czf sregs_csv_${tag}_$rev.tgz sregs_*_r1.csv && rm -f sregs_*_r1.csv
 
 ## call 116
+# Call 114's Triton column: the 16-bit softmax backward on split_oneshot trails the
+# log-softmax's (fp16 131072 / 262144 / 524288 95.3 / 92.5 / 87.4, bf16 262144 96.6,
+# against 101-102). Offline (sm_90 SASS, Triton 3.9) it held fewer programs per SM: 176
+# registers for bf16 (2 per SM at 8192-word chunks, log-softmax 3), 178 for fp16 (5 at
+# its 4096-word chunks, 6 fitting), from Triton's tree of y * dy products. The checkout
+# sums them in chains of inline PTX (166 registers, 3 / 6 per SM) and gives the fp16
+# softmax backward 8192-word chunks as bf16's; /tmp/chain has the chains alone (the
+# chunk rule reverted), /tmp/base 43fd34c's kernels_triton. The CUDA build runs beside
+# the timing (niced), for the whole CUDA softmax GPU suite after it (session 71's
+# register slices).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+(nice -n 19 python3 -c "from kernels_cuda import build; build.extension()" > $out/cuda_build.log 2>&1 &)
+rm -rf /tmp/base /tmp/chain && cp -r $root /tmp/base && cp -r $root /tmp/chain
+rm -rf /tmp/base/kernels_triton && cp -r $root/.device/base_triton/kernels_triton /tmp/base/
+(cd /tmp/chain && git apply -R $root/.device/tri_policy.patch)
+args="--cols 65536,131072,262144,524288,1048576 --dtype bf16,fp16 --backends triton --min-bytes 1GiB --quiet --format csv --pass bwd"
+PYTHONPATH=$root timeout 200 python3 -m comparison $args --op softmax,log_softmax --variants auto,split_oneshot --output $out/chain_bwd_checkout.csv | tail -1
+for t in chain base; do
+  (cd /tmp/$t && PYTHONPATH=/tmp/$t timeout 120 python3 -m comparison $args --op softmax --variants auto,split_oneshot --output $out/chain_bwd_$t.csv | tail -1)
+done
+python3 benchmarks/tuning/side_by_side.py $out chain_bwd base chain checkout 2>&1 | tee $out/chain_compare_${tag}_$rev.txt
+echo "compare at $(el)"
+timeout $(( 380 - $(el) )) python3 -m pytest tests/test_triton_softmax_backward.py tests/test_triton_softmax.py -q -p no:cacheprovider -k "oneshot" 2>&1 | tail -4 | tee $out/gpu_tests_chain_${tag}_$rev.log; echo "triton tests at $(el)"
+while pgrep -f "build.extension" > /dev/null; do sleep 5; done; tail -1 $out/cuda_build.log; echo "built at $(el)"
+timeout $(( 585 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -x 2>&1 | tail -4 | tee $out/gpu_tests_cuda_${tag}_$rev.log; echo "cuda tests at $(el)"
+cd $out && tar czf chain_csv_${tag}_$rev.tgz chain_bwd_*.csv && rm -f chain_bwd_*.csv
+
+## call 117
