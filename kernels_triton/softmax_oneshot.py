@@ -26,8 +26,8 @@ one after another) take the program id as their ticket and exchange nothing.
 Chunks are ONESHOT_CHUNK units at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forward:
 the fp32 exps held across the wait; backward: y's and dy's values), at most
 ONESHOT_MAX_PARTS per row, wider where a row has more; half as wide (over half the
-warps) for rows held as pairs that pad fewer words so (`chunk_units`, by the GPU's DRAM
-bandwidth per SM and the op). A unit is a value, or
+warps) for rows held as pairs that pad fewer words so, and for the fp16 softmax backward
+on GPUs of slower SMs (`chunk_units`, by the GPU's DRAM bandwidth per SM and the op). A unit is a value, or
 for 16-bit rows of an even width and row strides starting on 4-byte boundaries
 (`paired`) a 32-bit word of two values (pairs.py): such rows are held as loaded, half
 the registers of their fp32 widening, and widened again in each pass.
@@ -97,13 +97,16 @@ ONESHOT_BWD_VALUES_PER_THREAD = 64
 # (fp32 rows at these widths: 0.3-1.0 lower in 4096 on both GPUs). At full chunks
 # (32768 and powers of two past it) 8192 words lead by 0.2-2.5 on the H200, and more as
 # rows widen (1048576: forward 88.9 against 82.3). The fp16 softmax backward (widened by
-# HADD2.F32, four conversions a value) took 4096 words at every width: H200 65536 /
+# HADD2.F32, four conversions a value) took 4096 words at every width while its
+# 8192-word chunks held 2 programs per SM (178 registers) against 5 at 4096: H200 65536 /
 # 131072 / 262144 / 524288 98.3 / 89.1 / 84.6 / 80.8 -> 99.2 / 96.8 / 93.6 / 88.5; H100
-# 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0, when
-# its 8192-word chunks held 2 programs per SM (178 registers) against 5 at 4096: since its
-# sum is chained (_GRAD_CHAIN_FP16: 166 registers, 3 per SM, as the fp16 log-softmax
-# backward, whose 8192 words beat 4096 at the same bytes resident) it follows bf16's rule
-# (TO MEASURE: H200 fp16 softmax backward 131072-1048576, 8192 against 4096 words). The
+# 100.9-100.3 -> 100.8-100.2 to 262144, 524288 / 1048576 99.0 / 86.3 -> 99.6 / 97.0. Its
+# sum now chained (_GRAD_CHAIN_FP16: 166 registers, 3 per SM at 8192 words, 6 at 4096),
+# GPUs of fast SMs give it bf16's chunks: H200, 1 GiB, % of copy, `split_oneshot`, 4096
+# -> 8192 words, 65536 / 131072 / 262144 / 524288 / 1048576 100.8 / 98.6 / 96.4 / 93.2 /
+# 85.0 -> 102.0 / 100.1 / 97.9 / 96.4 / 90.1 (benchmarks/h200_2026-11-28/
+# chain_compare_h200_ec733fb.txt, one call). The H100, not measured since the chains,
+# keeps 4096 words. The
 # log-softmax backward (a sum of dy alone) gains only on the H200 and where chunks are
 # mostly padding (`auto`, 17408 / 20480 / 24576 / 40960 / 50304, 4096 words at any fill:
 # H200 bf16 93.2 / 98.8 / 102.9 / 102.3 / 102.8 -> 102.1 / 101.9 / 102.3 / 101.7 / 102.5,
@@ -363,11 +366,13 @@ def chunk_units(direction: str, limits: launch.DeviceLimits | None, op: str, *te
     if limits is None or not paired(*tensors):
         return ONESHOT_CHUNK
     log_backward = direction == "backward" and op == "log_softmax"
+    fast = softmax_split.fast_sm(limits)
+    if direction == "backward" and tensors[0].dtype == torch.float16 and not log_backward and not fast:
+        return narrow
     units = row_units(*tensors)
     wide = triton.cdiv(units, ONESHOT_CHUNK) * ONESHOT_CHUNK
     if units > ONESHOT_NARROW_MAX_UNITS or triton.cdiv(units, narrow) * narrow >= wide:
         return ONESHOT_CHUNK
-    fast = softmax_split.fast_sm(limits)
     if log_backward:
         return narrow if fast and units <= ONESHOT_NARROW_FILL_LOG_BACKWARD * wide else ONESHOT_CHUNK
     return narrow if fast or units <= ONESHOT_NARROW_FILL * wide else ONESHOT_CHUNK

@@ -112,11 +112,14 @@ AUTO_ONESHOT_ABOVE = {("forward", torch.float32): 32768, ("forward", torch.bfloa
                       ("forward", torch.float16): 16384, ("backward", torch.float32): 16384,
                       ("backward", torch.bfloat16): 32768, ("backward", torch.float16): 8192}
 AUTO_ONESHOT_MAX_COLS = 1048576
-# Since the fp16 backward's chunks are of 4096 words (softmax_oneshot.chunk_units), its
-# softmax rows keep `split_oneshot` to 524288 on these GPUs (H200, 131072 / 262144 /
+# The fp16 softmax backward's rows take `split_oneshot` from 8192 columns on GPUs of fast
+# SMs. While its chunks there were of 4096 words and its sum a tree of products
+# (softmax_oneshot.chunk_units, _grad_terms) they stopped at 524288 (H200, 131072 / 262144 /
 # 524288 / 1048576: 96.8 / 93.6 / 88.5 / 80.4 against `split`'s - / 89.5 / 82.2 / 85.8,
-# benchmarks/h200_2026-11-27g/pair_chunks_h200_9105f0d.txt).
-AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, 524288),
+# benchmarks/h200_2026-11-27g/pair_chunks_h200_9105f0d.txt); in 8192-word chunks of
+# chained sums 1048576 joined them (90.1 against `split`'s 87.5,
+# benchmarks/h200_2026-11-28/chain_compare_h200_ec733fb.txt).
+AUTO_ONESHOT_COLS_FAST_SM = {("backward", "softmax", torch.float16): (8192, AUTO_ONESHOT_MAX_COLS),
                              ("backward", "log_softmax", torch.bfloat16): (16384, AUTO_ONESHOT_MAX_COLS)}
 # On `fast_sm` GPUs `fused`'s fp32 forward slows with the lanes its tile (the width's
 # next power of two) leaves empty: rows past 16384 columns that fill at most 3/4 of it

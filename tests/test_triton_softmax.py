@@ -717,7 +717,7 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
                 assert auto[direction](x, None, op) != "split_oneshot"  # the interpreter: never
         x = torch.empty(100, 2 * policy.AUTO_ONESHOT_MAX_COLS, dtype=dtype)  # past the widths measured
         assert auto[direction](x, h100, "softmax") != "split_oneshot"
-    # A GPU of more bandwidth per SM: the fp16 softmax backward's rows to 524288 columns,
+    # A GPU of more bandwidth per SM: the fp16 softmax backward's rows from 8192 columns,
     # the bf16 log-softmax backward's from 16384 (every GPU: rows filling at most 5/8 of
     # `fused`'s tile; `fused` below 32768 elsewhere), and bf16 rows past 16384 that fill
     # at most 3/4 (forward) or 5/8 (backward) of that tile; fp32 and the other backwards
@@ -749,7 +749,7 @@ def test_auto_takes_split_oneshot_for_wide_aligned_rows_of_a_wave():
             (32800, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
             (131072, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
             (524288, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
-            (1048576, torch.float16, "softmax", "split_oneshot", "split"),
+            (1048576, torch.float16, "softmax", "split_oneshot", "split_oneshot"),
             (131072, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
             (1048576, torch.float16, "log_softmax", "split_oneshot", "split_oneshot"),
             (131072, torch.float32, "softmax", "split_oneshot", "split_oneshot")]:
@@ -811,8 +811,8 @@ def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward(
     # of 30 GB/s or more of DRAM bandwidth per SM at any fill, elsewhere where 8192-word
     # chunks would be at most ONESHOT_NARROW_FILL full (the log-softmax backward: on the
     # former alone, at most ONESHOT_NARROW_FILL_LOG_BACKWARD full); the fp16 softmax
-    # backward as bf16's; fp32 rows, rows not held as pairs and the interpreter keep
-    # ONESHOT_CHUNK.
+    # backward as bf16's on the former, at every width on the others; fp32 rows, rows not
+    # held as pairs and the interpreter keep ONESHOT_CHUNK.
     softmax_mod, *_ = _modules()
     oneshot = softmax_mod.FAMILIES["split_oneshot"]
     h100, h200 = gpu_limits(132), gpu_limits(132, 48 * 10**11)
@@ -836,18 +836,22 @@ def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward(
             assert oneshot.chunk_units("forward", h100, op, x) == h100_chunk, (cols, dtype)
             assert oneshot.chunk_units("forward", h200, op, x) == h200_chunk, (cols, dtype)
             assert oneshot.chunk_units("forward", None, op, x) == wide
-        assert oneshot.chunk_units("backward", h100, "softmax", x, x) == h100_chunk, (cols, dtype)
+        fp16 = dtype == torch.float16
+        assert oneshot.chunk_units("backward", h100, "softmax", x, x) == (narrow if fp16 else h100_chunk), cols
         assert oneshot.chunk_units("backward", h200, "softmax", x, x) == h200_chunk, (cols, dtype)
         assert oneshot.chunk_units("backward", h100, "log_softmax", x, x) == wide, (cols, dtype)
         assert oneshot.chunk_units("backward", h200, "log_softmax", x, x) == h200_log_backward, (cols, dtype)
     x16 = torch.empty(4, 1048576, dtype=torch.float16)
-    assert oneshot.chunk_units("backward", h100, "softmax", x16, x16) == wide
+    assert oneshot.chunk_units("backward", h100, "softmax", x16, x16) == narrow
+    assert oneshot.chunk_units("backward", h200, "softmax", x16, x16) == wide
     assert oneshot.chunk_units("backward", h100, "log_softmax", x16, x16) == wide
-    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["CHUNK"] == wide
-    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["K"] == 64
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["CHUNK"] == narrow
+    assert oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[0]["K"] == 128
+    assert oneshot.BACKWARD.launch_params(x16, x16, h200, "softmax")[0]["K"] == 64
     assert oneshot.BACKWARD.launch_params(x16, x16, h100, "log_softmax")[0]["K"] == 64
     assert (oneshot.BACKWARD.launch_params(x16, x16, h100, "softmax")[1],
-            oneshot.launch_params(x16, h100, "softmax")[1]) == (4, 4)
+            oneshot.BACKWARD.launch_params(x16, x16, h200, "softmax")[1],
+            oneshot.launch_params(x16, h100, "softmax")[1]) == (2, 4, 4)
     odd = torch.empty(1000, 17409, dtype=torch.bfloat16)  # not held as pairs
     assert oneshot.chunk_units("forward", h200, "softmax", odd) == wide
     assert oneshot.chunk_units("backward", h200, "softmax", odd, odd) == wide

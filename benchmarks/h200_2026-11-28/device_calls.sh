@@ -3151,3 +3151,22 @@ timeout $(( 585 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no
 cd $out && tar czf chain_csv_${tag}_$rev.tgz chain_bwd_*.csv && rm -f chain_bwd_*.csv
 
 ## call 117
+# Call 116 (`chain_compare_h200_ec733fb.txt`): the chained sums lifted the fp16 softmax
+# backward (split_oneshot, 4096-word chunks: 131072 / 262144 / 524288 95.9 / 93.3 / 87.8
+# -> 98.7 / 96.5 / 93.2) and its 8192-word chunks more (100.1 / 97.9 / 96.4; 1048576
+# 90.1 against `split`'s 87.5, now auto's choice there); bf16 within 0.5 either way. Both
+# GPU suites passed. Now (chunks by the GPU: the H100 keeps 4096 words) the backward
+# record's fp16 sweep, and the backward at the widest rows of both backends beside torch,
+# every dtype.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+timeout 200 python3 -m comparison --cols 262144,524288,1048576 --dtype fp32,bf16,fp16 --op softmax,log_softmax --pass bwd \
+  --backends cuda,triton,torch --min-bytes 1GiB --quiet --format csv --output $out/wide_bwd_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out wide_bwd ${tag}_$rev | tee $out/wide_bwd_${tag}_$rev.txt; echo "wide at $(el)"
+timeout $(( 580 - $(el) )) bash benchmarks/record.sh backward --dtype fp16 --cols 128,512,2048,8192,32768,65536,131072,262144 --out $out 2>&1 | tail -3
+echo "record at $(el)"
+
+## call 118
