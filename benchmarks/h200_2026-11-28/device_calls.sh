@@ -3170,3 +3170,20 @@ timeout $(( 580 - $(el) )) bash benchmarks/record.sh backward --dtype fp16 --col
 echo "record at $(el)"
 
 ## call 118
+# Call 117 (`wide_bwd_h200_a93eb68.txt`): the final kernels' backward at 262144-1048576
+# beside torch; the record's fp16 backward sweep. Now memcheck over Triton's
+# split_oneshot softmax backward (the chained sums' inline PTX), fp16 and bf16, and auto's
+# fp16 softmax backward at 1048576 (split_oneshot since a93eb68) beside split.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 120 python3 -m comparison --cols 1048576 --dtype fp16 --op softmax --pass bwd --backends triton --variants auto,split,split_oneshot \
+  --min-bytes 1GiB --quiet --format csv --output $out/chain_auto_${tag}_$rev.csv | tail -1
+python3 benchmarks/tuning/side_by_side.py $out chain_auto ${tag}_$rev | tee $out/chain_auto_${tag}_$rev.txt; echo "auto at $(el)"
+f=$out/sanitize_chain_${tag}_$rev
+timeout $(( 400 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends triton --ops softmax_backward,log_softmax_backward \
+  --variants split_oneshot --dtypes fp16,bf16 --shapes 5x131072,3x2048,2x65538 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+
+## call 119
