@@ -27,10 +27,11 @@ Chunks are ONESHOT_CHUNK units at ONESHOT_[BWD_]VALUES_PER_THREAD a thread (forw
 the fp32 exps held across the wait; backward: y's and dy's values), at most
 ONESHOT_MAX_PARTS per row, wider where a row has more; half as wide (over half the
 warps) for rows held as pairs that pad fewer words so, and for the fp16 softmax backward
-on GPUs of slower SMs (`chunk_units`, by the GPU's DRAM bandwidth per SM and the op). A unit is a value, or
-for 16-bit rows of an even width and row strides starting on 4-byte boundaries
-(`paired`) a 32-bit word of two values (pairs.py): such rows are held as loaded, half
-the registers of their fp32 widening, and widened again in each pass.
+on GPUs of slower SMs (`chunk_units`, by the GPU's DRAM bandwidth per SM and the op). A
+unit is a value, or for 16-bit rows of an even width and row strides starting on 4-byte
+boundaries (`paired`) a 32-bit word of two values (pairs.py): such rows are held as
+loaded, half the registers of their fp32 widening, and widened again in each pass. The
+softmax backward sums y * dy over such words in chains of inline PTX (`_grad_terms`).
 """
 from __future__ import annotations
 
