@@ -1246,8 +1246,9 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     many CTAs as the row needs, two 512-thread CTAs per SM first, exchanging through global
     memory: no cluster, a one-shot grid of rows x K CTAs, each taking its row and slice
     from a ticket, the workspace the ticket counter and one word per CTA. It serves rows
-    that block_hybrid's 16-CTA clusters cannot hold (the fp32 backward at 1048576), and
-    every value of every row agrees with float64 (outputs poisoned first)."""
+    that block_hybrid's 16-CTA clusters cannot hold (the fp32 backward at 1048576, in
+    the register slices of its aligned rows: test_split_hybrid_fp32_backward_takes_register_slices),
+    and every value of every row agrees with float64 (outputs poisoned first)."""
     if not _is_hopper(0):
         pytest.skip("split_hybrid needs sm_90 (TMA bulk copies)")
     rows = 2 if cols * 4 > 1 << 22 else 3
