@@ -528,7 +528,10 @@ Plan plan_auto(const Problem& p) {
 //    fewer, which split_smem took). H200, 1 GiB, % of copy, softmax / log-softmax, auto
 //    before -> after (benchmarks/h200_2026-11-28/few_compare_h200_a294352.txt): fp32
 //    2097152 48.9 / 49.0 -> 76.1 / 77.2, fp32 4194304 43.1 / 41.7 -> 63.4 / 62.8, bf16
-//    4194304 48.8 / 48.8 -> 74.5 / 73.9 (bf16 2097152, 256 rows, already took it: 81.8);
+//    4194304 48.8 / 48.8 -> 74.5 / 73.9 (bf16 2097152, 256 rows, already took it: 81.8).
+//    Aligned fp32 rows of up to 128 register slices (1048576 columns) run split_hybrid's
+//    register-slice kernel since session 71 (softmax_backward_split_hybrid_regs_kernel:
+//    H200 393216 / 524288 95.2 / 93.4 -> 99.6 / 98.5, split_hybrid.cuh has the figures);
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);
