@@ -3187,3 +3187,25 @@ timeout $(( 400 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 tail -8 $f.txt; echo "sanitizer at $(el)"
 
 ## call 119
+# Call 118 (`chain_auto_h200_cfb6c5b.txt`, `sanitize_chain_h200_cfb6c5b.*`): auto's fp16
+# 1048576 backward 90.2 (split_oneshot) against split's 87.4; memcheck 0 errors. A lead
+# for the fp32 backward at 1048576 (CUDA 88.6-91.4 / 90.9-93.2 in calls 115 and 117,
+# Triton 89.3 / 95.9): Triton's split_oneshot runs 8-warp programs there (K 64, one per
+# SM), CUDA's register slices 128 threads (K 128, three per SM). The register slices over
+# 256 threads, one CTA per SM (benchmarks/tuning/backward_split_regs_threads_experiment.patch,
+# SK_REGS_THREADS), against 128, at 524288 and 1048576.
+source benchmarks/tuning/experiment_env.sh
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/exp && cp -r $root /tmp/exp && (cd /tmp/exp && git apply $root/benchmarks/tuning/backward_split_regs_threads_experiment.patch)
+build_trees /tmp/exp; echo "built at $(el)"
+args="--cols 524288,1048576 --dtype fp32 --op softmax,log_softmax --pass bwd --backends cuda --variants split_hybrid --min-bytes 1GiB --quiet --format csv"
+(cd /tmp/exp && export PYTHONPATH=/tmp/exp && for th in 128 256 128 256; do
+  r=$([ -f $out/threads_bwd_t${th}_r1.csv ] && echo 2 || echo 1)
+  SK_REGS_THREADS=$th timeout 60 python3 -m comparison $args --output $out/threads_bwd_t${th}_r$r.csv | tail -1
+done)
+python3 benchmarks/tuning/side_by_side.py $out threads_bwd t128_r1 t256_r1 t128_r2 t256_r2 | tee $out/threads_compare_${tag}_$rev.txt
+echo "done at $(el)"
+cd $out && tar czf threads_csv_${tag}_$rev.tgz threads_bwd_*.csv && rm -f threads_bwd_*.csv
+
+## call 120
