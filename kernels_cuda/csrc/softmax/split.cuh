@@ -126,11 +126,10 @@ __device__ __forceinline__ OnlinePair word_pair(unsigned long long w) {
 // 524288 softmax 87.8 / 79.1 -> 100.9 / 98.3, log-softmax 86.4 / 77.3 -> 100.5 / 95.8;
 // `auto` (xchg_compare_h200_c1a9d9c.txt), forward fp32 1048576 86.4 -> 93.3, backward
 // fp32 1048576 82.4 -> 91.5, bf16 1048576 87.9 -> 97.8.
-// Both publishes return the word they replaced (the "not yet" word), which no caller needs.
-__device__ __forceinline__ unsigned long long publish_word(unsigned long long* slot, unsigned long long w) {
-  unsigned long long old;
-  asm volatile("atom.relaxed.gpu.global.exch.b64 %0, [%1], %2;\n" : "=l"(old) : "l"(slot), "l"(w) : "memory");
-  return old;
+// The exchange's destination register takes the replaced "not yet" word, which is dropped.
+__device__ __forceinline__ void publish_word(unsigned long long* slot, unsigned long long w) {
+  unsigned long long replaced;
+  asm volatile("atom.relaxed.gpu.global.exch.b64 %0, [%1], %2;\n" : "=l"(replaced) : "l"(slot), "l"(w) : "memory");
 }
 __device__ __forceinline__ unsigned long long read_word(const unsigned long long* slot) {
   unsigned long long w;
@@ -205,11 +204,10 @@ __device__ __forceinline__ unsigned long long sum_word(float s) {
 // 262144 94.5 / 87.6 against 98.9 / 97.6; split_backward_forms_*_h100_5449b8d.md).
 constexpr unsigned kSumNotYet = 0xffffffffu;
 // The exchange's instructions as publish_word's and read_word's.
-__device__ __forceinline__ unsigned publish_sum(unsigned long long* slot, float s) {
+__device__ __forceinline__ void publish_sum(unsigned long long* slot, float s) {
   const unsigned bits = isnan(s) ? 0x7fffffffu : __float_as_uint(s);
-  unsigned old;
-  asm volatile("atom.relaxed.gpu.global.exch.b32 %0, [%1], %2;\n" : "=r"(old) : "l"(slot), "r"(bits) : "memory");
-  return old;
+  unsigned replaced;
+  asm volatile("atom.relaxed.gpu.global.exch.b32 %0, [%1], %2;\n" : "=r"(replaced) : "l"(slot), "r"(bits) : "memory");
 }
 __device__ __forceinline__ unsigned read_sum_bits(const unsigned long long* slot) {
   unsigned w;
