@@ -3209,3 +3209,26 @@ echo "done at $(el)"
 cd $out && tar czf threads_csv_${tag}_$rev.tgz threads_bwd_*.csv && rm -f threads_bwd_*.csv
 
 ## call 120
+# Session 72. Triton's forward at the widest rows trails issue 17's 93 on the H200 (fp32
+# 524288 / 1048576 92.5 / 86.8, bf16 91.7 / 88.9 in session 50's record): the wait for
+# a row's other chunks (session 49), which grows with the chunks a row has (K = 64 /
+# 128 at 8192-value chunks). fp32 chunks of 16384 values at 128 a thread (4 warps, 165
+# registers offline, 3 programs per SM: 192 KiB resident per SM against 5 x 32 KiB, and
+# half the chunks a row) and 8192 at 128 (2 warps, 6 per SM, K unchanged), uncapped,
+# against `auto` as shipped; twice. bf16 pairs at 16384 words x 128 (255 registers, 2 per
+# SM) once.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+g=benchmarks/tuning/triton_oneshot_geometry.py
+for r in 1 2; do
+  timeout 200 python3 $g --passes fwd --dtypes fp32 --cols 131072,262144,524288,1048576 \
+    --geometries 16384x128,8192x128 --caps none --baselines auto | tee -a $out/geo128_fwd_${tag}_$rev.txt
+  echo "round $r at $(el)"
+done
+timeout 150 python3 $g --passes fwd --dtypes bf16 --cols 262144,524288,1048576 \
+  --geometries 16384x128 --caps none --baselines auto | tee -a $out/geo128_fwd_${tag}_$rev.txt
+echo "done at $(el)"
+
+## call 121
