@@ -3232,3 +3232,37 @@ timeout 150 python3 $g --passes fwd --dtypes bf16 --cols 262144,524288,1048576 \
 echo "done at $(el)"
 
 ## call 121
+# Call 120 (`geo128_fwd_h200_4586eea.txt`): fp32 chunks of 128 values a thread compile to
+# 188 registers under Triton 3.6 (165 offline under 3.9): 2 or 4 programs per SM, 12-14
+# points below the shipped 8192 x 64 at every width; bf16 pairs at 16384 words 60-66.
+# Not taken. Next, the ticket order's other loss: a row's K programs leave part of the
+# slots (programs per SM x SMs) to the next row's first programs, which wait a whole row
+# with their chunks held (660 slots of 5 per SM at K = 128: 20 such). `slot_parts`
+# (SK_ONESHOT_SLOTS=1): K' dividing the slots (132 at 1048576 fp32, STEP 7944 units a
+# chunk), against the shipped K, Triton `auto`, forward and backward, twice; the plans.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+SK_ONESHOT_SLOTS=1 python3 - <<'PY' | tee $out/slots_plans_${tag}_$rev.txt
+import torch
+from kernels_triton import softmax
+for dt in (torch.float32, torch.bfloat16, torch.float16):
+    for cols in (262144, 524288, 1048576):
+        for op in ("softmax", "log_softmax", "softmax_backward", "log_softmax_backward"):
+            x = torch.empty(8, cols, dtype=dt, device="cuda")
+            p = softmax.plan(x, op, "auto", x if "back" in op else None)
+            c = p["constexprs"]
+            print(str(dt)[6:], cols, op, p["kernel"], "CHUNK", c.get("CHUNK"), "STEP", c.get("STEP"), "K", c.get("K"),
+                  "regs", p["n_regs"], "spills", p["n_spills"], "per_sm", p["programs_per_sm"], "cap", p["maxnreg"], flush=True)
+PY
+echo "plans at $(el)"
+args="--cols 262144,524288,1048576 --dtype fp32,bf16 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv"
+for r in 1 2; do for s in 0 1; do for pass in fwd bwd; do
+  SK_ONESHOT_SLOTS=$s timeout 100 python3 -m comparison $args --pass $pass --output $out/slots_${pass}_s${s}_r$r.csv | tail -1
+done; done; done
+for pass in fwd bwd; do echo "== $pass"; python3 benchmarks/tuning/side_by_side.py $out slots_$pass s0_r1 s1_r1 s0_r2 s1_r2; done | tee $out/slots_compare_${tag}_$rev.txt
+echo "done at $(el)"
+cd $out && tar czf slots_csv_${tag}_$rev.tgz slots_fwd_*.csv slots_bwd_*.csv && rm -f slots_fwd_*.csv slots_bwd_*.csv
+
+## call 122
