@@ -512,7 +512,7 @@ def backward_regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict,
 ONESHOT_SLOT_PARTS = {"forward": os.environ.get("SK_ONESHOT_SLOTS") == "1",
                       "backward": os.environ.get("SK_ONESHOT_SLOTS") == "1"}
 ONESHOT_SLOT_SLACK = 16
-ONESHOT_STEP_UNITS = 8
+ONESHOT_STEP_UNITS = 32
 
 
 def _slot_parts(constexprs: dict, resident: int, direction: str, *tensors: torch.Tensor) -> dict | None:

@@ -3266,3 +3266,23 @@ echo "done at $(el)"
 cd $out && tar czf slots_csv_${tag}_$rev.tgz slots_fwd_*.csv slots_bwd_*.csv && rm -f slots_fwd_*.csv slots_bwd_*.csv
 
 ## call 122
+# Call 121 (`slots_compare_h200_4ceeec0.txt`, `slots_plans_h200_4ceeec0.txt`): the fp32
+# backward lost with K dividing the slots (1048576: 88.9 -> 83.0, 524288 97.2 -> 94.6,
+# log-softmax 95.5 -> 89.4, 100.6 -> 95.0); the fp32 forward kept K (at K 132 its
+# kernel no longer holds 5 programs per SM, so the plan keeps 128); bf16 unchanged. Its
+# chunks started 7944 values apart, on 32-byte boundaries, so neighbouring programs
+# shared 128-byte lines. The same with STEP a multiple of 32 units (128 bytes: 7968 at
+# 1048576), the fp32 backward alone, twice.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+args="--cols 262144,524288,1048576 --dtype fp32 --op softmax,log_softmax --backends triton --variants auto --min-bytes 1GiB --quiet --format csv --pass bwd"
+for r in 1 2; do for s in 0 1; do
+  SK_ONESHOT_SLOTS=$s timeout 100 python3 -m comparison $args --output $out/slots128_bwd_s${s}_r$r.csv | tail -1
+done; done
+python3 benchmarks/tuning/side_by_side.py $out slots128_bwd s0_r1 s1_r1 s0_r2 s1_r2 | tee $out/slots128_compare_${tag}_$rev.txt
+echo "done at $(el)"
+cd $out && tar czf slots128_csv_${tag}_$rev.tgz slots128_bwd_*.csv && rm -f slots128_bwd_*.csv
+
+## call 123
