@@ -3286,3 +3286,23 @@ echo "done at $(el)"
 cd $out && tar czf slots128_csv_${tag}_$rev.tgz slots128_bwd_*.csv && rm -f slots128_bwd_*.csv
 
 ## call 123
+# Call 122 (`slots128_compare_h200_a762346.txt`): chunks 128 bytes apart lost as much
+# (softmax 1048576 88.9 -> 81.5): not the lines. The rows' phase, then: with K dividing
+# the slots every row in flight starts and waits with the others, as CUDA's persistent
+# groups did (split_hybrid.cuh: one-shot rows drift apart, persistent ones stay in
+# phase), and the shipped K = 128 leaves r = 12 of the backward's 396 slots (fp32
+# 1048576: 88.9) where 64 leaves 12 of 64 at 524288 (97.2) and 32 leaves 12 of 32 at
+# 262144 (99.6). `tuning/triton_oneshot_phase.py`: K' with 396 / K' (backward; 660 / K'
+# forward) between whole numbers, fp32 and bf16 at 1048576.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+cd benchmarks/tuning
+timeout 200 python3 triton_oneshot_phase.py --cols 1048576 --dtypes fp32 --parts 132,140,147,158 | tee $out/phase_${tag}_$rev.txt
+echo "fp32 at $(el)"
+timeout 150 python3 triton_oneshot_phase.py --cols 1048576 --dtypes bf16 --parts 66,72,76 | tee -a $out/phase_${tag}_$rev.txt
+timeout 100 python3 triton_oneshot_phase.py --cols 524288 --dtypes fp32 --passes bwd --parts 66,72 | tee -a $out/phase_${tag}_$rev.txt
+echo "done at $(el)"
+
+## call 124
