@@ -59,8 +59,8 @@ def main() -> None:
                     if parts is not None and c["K"] != parts:
                         cells.append(f"{parts}=not planned(K {c['K']}, {p['programs_per_sm']}/SM)")
                         continue
-                    fn = (lambda: softmax.run(x, name, "split_oneshot")) if dy is None else (
-                        lambda: softmax.run(x, name, "split_oneshot", dy=dy))
+                    fn = (lambda x=x: softmax.run(x, name, "split_oneshot")) if dy is None else (
+                        lambda x=x, dy=dy: softmax.run(x, name, "split_oneshot", dy=dy))
                     out = fn()
                     ok = op == "log_softmax" or _close(torch.cat([out[:4], out[-4:]]), ref, dtype)
                     pct = 100 * moved / _ms(fn) / copy_bw
