@@ -453,10 +453,6 @@ class Family:
     # that wait for each other cannot all be resident (softmax_split.regroup); None:
     # the family's programs never wait for each other.
     regroup: Callable | None = None
-    # slot_parts(constexprs, resident, *tensors): where a row's programs would leave some
-    # of the `resident` slots to another row's early programs, a geometry whose K divides
-    # them (softmax_oneshot.slot_parts), or None: keep the plan.
-    slot_parts: Callable | None = None
     # held_forms(constexprs, grid, limits, elem): the forms to compile instead where the
     # planned form does not suit this GPU's L2 (softmax_split.held_forms), or None.
     held_forms: Callable | None = None

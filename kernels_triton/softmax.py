@@ -210,14 +210,6 @@ def _make_plan(x: torch.Tensor, op: str, variant: str, dy: torch.Tensor | None, 
         # scaled from the geometry's own (before any respread).
         base, warps = wider
         constexprs, res, out["num_warps"], out["maxnreg"] = choose(_forms(family, base, elem, limits), warps)
-    slot_parts = getattr(family, "slot_parts", None)
-    if slot_parts is not None and (spaced := slot_parts(constexprs, res.programs_per_sm * limits.sm_count,
-                                                        *tensors)):
-        # Kept only where the compile at the new K holds as many programs per SM (the
-        # parts then divide the slots, and a row's programs all fit at once).
-        kept = choose([spaced], out["num_warps"])
-        if kept[1].programs_per_sm == res.programs_per_sm:
-            constexprs, res, out["num_warps"], out["maxnreg"] = kept
     grid, per_sm = family.grid(units, row_bytes, constexprs, limits, res.programs_per_sm)
     out["constexprs"] = constexprs
     out.update(grid=grid, programs_per_sm=per_sm, occupancy_limited_by=res.limited_by,

@@ -35,8 +35,6 @@ softmax backward sums y * dy over such words in chains of inline PTX (`_grad_ter
 """
 from __future__ import annotations
 
-import os
-
 import torch
 import triton
 import triton.language as tl
@@ -162,17 +160,6 @@ def _ticket(ws_ptr, K: tl.constexpr):
 
 
 @triton.jit
-def _in_chunk(cols, part, end, CHUNK: tl.constexpr, STEP: tl.constexpr):
-    # The lanes of chunk `part` that hold its row's units: its first STEP lanes (chunks
-    # STEP units apart, `slot_parts`) before the row's `end`, as one bound (a multiple of
-    # 8 units both, so the loads stay 16 bytes wide).
-    if STEP < CHUNK:
-        return cols < tl.minimum(part * STEP + STEP, end)
-    else:
-        return cols < end
-
-
-@triton.jit
 def _row_words(slots, K: tl.constexpr, KP: tl.constexpr):
     # The row's K published words once none is -1 (volatile loads: from L2, not this SM's
     # L1, so each pass sees the others' exchanges, as `split`'s wait), 0 in lanes K..KP-1
@@ -200,8 +187,8 @@ def _row_max_sum(slots, part, m, d, K: tl.constexpr, KP: tl.constexpr):
 
 @triton.jit
 def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, y_row_stride,
-                            LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, STEP: tl.constexpr,
-                            K: tl.constexpr, KP: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
+                            LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr, K: tl.constexpr,
+                            KP: tl.constexpr, ALIGN: tl.constexpr, PAIRS: tl.constexpr, BF16: tl.constexpr,
                             INTERPRETER: tl.constexpr):
     # Grid: n_rows x K programs, one per chunk. ws_ptr: int64 [1 + n_rows x K], all -1
     # (`workspace`): the ticket counter, then each row's K words. Each element is read
@@ -210,11 +197,11 @@ def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, 
     # 32-bit word (pairs.py; CHUNK counts words), the output recomputed from them.
     n_cols, x_row_stride, y_row_stride = softmax_rows.aligned_sizes(n_cols, x_row_stride, y_row_stride, ALIGN)
     row, part, slots = _ticket(ws_ptr, K)
-    cols = part * STEP + tl.arange(0, CHUNK)  # PAIRS: words
+    cols = part * CHUNK + tl.arange(0, CHUNK)  # PAIRS: words
     # The chunk's pair, exponents relative to its own max (a chunk of only -inf: (-inf,
     # 0)); NaN and +inf make d NaN, and so the row.
     if PAIRS:
-        in_row = _in_chunk(cols, part, n_cols // 2, CHUNK, STEP)
+        in_row = cols < n_cols // 2
         w = tl.load(x_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (x_row_stride // 2) + cols,
                     mask=in_row, other=pairs.neg_inf_pair(BF16))
         # Three passes over the words (max, sum, output), the last two on words `apart`:
@@ -228,7 +215,7 @@ def _softmax_oneshot_kernel(x_ptr, y_ptr, ws_ptr, n_rows, n_cols, x_row_stride, 
         tl.store(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols, y,
                  mask=in_row)
     else:
-        in_row = _in_chunk(cols, part, n_cols, CHUNK, STEP)
+        in_row = cols < n_cols
         xf = tl.load(x_ptr + row * x_row_stride + cols, mask=in_row, other=-float("inf")).to(tl.float32)
         m = tl.max(xf, axis=0)
         e = tl.exp2((xf - tl.where(m == -float("inf"), 0.0, m)) * LOG2E)
@@ -307,7 +294,7 @@ def _grad_terms(wy, wg, CHUNK: tl.constexpr, LOG_SOFTMAX: tl.constexpr, BF16: tl
 @triton.jit
 def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_cols, y_row_stride, dy_row_stride,
                                      dx_row_stride, LOG_SOFTMAX: tl.constexpr, CHUNK: tl.constexpr,
-                                     STEP: tl.constexpr, K: tl.constexpr, KP: tl.constexpr, ALIGN: tl.constexpr,
+                                     K: tl.constexpr, KP: tl.constexpr, ALIGN: tl.constexpr,
                                      PAIRS: tl.constexpr, BF16: tl.constexpr, INTERPRETER: tl.constexpr):
     # The forward's grid and workspace; a program holds its chunk of y and of dy across
     # the wait (PAIRS: as words of two 16-bit values), publishes its part of the row's
@@ -316,9 +303,9 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
     n_cols, y_row_stride, dy_row_stride, dx_row_stride = softmax_rows.backward_sizes(
         n_cols, y_row_stride, dy_row_stride, dx_row_stride, ALIGN)
     row, part, slots = _ticket(ws_ptr, K)
-    cols = part * STEP + tl.arange(0, CHUNK)  # PAIRS: words
+    cols = part * CHUNK + tl.arange(0, CHUNK)  # PAIRS: words
     if PAIRS:
-        in_row = _in_chunk(cols, part, n_cols // 2, CHUNK, STEP)
+        in_row = cols < n_cols // 2
         wy = tl.load(y_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (y_row_stride // 2) + cols,
                      mask=in_row, other=0)
         wg = tl.load(dy_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dy_row_stride // 2) + cols,
@@ -338,7 +325,7 @@ def _softmax_oneshot_backward_kernel(y_ptr, dy_ptr, dx_ptr, ws_ptr, n_rows, n_co
         tl.store(dx_ptr.to(tl.pointer_type(tl.uint32), bitcast=True) + row * (dx_row_stride // 2) + cols,
                  pairs.pack(lo, hi, BF16, INTERPRETER), mask=in_row)
     else:
-        in_row = _in_chunk(cols, part, n_cols, CHUNK, STEP)
+        in_row = cols < n_cols
         yf = tl.load(y_ptr + row * y_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
         gf = tl.load(dy_ptr + row * dy_row_stride + cols, mask=in_row, other=0.0).to(tl.float32)
         s = _row_sum(slots, part, tl.sum(softmax_rows.grad_term(yf, gf, LOG_SOFTMAX), axis=0), K, KP)
@@ -425,7 +412,7 @@ def row_units(*tensors: torch.Tensor) -> int:
 
 
 def _constexprs(chunk: int, k: int, warps: int, *tensors: torch.Tensor) -> dict:
-    return {"CHUNK": chunk, "STEP": chunk, "K": k, "KP": poll_lanes(k, warps), "ALIGN": softmax_rows.row_align(*tensors),
+    return {"CHUNK": chunk, "K": k, "KP": poll_lanes(k, warps), "ALIGN": softmax_rows.row_align(*tensors),
             "PAIRS": paired(*tensors), "BF16": tensors[0].dtype == torch.bfloat16}
 
 
@@ -490,8 +477,7 @@ def _regroup(constexprs: dict, warps: int, resident: int, direction: str) -> tup
     if k <= resident or warps >= ONESHOT_MAX_WARPS[direction]:
         return None
     k = triton.cdiv(k, 2)
-    return dict(constexprs, CHUNK=2 * constexprs["CHUNK"], STEP=2 * constexprs["CHUNK"], K=k,
-                KP=poll_lanes(k, 2 * warps)), 2 * warps
+    return dict(constexprs, CHUNK=2 * constexprs["CHUNK"], K=k, KP=poll_lanes(k, 2 * warps)), 2 * warps
 
 
 def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:
@@ -502,41 +488,6 @@ def regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | N
 def backward_regroup(constexprs: dict, warps: int, resident: int) -> tuple[dict, int] | None:
     """The backward's `_regroup`."""
     return _regroup(constexprs, warps, resident, "backward")
-
-
-# Rows whose K programs leave part of the GPU's slots (programs per SM x SMs) to the
-# next row take K' parts instead, the fewest from K to K + K / ONESHOT_SLOT_SLACK that
-# divide the slots, STEP units apart in chunks of the same CHUNK lanes (STEP <= CHUNK,
-# a multiple of ONESHOT_STEP_UNITS, 32 bytes), so that the programs resident at once
-# hold whole rows. (Experiment: SK_ONESHOT_SLOTS=1 turns it on in both directions.)
-ONESHOT_SLOT_PARTS = {"forward": os.environ.get("SK_ONESHOT_SLOTS") == "1",
-                      "backward": os.environ.get("SK_ONESHOT_SLOTS") == "1"}
-ONESHOT_SLOT_SLACK = 16
-ONESHOT_STEP_UNITS = 32
-
-
-def _slot_parts(constexprs: dict, resident: int, direction: str, *tensors: torch.Tensor) -> dict | None:
-    """The constexprs of `slot_parts`' geometry for the rows of `tensors` where the
-    `resident` slots take it, or None: keep K."""
-    k, chunk = constexprs["K"], constexprs["CHUNK"]
-    if not ONESHOT_SLOT_PARTS[direction] or k <= 1 or constexprs["STEP"] != chunk or resident % k == 0:
-        return None
-    units = row_units(*tensors)
-    for parts in range(k + 1, min(resident, k + k // ONESHOT_SLOT_SLACK) + 1):
-        step = triton.cdiv(triton.cdiv(units, parts), ONESHOT_STEP_UNITS) * ONESHOT_STEP_UNITS
-        if resident % parts == 0 and step <= chunk and triton.cdiv(units, step) == parts:
-            return dict(constexprs, STEP=step, K=parts, KP=max(triton.next_power_of_2(parts), constexprs["KP"]))
-    return None
-
-
-def slot_parts(constexprs: dict, resident: int, x: torch.Tensor) -> dict | None:
-    """The forward's `_slot_parts`."""
-    return _slot_parts(constexprs, resident, "forward", x)
-
-
-def backward_slot_parts(constexprs: dict, resident: int, y: torch.Tensor, dy: torch.Tensor) -> dict | None:
-    """The backward's `_slot_parts`."""
-    return _slot_parts(constexprs, resident, "backward", y, dy)
 
 
 def grid(units: int, row_bytes: int, constexprs: dict, limits: launch.DeviceLimits | None = None,
@@ -596,5 +547,4 @@ def backward_compile_args(y: torch.Tensor, dy: torch.Tensor) -> tuple:
 KERNEL = _softmax_oneshot_kernel
 BACKWARD = launch.Family(KERNEL=_softmax_oneshot_backward_kernel, why_unsupported=backward_why_unsupported,
                          launch_params=backward_launch_params, grid=grid, compile_args=backward_compile_args,
-                         launch_plan=backward_launch_plan, regroup=backward_regroup,
-                         slot_parts=backward_slot_parts)
+                         launch_plan=backward_launch_plan, regroup=backward_regroup)

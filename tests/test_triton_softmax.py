@@ -188,7 +188,6 @@ def test_split_oneshot_takes_chunks_by_ticket_and_merges_every_part(op):
     # published and the ticket counter at -1 (the interpreter starts programs in order,
     # so tickets follow program ids): the ticket's row and chunk, the masks of a row's
     # last, partial chunk, and the merge; the words are left as the kernel left them.
-    # K = 3 again with chunks 104 values apart in 128 lanes (STEP < CHUNK).
     # 16-bit rows of an even width whose rows start on 4-byte boundaries are held as pairs
     # of values per word (PAIRS: CHUNK counts words); one element in, they are not.
     softmax_mod, *_ = _modules()
@@ -200,10 +199,8 @@ def test_split_oneshot_takes_chunks_by_ticket_and_merges_every_part(op):
             p = softmax_mod.plan(x, op, "split_oneshot")
             paired = dtype != torch.float32 and cols % 2 == 0 and layout != "offset by one"
             assert p["constexprs"]["K"] == 1 and p["grid"] == 7 and p["constexprs"]["PAIRS"] == paired
-            # (3, 128, 104): chunks of 128 lanes 104 values apart (`slot_parts`), the last
-            # one 93 values.
-            for k, chunk, step in ((2, 256, 256), (3, 128, 128), (5, 64, 64), (3, 128, 104)):
-                forced, words = forced_oneshot(p, 7, k, chunk, paired, _prepublished_pairs(x, k, step, 0), step)
+            for k, chunk in ((2, 256), (3, 128), (5, 64)):
+                forced, words = forced_oneshot(p, 7, k, chunk, paired, _prepublished_pairs(x, k, chunk, 0))
                 out = torch.full(x.shape, math.nan, dtype=dtype, device=DEVICE)
                 oneshot.launch_plan(x, out, forced, words=words)
                 agreement = check(op, x, out)
@@ -802,11 +799,10 @@ def test_split_oneshot_geometry():
     assert oneshot.geometry(1048576, *forward, True) == (1048576, 1, 16)
     assert [oneshot.poll_lanes(k, w) for k, w in [(32, 4), (128, 4), (128, 8), (3, 1), (200, 4)]] == [
         128, 128, 256, 32, 256]
-    regrouped = oneshot.regroup({"CHUNK": 8192, "STEP": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 127)
-    assert regrouped == ({"CHUNK": 16384, "STEP": 16384, "K": 64, "KP": 256, "ALIGN": 16}, 8)
-    assert oneshot.regroup({"CHUNK": 8192, "STEP": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 128) is None
-    assert oneshot.BACKWARD.regroup({"CHUNK": 16384, "STEP": 16384, "K": 128, "KP": 256, "ALIGN": 16}, 8,
-                                    100) is None
+    regrouped = oneshot.regroup({"CHUNK": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 127)
+    assert regrouped == ({"CHUNK": 16384, "K": 64, "KP": 256, "ALIGN": 16}, 8)
+    assert oneshot.regroup({"CHUNK": 8192, "K": 128, "KP": 128, "ALIGN": 16}, 4, 128) is None
+    assert oneshot.BACKWARD.regroup({"CHUNK": 16384, "K": 128, "KP": 256, "ALIGN": 16}, 8, 100) is None
 
 
 def test_split_oneshot_takes_half_chunks_for_padded_pairs_and_the_fp16_backward():

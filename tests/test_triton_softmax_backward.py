@@ -372,10 +372,8 @@ def test_backward_split_oneshot_takes_chunks_by_ticket_and_adds_every_part(op):
                 p = softmax_mod.plan(y, op, "split_oneshot", dy)
                 paired = dtype != torch.float32 and cols % 2 == 0 and y.data_ptr() % 4 == 0 == dy.data_ptr() % 4
                 assert p["constexprs"]["K"] == 1 and p["grid"] == 7 and p["constexprs"]["PAIRS"] == paired
-                # (3, 128, 104): chunks 104 values apart in 128 lanes (`slot_parts`)
-                for k, chunk, step in ((2, 256, 256), (3, 128, 128), (5, 64, 64), (3, 128, 104)):
-                    forced, words = forced_oneshot(p, 7, k, chunk, paired,
-                                                   _prepublished_slots(op, y, dy, k, step, 0), step)
+                for k, chunk in ((2, 256), (3, 128), (5, 64)):
+                    forced, words = forced_oneshot(p, 7, k, chunk, paired, _prepublished_slots(op, y, dy, k, chunk, 0))
                     out = torch.full(y.shape, math.nan, dtype=dtype, device=DEVICE)
                     oneshot.launch_plan(y, dy, out, forced, words=words)
                     agreement = check(op, y, out, dy=dy)

@@ -152,15 +152,11 @@ ODD_WIDTHS = [1, 3, 7, 9, 197, 1025, 3001]
 ROW_LAYOUTS = ("contiguous", "padded", "offset by one")
 
 
-def forced_oneshot(p: dict, rows: int, k: int, chunk: int, paired: bool, published: torch.Tensor,
-                   step: int | None = None) -> tuple:
+def forced_oneshot(p: dict, rows: int, k: int, chunk: int, paired: bool, published: torch.Tensor) -> tuple:
     """(plan, workspace) of `split_oneshot` plan `p` over `rows` rows forced to K = `k`
-    chunks of `chunk` values, `step` values apart (default `chunk`; CHUNK and STEP count
-    words where the rows are held as pairs), its workspace holding the ticket counter at
-    -1 and then `published`, every chunk's word."""
-    units = 2 if paired else 1
-    constexprs = dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(), CHUNK=chunk // units,
-                      STEP=(step or chunk) // units)
+    chunks of `chunk` values (CHUNK counts words where the rows are held as pairs), its
+    workspace holding the ticket counter at -1 and then `published`, every chunk's word."""
+    constexprs = dict(p["constexprs"], K=k, KP=1 << (k - 1).bit_length(), CHUNK=chunk // 2 if paired else chunk)
     words = torch.cat([torch.full((1,), -1, dtype=torch.int64, device=published.device), published])
     return dict(p, grid=rows * k, constexprs=constexprs), words
 

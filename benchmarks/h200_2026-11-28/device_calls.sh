@@ -3306,3 +3306,10 @@ timeout 100 python3 triton_oneshot_phase.py --cols 524288 --dtypes fp32 --passes
 echo "done at $(el)"
 
 ## call 124
+# Call 123 (`phase_h200_90e8aec.txt`): no K' beat the shipped K, and the loss follows
+# the values a program holds (STEP / CHUNK), not the phase: fp32 backward 1048576 K 128 /
+# 132 / 140 / 147 / 158 = 89.7 / 82.0 / 85.4 / 80.4 / 73.3 (log-softmax 96.0 / 90.9 /
+# 86.5 / 80.9 / 74.1); 524288 64 / 66 / 72 = 97.1 / 95.1 / 92.7. The forward's and the
+# 16-bit plans kept K (their kernels at STEP < CHUNK hold fewer programs per SM). Not
+# taken: tuning/triton_slot_parts_experiment.patch (applies to 4586eea) holds the code,
+# its interpreter tests and the script.
