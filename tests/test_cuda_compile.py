@@ -14,6 +14,7 @@ host compiler), the build hash, and that no source includes torch headers.
 """
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import importlib.util
 import os
@@ -245,10 +246,10 @@ def test_warp_per_row_forward_shapes(tmp_path):
     assert shapes["bf16", 1, 1800] == (32, 64, 1)
 
 
-def _sass_instructions(obj: Path, opcode: str) -> dict[str, dict[str, int]]:
+def _sass_sequences(obj: Path, opcode: str) -> dict[str, list[str]]:
     """Per kernel of the object (demangled, parameters dropped): the instructions of its
     sm_90 SASS whose opcode (with its modifiers) matches the regular expression `opcode`
-    (e.g. STG.E.128, STG.E.U16), counted."""
+    (e.g. STG.E.128, STG.E.U16), in program order."""
     cuobjdump = shutil.which("cuobjdump", path=str(Path(NVCC).parent)) or shutil.which("cuobjdump")
     triton_spec = importlib.util.find_spec("triton")
     if cuobjdump is None and triton_spec is not None:  # Triton's wheel carries one (its NVIDIA backend's)
@@ -256,19 +257,24 @@ def _sass_instructions(obj: Path, opcode: str) -> dict[str, dict[str, int]]:
         cuobjdump = shutil.which("cuobjdump", path=str(triton_bin))
     if cuobjdump is None:
         pytest.skip("cuobjdump not found beside nvcc, on PATH or in Triton's wheel")
-    found: dict[str, dict[str, int]] = {}
+    found: dict[str, list[str]] = {}
     current = None
     pattern = re.compile(rf"\b((?:{opcode})\.[A-Z0-9.]+)")
     with subprocess.Popen([cuobjdump, "-sass", str(obj)], stdout=subprocess.PIPE, text=True) as proc:
         for line in proc.stdout:
             if "Function :" in line:
-                current = found.setdefault(line.split("Function :")[1].strip(), {})
+                current = found.setdefault(line.split("Function :")[1].strip(), [])
             elif current is not None:
                 m = pattern.search(line)
                 if m:
-                    current[m.group(1)] = current.get(m.group(1), 0) + 1
+                    current.append(m.group(1))
     names = _demangle(list(found))
-    return {_without_parameters(name): counts for name, counts in zip(names, found.values())}
+    return {_without_parameters(name): sequence for name, sequence in zip(names, found.values())}
+
+
+def _sass_instructions(obj: Path, opcode: str) -> dict[str, dict[str, int]]:
+    """`_sass_sequences`, each kernel's instructions counted."""
+    return {name: dict(collections.Counter(sequence)) for name, sequence in _sass_sequences(obj, opcode).items()}
 
 
 @needs_nvcc
@@ -319,6 +325,30 @@ def test_global_exchange_publishes_by_atomic_exchange_and_polls_volatile(compile
             wrong.append(f"{name}: {counts}")
     assert checked >= 20, f"only {checked} exchanging kernels found in the SASS"
     assert not wrong, "exchanges not by atomic exchange and volatile polls:\n  " + "\n  ".join(wrong)
+
+
+@needs_nvcc
+def test_register_slices_log_softmax_backward_loads_y_while_the_sums_are_gathered(compiled):
+    """split_hybrid's fp32 register slices: the log-softmax backward (whose row sum is of
+    dy alone) loads its slice of dy, publishes its part (ATOMG.E.EXCH) and only then
+    issues its loads of y, which land while it polls its peers' parts (LDG ... STRONG.SYS),
+    as Triton's split_oneshot does; the softmax backward needs y and dy for its sum and
+    loads both before it publishes."""
+    result = compiled["softmax.cu"]
+    if result.returncode != 0:
+        pytest.fail("softmax.cu did not compile (see test_compiles_for_sm90)")
+    found = {name: seq for name, seq in _sass_sequences(result.object, "ATOMG|LDG").items()
+             if "softmax_backward_split_hybrid_regs_kernel<" in name}
+    assert {name.rsplit(",", 1)[-1].strip(" >") for name in found} == {"true", "false"}, list(found)
+    for name, seq in found.items():
+        publish = seq.index(next(k for k in seq if k.startswith("ATOMG.E.EXCH")))
+        poll = seq.index(next(k for k in seq if k.startswith("LDG") and "STRONG.SYS" in k))
+        loads = [i for i, k in enumerate(seq) if k == "LDG.E.128"]
+        between = sum(publish < i < poll for i in loads)
+        if name.endswith("true>"):
+            assert between == len(loads) // 2 > 0, (name, seq)
+        else:
+            assert between == 0 and all(i < publish for i in loads), (name, seq)
 
 
 @needs_nvcc

@@ -29,8 +29,8 @@ def test_every_sweep_is_a_valid_command_line():
     for name, sweep in record.SWEEPS.items():
         args = build_parser().parse_args(list(sweep.argv))
         assert args.cols, name
-    assert list(record.SWEEPS) == ["forward", "forward_wide", "backward", "step", "ladder", "reductions", "few_rows",
-                                   "vocab", "default"]
+    assert list(record.SWEEPS) == ["forward", "forward_wide", "backward", "backward_wide", "step", "ladder",
+                                   "reductions", "few_rows", "vocab", "default"]
     vocab = build_parser().parse_args(list(record.SWEEPS["vocab"].argv))
     assert 50257 in vocab.cols and any(c % 8 for c in vocab.cols), "an odd (misaligned) width among them"
     few = build_parser().parse_args(list(record.SWEEPS["few_rows"].argv))

@@ -3313,3 +3313,27 @@ echo "done at $(el)"
 # 16-bit plans kept K (their kernels at STEP < CHUNK hold fewer programs per SM). Not
 # taken: tuning/triton_slot_parts_experiment.patch (applies to 4586eea) holds the code,
 # its interpreter tests and the script.
+# Triton's split_oneshot log-softmax backward reaches fp32 1048576 at 96.0 where CUDA's
+# register slices reach 93.2 with the same geometry: Triton's loads y after it publishes
+# its part of the sum (dy's alone), so y lands while the row's parts are gathered; CUDA's
+# loaded both first. The register slices' log-softmax now loads dy, publishes, loads y,
+# gathers (SASS: 16 LDG.E.128, the exchange, 16 more, the polls; 163 registers, was 156).
+# Against 2e04355's kernels, twice: split_hybrid's fp32 backward, both ops, 262144-1048576;
+# its GPU tests; the four tools over the kernel.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees dyfirst bwd 2 "--cols 262144,524288,786432,1048576 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/dyfirst_compare_${tag}_$rev.txt 2>&1
+cat $out/dyfirst_compare_${tag}_$rev.txt; echo "compare at $(el)"
+timeout $(( 440 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "split_hybrid" 2>&1 | tail -4 | tee $out/gpu_tests_dyfirst_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_dyfirst_${tag}_$rev
+timeout $(( 570 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops log_softmax_backward,softmax_backward \
+  --variants split_hybrid --dtypes fp32 --shapes 5x131072,3x262148,2x1048576,4x8192 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf dyfirst_csv_${tag}_$rev.tgz dyfirst_*.csv && rm -f dyfirst_*.csv
+
+## call 125

@@ -61,6 +61,10 @@ SWEEPS: dict[str, Sweep] = {
     "backward": Sweep(
         "the backward ops alone (read y and dy, write dx), `auto` of every available backend, 1 GiB inputs",
         ("--cols", WIDTHS, "--dtype", ALL_DTYPES, "--op", "softmax,log_softmax", "--pass", "bwd", *ONE_GIB)),
+    "backward_wide": Sweep(
+        "the backward sweep's ops at 524288 and 1048576 columns",
+        ("--cols", "524288,1048576", "--dtype", ALL_DTYPES, "--op", "softmax,log_softmax", "--pass", "bwd",
+         *ONE_GIB)),
     "step": Sweep(
         "a training step through autograd (forward and backward kernels), `auto` of every available "
         "backend, 1 GiB inputs",

@@ -171,6 +171,21 @@ struct GradSlice {
     }
   }
 
+  // The same packs of one tensor at r into `words` (y or g): the log-softmax's sum needs
+  // dy alone, so y's loads may be issued after it.
+  __device__ __forceinline__ static void load_one(const T* r, unsigned* words, int t, int G, int local) {
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int i = t + p * G;
+      if (i < local) {
+        load_words(r + i * N, &words[p * W]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < W; ++j) words[p * W + j] = 0u;
+      }
+    }
+  }
+
   __device__ __forceinline__ static float value(const unsigned* words, int j, int h) {
     return word_value(words[j], h == 1, static_cast<T*>(nullptr));
   }

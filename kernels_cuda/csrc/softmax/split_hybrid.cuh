@@ -145,9 +145,17 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
     }
     return warp_merge_pairs(p);
   }
-  // The backward's sums: the low 32 bits of each word (publish_sum), the high half 0.
+  // The backward's sums: the low 32 bits of each word (publish_sum), the high half 0;
+  // published, then gathered (`gathered_sum`: the register slices' log-softmax issues
+  // its loads of y in between).
   __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t) const {
+    publish_sum(v);
+    return gathered_sum(shared);
+  }
+  __device__ __forceinline__ void publish_sum(float v) const {
     if (threadIdx.x == 0) publish_word(ticket().slots + rank(), sum_word(v));
+  }
+  __device__ __forceinline__ float gathered_sum(Shared<float>& shared) const {
     const unsigned long long* words = gather(shared);
     const int k = k_ctas();
     const int lane = threadIdx.x & 31;
@@ -206,10 +214,24 @@ __global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBl
   const int packs = cl.packs();
   for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
     const int64_t first_col = cl.first_col(N);
-    GradSlice<T, N, kSplitHybridRegsBytes> s;
-    s.load(a.y + row * a.y_stride + first_col, a.dy + row * a.dy_stride + first_col, t, kThreads, packs);
-    float sum = block_allreduce(s.sum(kLog), SumOp());
-    if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
+    using Slice = GradSlice<T, N, kSplitHybridRegsBytes>;
+    Slice s;
+    const T* yr = a.y + row * a.y_stride + first_col;
+    const T* gr = a.dy + row * a.dy_stride + first_col;
+    float sum;
+    if constexpr (kLog) {
+      // The sum is of dy alone: dy's slice first, its part published, and y's loads in
+      // flight while the row's other parts are gathered (as Triton's split_oneshot).
+      Slice::load_one(gr, s.g, t, kThreads, packs);
+      sum = block_allreduce(s.sum(true), SumOp());  // of dy alone: y not read yet
+      if (cl.k_ctas() > 1) cl.publish_sum(sum);
+      Slice::load_one(yr, s.y, t, kThreads, packs);
+      if (cl.k_ctas() > 1) sum = cl.gathered_sum(exchange);
+    } else {
+      s.load(yr, gr, t, kThreads, packs);
+      sum = block_allreduce(s.sum(false), SumOp());
+      if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
+    }
     s.write(a.dx + row * a.cols + first_col, t, kThreads, packs, sum, kLog);
   }
 }
