@@ -3337,3 +3337,23 @@ tail -8 $f.txt; echo "sanitizer at $(el)"
 cd $out && tar czf dyfirst_csv_${tag}_$rev.tgz dyfirst_*.csv && rm -f dyfirst_*.csv
 
 ## call 125
+# Call 124 (`dyfirst_compare_h200_4f24175.txt`): the log-softmax backward, 2e04355 ->
+# these, two rounds each alike: 524288 99.4 -> 99.8, 786432 95.6 -> 97.1, 1048576 93.1 ->
+# 94.7; softmax unchanged (its code is); split_hybrid's GPU tests 69 passed; four tools,
+# 0 errors in 8 cases each. Now the H200 record at the widest rows with every kernel as
+# it stands (forward_wide was last recorded 2026-11-23, before sessions 46-71), the new
+# backward_wide sweep, and the backward and forward sweeps of fp32 and bf16 (2026-11-23).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+w=128,512,2048,8192,32768,65536,131072,262144
+for sweep in "forward_wide" "backward_wide" "backward --dtype fp32 --cols $w" "backward --dtype bf16 --cols $w" \
+             "forward --dtype fp32 --cols $w" "forward --dtype bf16 --cols $w"; do
+  left=$(( 585 - $(el) )); [ $left -lt 70 ] && { echo "skipped: $sweep"; continue; }
+  timeout $left bash benchmarks/record.sh $sweep --out $out 2>&1 | tail -2
+  echo "$sweep at $(el)"
+done
+
+## call 126
