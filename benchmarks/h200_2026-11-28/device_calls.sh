@@ -3357,3 +3357,17 @@ for sweep in "forward_wide" "backward_wide" "backward --dtype fp32 --cols $w" "b
 done
 
 ## call 126
+# Call 125 (`../h200/`): forward_wide, backward_wide (new) and the fp32 and bf16 backward
+# and forward sweeps of the H200 record recorded; only the first 8 of their files came
+# back (the device tool's count), and the machine's $OUT was gone by the next call.
+# Calls 126-127 (on the same warm machine, b7a131d; 126 found /root/out empty): the four
+# sweeps whose files did not come back, recorded again and packed in one file:
+#   export TORCH_EXTENSIONS_DIR=/tmp/torch_ext PYTHONPATH=$PWD
+#   w=128,512,2048,8192,32768,65536,131072,262144
+#   for sw in "forward_wide" "backward_wide" "forward --dtype fp32 --cols $w" "forward --dtype bf16 --cols $w"; do
+#     bash benchmarks/record.sh $sw --out $OUT; done
+#   cd $OUT && tar czf record_h200.tgz h200
+# The backward fp32 / bf16 sweeps in ../h200/ are call 125's, the rest call 127's; the
+# index rewritten here by `python -m comparison record --index benchmarks/h200`.
+
+## call 128
