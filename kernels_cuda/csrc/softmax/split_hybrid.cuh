@@ -183,7 +183,7 @@ using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 // kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs (to 1048576
 // columns) take these slices ahead of block_hybrid's shapes: no shared memory past the
 // exchange's words, kSplitHybridRegsMinBlocks CTAs per SM (at most 168 registers a
-// thread; 165 used, 156 for log-softmax, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
+// thread; 165 used, 163 for log-softmax, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
 // slices in flight, each CTA loading, summing, publishing, waiting and writing once
 // before it leaves its slot to the next ticket. block_hybrid's one or two large CTAs per
 // SM leave their SM without loads in flight while they wait. Triton's split_oneshot
@@ -193,7 +193,11 @@ using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 // (benchmarks/h200_2026-11-28/sregs_compare_h200_43fd34c.txt): 262144 96.7 / 95.5 ->
 // 100.4 / 101.3, 393216 95.3 / 93.9 -> 99.7 / 100.4, 524288 93.3 / 91.7 -> 98.5 / 99.5,
 // 786432 93.9 / 92.1 -> 94.9 / 96.1, 1048576 92.0 / 89.1 -> 91.4 / 93.3. Log-softmax's
-// mode is compiled in (kLog): read at run time it cost it 3-4 points (call 110). 16-bit
+// mode is compiled in (kLog): read at run time it cost it 3-4 points (call 110). Its sum
+// is of dy alone, so it loads dy, publishes its part and only then loads y, whose loads
+// land while the row's parts are gathered, as Triton's split_oneshot sunk them: 524288 /
+// 786432 / 1048576 99.4 / 95.6 / 93.1 -> 99.8 / 97.1 / 94.7, two rounds alike
+// (benchmarks/h200_2026-11-28/dyfirst_compare_h200_4f24175.txt). 16-bit
 // rows keep block_hybrid's slices: at 192 B of each a thread these ran bf16 softmax
 // 70-76 and log-softmax 88-97 at 131072-1048576, where auto ran 97-102 (224-256 B
 // spilled their conversions).
