@@ -3371,3 +3371,20 @@ done
 # index rewritten here by `python -m comparison record --index benchmarks/h200`.
 
 ## call 128
+# The H200 record's step sweep (2026-11-23, before every backward kernel since) for the
+# three dtypes, and its fp16 forward sweep (2026-11-23), at the final kernels; the files
+# packed in one (call 125's came back only in part).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+for sweep in "step --dtype fp32,bf16,fp16 --cols 512,8192,65536,262144" \
+             "forward --dtype fp16 --cols 128,512,2048,8192,32768,65536,131072,262144"; do
+  left=$(( 400 - $(el) )); [ $left -lt 60 ] && { echo "skipped: $sweep"; continue; }
+  timeout $left bash benchmarks/record.sh $sweep --out $out 2>&1 | tail -1
+  echo "$sweep at $(el)"
+done
+cd $out && tar czf record_h200_$rev.tgz h200 && rm -rf h200
+
+## call 129

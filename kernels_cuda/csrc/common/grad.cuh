@@ -155,19 +155,24 @@ struct GradSlice {
     }
   }
 
+  // Pack i (this thread's p-th) of the `local` packs at r into `words` (y or g); +0 in
+  // every dtype past them.
+  __device__ __forceinline__ static void load_pack(const T* r, unsigned* words, int p, int i, int local) {
+    if (i < local) {
+      load_words(r + i * N, &words[p * W]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < W; ++j) words[p * W + j] = 0u;
+    }
+  }
+
   // Packs t, t + G, ... of the `local` packs at yr and gr: all 2P loads issued back to
   // back, nothing waits for them here.
   __device__ __forceinline__ void load(const T* yr, const T* gr, int t, int G, int local) {
 #pragma unroll
     for (int p = 0; p < P; ++p) {
-      const int i = t + p * G;
-      if (i < local) {
-        load_words(yr + i * N, &y[p * W]);
-        load_words(gr + i * N, &g[p * W]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < W; ++j) y[p * W + j] = g[p * W + j] = 0u;  // +0 in every dtype
-      }
+      load_pack(yr, y, p, t + p * G, local);
+      load_pack(gr, g, p, t + p * G, local);
     }
   }
 
@@ -175,15 +180,7 @@ struct GradSlice {
   // dy alone, so y's loads may be issued after it.
   __device__ __forceinline__ static void load_one(const T* r, unsigned* words, int t, int G, int local) {
 #pragma unroll
-    for (int p = 0; p < P; ++p) {
-      const int i = t + p * G;
-      if (i < local) {
-        load_words(r + i * N, &words[p * W]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < W; ++j) words[p * W + j] = 0u;
-      }
-    }
+    for (int p = 0; p < P; ++p) load_pack(r, words, p, t + p * G, local);
   }
 
   __device__ __forceinline__ static float value(const unsigned* words, int j, int h) {
