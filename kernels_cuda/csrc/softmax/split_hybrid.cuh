@@ -145,14 +145,15 @@ struct HybridGlobal : HybridSlice<HybridGlobal> {
     }
     return warp_merge_pairs(p);
   }
-  // The backward's sums: the low 32 bits of each word (publish_sum), the high half 0;
-  // published, then gathered (`gathered_sum`: the register slices' log-softmax issues
-  // its loads of y in between).
+  // The backward's sums: the low 32 bits of each word (as split.cuh's publish_sum lays
+  // them out), the high half 0; this CTA's part published (`publish_part`), then the
+  // row's gathered (`gathered_sum`: the register slices' log-softmax issues its loads of
+  // y in between).
   __device__ __forceinline__ float sum(Shared<float>& shared, float v, int, int64_t) const {
-    publish_sum(v);
+    publish_part(v);
     return gathered_sum(shared);
   }
-  __device__ __forceinline__ void publish_sum(float v) const {
+  __device__ __forceinline__ void publish_part(float v) const {
     if (threadIdx.x == 0) publish_word(ticket().slots + rank(), sum_word(v));
   }
   __device__ __forceinline__ float gathered_sum(Shared<float>& shared) const {
@@ -228,7 +229,7 @@ __global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBl
       // flight while the row's other parts are gathered (as Triton's split_oneshot).
       Slice::load_one(gr, s.g, t, kThreads, packs);
       sum = block_allreduce(s.sum(true), SumOp());  // of dy alone: y not read yet
-      if (cl.k_ctas() > 1) cl.publish_sum(sum);
+      if (cl.k_ctas() > 1) cl.publish_part(sum);
       Slice::load_one(yr, s.y, t, kThreads, packs);
       if (cl.k_ctas() > 1) sum = cl.gathered_sum(exchange);
     } else {
