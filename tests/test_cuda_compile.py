@@ -333,19 +333,23 @@ def test_register_slices_log_softmax_backward_loads_y_while_the_sums_are_gathere
     dy alone) loads its slice of dy, publishes its part (ATOMG.E.EXCH) and only then
     issues its loads of y, which land while it polls its peers' parts (LDG ... STRONG.SYS),
     as Triton's split_oneshot does; the softmax backward needs y and dy for its sum and
-    loads both before it publishes."""
+    loads both before it publishes. The same with a part of the slice in shared memory
+    (kSmem: bulk copies, not LDG)."""
     result = compiled["softmax.cu"]
     if result.returncode != 0:
         pytest.fail("softmax.cu did not compile (see test_compiles_for_sm90)")
     found = {name: seq for name, seq in _sass_sequences(result.object, "ATOMG|LDG").items()
              if "softmax_backward_split_hybrid_regs_kernel<" in name}
-    assert {name.rsplit(",", 1)[-1].strip(" >") for name in found} == {"true", "false"}, list(found)
+    # Template arguments <T, N, kLog, kSmem>.
+    modes = {name: tuple(a.strip() for a in name[name.index("<") + 1:name.rindex(">")].split(",")[2:])
+             for name in found}
+    assert sorted(modes.values()) == [(log, smem) for log in ("false", "true") for smem in ("false", "true")], modes
     for name, seq in found.items():
         publish = seq.index(next(k for k in seq if k.startswith("ATOMG.E.EXCH")))
         poll = seq.index(next(k for k in seq if k.startswith("LDG") and "STRONG.SYS" in k))
         loads = [i for i, k in enumerate(seq) if k == "LDG.E.128"]
         between = sum(publish < i < poll for i in loads)
-        if name.endswith("true>"):
+        if modes[name][0] == "true":
             assert between == len(loads) // 2 > 0, (name, seq)
         else:
             assert between == 0 and all(i < publish for i in loads), (name, seq)

@@ -209,7 +209,8 @@ inline std::string backward_kernel_name(int64_t dtype, const Plan& plan) {
              n(plan.cols_per_thread * dtype_size(dtype)) + ">";
     case Variant::split_hybrid:
       if (plan.threads == kSplitHybridRegsThreads) {  // fp32's register slices
-        return "softmax_backward_split_hybrid_regs_kernel<" + t + ", pack=" + n(plan.pack) + ">";
+        return "softmax_backward_split_hybrid_regs_kernel<" + t + ", pack=" + n(plan.pack) +
+               (plan.smem_bytes > 0 ? ", smem=true>" : ">");
       }
       [[fallthrough]];
     case Variant::block_hybrid:

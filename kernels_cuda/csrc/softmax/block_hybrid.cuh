@@ -516,6 +516,43 @@ __host__ __device__ __forceinline__ int64_t hybrid_grad_dy_offset(int64_t smem_p
   return round_up(smem_packs * pack_bytes, int64_t{16});
 }
 
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+// Thread 0: the row's packs past the registers' (yr, gr: their first) requested into ys
+// and gs as the pairs of bulk copies `pieces` cuts them in, pair c completing on full[c].
+template <typename T, int N>
+__device__ __forceinline__ void request_grad_pieces(T* ys, T* gs, const T* yr, const T* gr,
+                                                    const HybridPieces& pieces, uint64_t* full) {
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#pragma unroll
+  for (int c = 0; c < kHybridPieces; ++c) {
+    const uint32_t bytes = static_cast<uint32_t>(pieces.count(c)) * kPackBytes;
+    if (bytes == 0) continue;
+    const int64_t off = pieces.first(c) * N;
+    mbarrier_arrive_expect_tx(&full[c], 2 * bytes);
+    bulk_copy_to_shared(ys + off, yr + off, bytes, &full[c]);
+    bulk_copy_to_shared(gs + off, gr + off, bytes, &full[c]);
+  }
+}
+
+// `sum` plus this thread's part of the sum over those packs, each pair added as it lands
+// (`it`: the CTA's row count so far, the barriers' phase).
+template <typename T, int N>
+__device__ __forceinline__ float add_grad_pieces(float sum, const T* ys, const T* gs, const HybridPieces& pieces,
+                                                 uint64_t* full, int it, bool log) {
+#pragma unroll
+  for (int c = 0; c < kHybridPieces; ++c) {
+    const int count = pieces.count(c);
+    if (count == 0) continue;
+    mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
+    const int64_t off = pieces.first(c) * N;
+    sum += grad_sum_packs<Cache::kNormal, false, T, N>(ys + off, gs + off, static_cast<T*>(nullptr),
+                                                      static_cast<T*>(nullptr), count, log);
+  }
+  return sum;
+}
+#endif
+
 // kEdges: rows read as head, whole packs and tail (common/row_edges.cuh), as forward.
 // kThreads: kHybridThreads (one CTA per SM) or kHybridSmallThreads (two), 64 registers
 // a thread either way.
@@ -557,18 +594,7 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
     const int64_t first_smem = static_cast<int64_t>(reg_packs) * N;
     if constexpr (kBulk) {
       if (it > 0) __syncthreads();  // every thread is done with the previous row's cache
-      if (t == 0) {
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#pragma unroll
-        for (int c = 0; c < kHybridPieces; ++c) {
-          const uint32_t bytes = static_cast<uint32_t>(pieces.count(c)) * kPackBytes;
-          if (bytes == 0) continue;
-          const int64_t off = pieces.first(c) * N;
-          mbarrier_arrive_expect_tx(&full[c], 2 * bytes);
-          bulk_copy_to_shared(ys + off, yr + first_smem + off, bytes, &full[c]);
-          bulk_copy_to_shared(gs + off, gr + first_smem + off, bytes, &full[c]);
-        }
-      }
+      if (t == 0) request_grad_pieces<T, N>(ys, gs, yr + first_smem, gr + first_smem, pieces, full);
     } else {
       copy_own_packs_to_shared<T, N>(ys, yr + first_smem, smem_packs);
       copy_own_packs_to_shared<T, N>(gs, gr + first_smem, smem_packs);
@@ -578,15 +604,7 @@ __global__ void __launch_bounds__(kThreads, kHybridThreads / kThreads)
     float sum = s.sum(a.log);
     if (edges) sum += edge_grad_term<T, N>(a.y + row * a.y_stride, a.dy + row * a.dy_stride, a.cols, t, a.log);
     if constexpr (kBulk) {
-#pragma unroll
-      for (int c = 0; c < kHybridPieces; ++c) {
-        const int count = pieces.count(c);
-        if (count == 0) continue;
-        mbarrier_wait_parity(&full[c], static_cast<uint32_t>(it & 1));
-        const int64_t off = pieces.first(c) * N;
-        sum += grad_sum_packs<Cache::kNormal, false, T, N>(ys + off, gs + off, static_cast<T*>(nullptr),
-                                                          static_cast<T*>(nullptr), count, a.log);
-      }
+      sum = add_grad_pieces<T, N>(sum, ys, gs, pieces, full, it, a.log);
     } else {
       if constexpr (kAsync) asm volatile("cp.async.wait_all;\n" ::: "memory");
       sum += grad_sum_packs<Cache::kNormal, false, T, N>(ys, gs, static_cast<T*>(nullptr), static_cast<T*>(nullptr),

@@ -206,39 +206,79 @@ constexpr int kSplitHybridRegsThreads = 128;
 constexpr int kSplitHybridRegsMinBlocks = 3;
 constexpr int kSplitHybridRegsBytes = 256;
 static_assert(kSplitHybridRegsThreads >= kSplitHybridMaxSlices, "HybridGlobal::gather polls a slot per thread");
+// The register slices alone while the GPU holds this many rows' CTAs at once (its
+// resident slots over a row's CTAs); fewer, and the CTAs of the row whose peers are still
+// to start wait a larger share of the slots: then each CTA also holds packs in shared
+// memory, and a row takes half as many.
+constexpr int64_t kSplitHybridRegsMinRowsResident = 5;
 
 // One ticket's slice of a row (or, K = 1, rows by a grid-stride loop), 16-byte packs of
-// aligned rows only: y and dy read once, dx written once.
-template <typename T, int N, bool kLog>
+// aligned rows only: y and dy read once, dx written once. kSmem: the slice's packs past
+// the registers' in shared memory (y's, then dy's at a 16-byte boundary), requested by
+// thread 0 as kHybridPieces pairs of bulk copies before the register loads and summed as
+// they land, as block_hybrid's backward; the plan gives each of the SM's three CTAs what
+// its shared memory leaves (about 72 KB of both), so that a row takes half the CTAs.
+template <typename T, int N, bool kLog, bool kSmem = false>
 __global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBlocks)
     softmax_backward_split_hybrid_regs_kernel(GradArgs<T> a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   constexpr int kThreads = kSplitHybridRegsThreads;
+  constexpr int kPackBytes = N * static_cast<int>(sizeof(T));
+  using Slice = GradSlice<T, N, kSplitHybridRegsBytes>;
   __shared__ HybridGlobal::Shared<float> exchange;
   const HybridGlobal cl(a, a.cols / N, exchange);
   const int t = threadIdx.x;
   const int packs = cl.packs();
-  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step()) {
+  const int reg_packs = kSmem ? min(packs, kThreads * Slice::P) : packs;
+  T* ys = nullptr;
+  T* gs = nullptr;
+  uint64_t* full = nullptr;
+  if constexpr (kSmem) {
+    extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
+    __shared__ __align__(8) uint64_t piece_full[kHybridPieces];
+    unsigned char* const smem = tma_aligned(smem_raw);
+    ys = reinterpret_cast<T*>(smem);
+    gs = reinterpret_cast<T*>(smem + hybrid_grad_dy_offset(packs - reg_packs, kPackBytes));
+    full = piece_full;
+    init_piece_barriers(piece_full);
+  }
+  int it = 0;
+  for (int64_t row = cl.first_row(); row < a.rows; row += cl.row_step(), ++it) {
     const int64_t first_col = cl.first_col(N);
-    using Slice = GradSlice<T, N, kSplitHybridRegsBytes>;
     Slice s;
     const T* yr = a.y + row * a.y_stride + first_col;
     const T* gr = a.dy + row * a.dy_stride + first_col;
+    const int smem_packs = packs - reg_packs;
+    const HybridPieces pieces(smem_packs, true);
+    const int64_t first_smem = static_cast<int64_t>(reg_packs) * N;
+    if constexpr (kSmem) {
+      if (it > 0) __syncthreads();  // every thread is done with the previous row's packs
+      if (t == 0) request_grad_pieces<T, N>(ys, gs, yr + first_smem, gr + first_smem, pieces, full);
+    }
     float sum;
     if constexpr (kLog) {
       // The sum is of dy alone: dy's slice first, its part published, and y's loads in
       // flight while the row's other parts are gathered (as Triton's split_oneshot).
-      Slice::load_one(gr, s.g, t, kThreads, packs);
-      sum = block_allreduce(s.sum(true), SumOp());  // of dy alone: y not read yet
+      Slice::load_one(gr, s.g, t, kThreads, reg_packs);
+      sum = s.sum(true);  // of dy alone: y not read yet
+    } else {
+      s.load(yr, gr, t, kThreads, reg_packs);
+      sum = s.sum(false);
+    }
+    if constexpr (kSmem) sum += add_grad_pieces<T, N>(0.0f, ys, gs, pieces, full, it, kLog);
+    sum = block_allreduce(sum, SumOp());
+    if constexpr (kLog) {
       if (cl.k_ctas() > 1) cl.publish_part(sum);
-      Slice::load_one(yr, s.y, t, kThreads, packs);
+      Slice::load_one(yr, s.y, t, kThreads, reg_packs);
       if (cl.k_ctas() > 1) sum = cl.gathered_sum(exchange);
     } else {
-      s.load(yr, gr, t, kThreads, packs);
-      sum = block_allreduce(s.sum(false), SumOp());
       if (cl.k_ctas() > 1) sum = cl.sum(exchange, sum, 0, row);
     }
-    s.write(a.dx + row * a.cols + first_col, t, kThreads, packs, sum, kLog);
+    T* xr = a.dx + row * a.cols + first_col;
+    s.write(xr, t, kThreads, reg_packs, sum, kLog);
+    if constexpr (kSmem) grad_write_packs<Cache::kNormal, T, N>(ys, gs, xr + first_smem, smem_packs, sum, kLog);
   }
+#endif
 }
 
 // ---------------------------------------------------------------------------------
@@ -330,7 +370,10 @@ Plan plan_split_hybrid(const Problem& p) {
 }
 
 // The fp32 backward's register slices (softmax_backward_split_hybrid_regs_kernel) for
-// aligned rows of 16-byte packs; too_many_chunks where they need more than
+// aligned rows of 16-byte packs: registers alone while a row's CTAs leave at least
+// kSplitHybridRegsMinRowsResident rows' worth resident at once, else with shared memory
+// (kSmem: the fewest CTAs a row whose slices' shared-memory part fits
+// kSplitHybridRegsMinBlocks CTAs per SM). too_many_chunks where they need more than
 // kSplitHybridMaxSlices CTAs, kMaxGridBlocks in all, or CTAs past what the GPU holds.
 inline Plan plan_split_hybrid_regs_backward(const Problem& p) {
   constexpr int kPack = 4;
@@ -347,7 +390,18 @@ inline Plan plan_split_hybrid_regs_backward(const Problem& p) {
     return left > 0 ? std::numeric_limits<int64_t>::max() : int64_t{0};
   });
   plan.log_kernel = reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, true>);
-  return plan;
+  const int64_t resident_slots = int64_t{kSplitHybridRegsMinBlocks} * device_properties(p.device).sm_count;
+  if (plan.status == PlanStatus::ok && plan.split * kSplitHybridRegsMinRowsResident <= resident_slots) return plan;
+  const HybridShape cached{
+      reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, false, true>),
+      kSplitHybridRegsThreads, kHybridClusterSliceBytes, kSplitHybridRegsMinBlocks};
+  Plan smem = plan_split_hybrid_for<float>(p, {cached}, kPack, kSplitHybridRegsBytes, [](int64_t left) {
+    return left > 0 ? 2 * hybrid_grad_dy_offset(left, kPack * 4) + kTmaAlignSlack : int64_t{0};
+  });
+  if (smem.status != PlanStatus::ok) return plan;
+  smem.log_kernel = reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, true, true>);
+  opt_in_smem(smem.log_kernel, p.device, false);
+  return smem;
 }
 
 // Backward: fp32's register slices where they serve, else y's and dy's parts past the
