@@ -3420,3 +3420,34 @@ for c in (262144, 524288, 786432, 1048576, 2097152):
 cd $out && tar czf smem_csv_${tag}_$rev.tgz smem_*.csv && rm -f smem_*.csv
 
 ## call 130
+# Call 129 (`smem_compare_h200_e05c008.txt`): the shared-memory form lifted the
+# log-softmax backward (786432 / 1048576 / 1572864 / 2097152: 96.5 / 94.3 / 86.3 / 85.0
+# -> 98.5 / 98.1 / 96.3 / 94.1) but cost the softmax backward (524288 98.0 -> 91.1,
+# 1048576 90.8 -> 89.0, 2097152 84.0 -> 75.2). The softmax backward issues 32 16-byte
+# loads a thread before its sum (the log-softmax's 16), and three CTAs of 74 KB of
+# shared memory leave the SM about 28 KB of L1, where loads in flight land. Does a
+# smaller shared part (24 or 48 KB of both a CTA, leaving more L1) keep the softmax's
+# loads in flight? Three trees, each the shared-memory form wherever it serves, twice.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for cap in 24 48 72; do
+  rm -rf /tmp/s$cap && cp -r $root /tmp/s$cap
+  sed -i -e 's/kSplitHybridRegsMinRowsResident = [0-9]*;/kSplitHybridRegsMinRowsResident = 1000000;/' \
+    -e "s/kSplitHybridRegsSmemBytes = [0-9]* \* 1024;/kSplitHybridRegsSmemBytes = $cap * 1024;/" /tmp/s$cap/kernels_cuda/csrc/softmax/split_hybrid.cuh
+  grep -c "MinRowsResident = 1000000\|SmemBytes = $cap \* 1024" /tmp/s$cap/kernels_cuda/csrc/softmax/split_hybrid.cuh
+done
+build_trees /tmp/s24 /tmp/s48 /tmp/s72; echo "built at $(el)"
+compare_trees cap bwd 2 "--cols 524288,786432,1048576,2097152 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" /tmp/s24 /tmp/s48 /tmp/s72 \
+  > $out/cap_compare_${tag}_$rev.txt 2>&1
+cat $out/cap_compare_${tag}_$rev.txt; echo "compare at $(el)"
+for tree in /tmp/s24 /tmp/s48 /tmp/s72; do (cd $tree && PYTHONPATH=$tree python3 -c "
+import torch, kernels_cuda.softmax as cs
+for c in (524288, 1048576, 2097152):
+    y = torch.empty(200, c, device='cuda'); p = cs.plan(y, 'softmax_backward', 'auto', dy=y)
+    print('$tree', c, p['kernel'], 'split', p['split'], 'smem', p['smem_bytes'], 'resident', p['resident_per_sm'])
+"); done
+cd $out && tar czf cap_csv_${tag}_$rev.tgz cap_*.csv && rm -f cap_*.csv
+
+## call 131

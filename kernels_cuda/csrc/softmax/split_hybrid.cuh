@@ -211,6 +211,9 @@ static_assert(kSplitHybridRegsThreads >= kSplitHybridMaxSlices, "HybridGlobal::g
 // to start wait a larger share of the slots: then each CTA also holds packs in shared
 // memory, and a row takes half as many.
 constexpr int64_t kSplitHybridRegsMinRowsResident = 5;
+// The most bytes of y and dy a CTA of them holds in shared memory (fewer where three
+// CTAs per SM do not fit).
+constexpr int64_t kSplitHybridRegsSmemBytes = 72 * 1024;
 
 // One ticket's slice of a row (or, K = 1, rows by a grid-stride loop), 16-byte packs of
 // aligned rows only: y and dy read once, dx written once. kSmem: the slice's packs past
@@ -394,7 +397,9 @@ inline Plan plan_split_hybrid_regs_backward(const Problem& p) {
   if (plan.status == PlanStatus::ok && plan.split * kSplitHybridRegsMinRowsResident <= resident_slots) return plan;
   const HybridShape cached{
       reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, false, true>),
-      kSplitHybridRegsThreads, kHybridClusterSliceBytes, kSplitHybridRegsMinBlocks};
+      kSplitHybridRegsThreads,
+      int64_t{kSplitHybridRegsThreads} * kSplitHybridRegsBytes + kSplitHybridRegsSmemBytes / 2,
+      kSplitHybridRegsMinBlocks};
   Plan smem = plan_split_hybrid_for<float>(p, {cached}, kPack, kSplitHybridRegsBytes, [](int64_t left) {
     return left > 0 ? 2 * hybrid_grad_dy_offset(left, kPack * 4) + kTmaAlignSlack : int64_t{0};
   });
