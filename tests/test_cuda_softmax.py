@@ -1271,8 +1271,9 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     assert p["status"] == "ok" and p["variant"] == "split_hybrid", p
     assert p["cluster_size"] == 1 and p["blocks"] == rows * p["split"], p
     assert p["workspace_bytes"] == ((1 + rows * p["split"]) * 8 if p["split"] > 1 else 0), p
-    if _takes_split_hybrid_registers(x, p, backward):
-        assert p["threads"] == limit("SPLIT_HYBRID_REGS_THREADS") and p["smem_bytes"] == 0, p
+    form = _split_hybrid_register_form(x, p, backward)
+    if form:
+        assert p["threads"] == limit("SPLIT_HYBRID_REGS_THREADS") and (p["smem_bytes"] == 0) == (form == "regs"), p
     else:
         assert p["threads"] == limit("HYBRID_SMALL_THREADS") and p["resident_per_sm"] >= 2, p
     # Each CTA's slice: cols_per_thread values per thread in registers, the rest (of y
@@ -1295,33 +1296,48 @@ def test_split_hybrid_spreads_rows_over_any_number_of_ctas(op, dtype, cols, view
     assert out is not None and agreements, "split_hybrid declined a row its plan serves"
 
 
-def _takes_split_hybrid_registers(y: torch.Tensor, p: dict, backward: bool) -> bool:
-    """split_hybrid's plan p for y is the fp32 backward's register slices: aligned fp32
-    rows of 16-byte packs that slices of SPLIT_HYBRID_REGS_BYTES of y and of dy a thread
-    over SPLIT_HYBRID_REGS_THREADS threads hold in SPLIT_HYBRID_MAX_SLICES CTAs or fewer."""
-    slice_bytes = limit("SPLIT_HYBRID_REGS_THREADS") * limit("SPLIT_HYBRID_REGS_BYTES")
-    return (backward and y.dtype == torch.float32 and p["pack"] == 4 and not p["realigned"]
-            and -(-y.shape[1] * 4 // slice_bytes) <= limit("SPLIT_HYBRID_MAX_SLICES"))
+def _split_hybrid_register_form(y: torch.Tensor, p: dict, backward: bool) -> str | None:
+    """Which of the fp32 backward's register slices split_hybrid's plan p for y takes:
+    "regs" (registers alone: the fewest slices of SPLIT_HYBRID_REGS_BYTES of y and of dy a
+    thread over SPLIT_HYBRID_REGS_THREADS threads, at most SPLIT_HYBRID_MAX_SLICES of
+    them, leaving SPLIT_HYBRID_REGS_MIN_ROWS_RESIDENT rows' CTAs resident), "smem" (else,
+    where slices that also hold up to SPLIT_HYBRID_REGS_SMEM_BYTES of both in shared
+    memory need at most SPLIT_HYBRID_MAX_SLICES), "regs" again where only registers
+    alone serve, or None: not aligned fp32 rows of 16-byte packs (block_hybrid's slices)."""
+    if not (backward and y.dtype == torch.float32 and p["pack"] == 4 and not p["realigned"]):
+        return None
+    row_bytes, most = y.shape[1] * 4, limit("SPLIT_HYBRID_MAX_SLICES")
+    regs_bytes = limit("SPLIT_HYBRID_REGS_THREADS") * limit("SPLIT_HYBRID_REGS_BYTES")
+    regs = -(-row_bytes // regs_bytes)
+    slots = limit("SPLIT_HYBRID_REGS_MIN_BLOCKS") * torch.cuda.get_device_properties(y.device).multi_processor_count
+    if regs <= most and regs * limit("SPLIT_HYBRID_REGS_MIN_ROWS_RESIDENT") <= slots:
+        return "regs"
+    if -(-row_bytes // (regs_bytes + limit("SPLIT_HYBRID_REGS_SMEM_BYTES") // 2)) <= most:
+        return "smem"
+    return "regs" if regs <= most else None
 
 
 @pytest.mark.parametrize("rows, cols, view", [
     (3, 8192, "contiguous"),     # one slice: no exchange, rows by a grid-stride loop
     (300, 131072, "contiguous"),  # 16 CTAs a row, 4800 tickets: many waves of three CTAs per SM
     (5, 262148, "contiguous"),   # 33 slices, the last of 16 values
-    (2, 1048576, "contiguous"),  # SPLIT_HYBRID_MAX_SLICES slices
-    (2, 1048580, "contiguous"),  # one pack past them: block_hybrid's slices
+    (3, 524288, "contiguous"),   # 64 register slices leave 6 rows resident on 132 SMs: shared memory too
+    (2, 1048576, "contiguous"),  # SPLIT_HYBRID_MAX_SLICES register slices; 74 with shared memory
+    (2, 1048580, "contiguous"),  # one pack past them: with shared memory, the last slice short
+    (2, 2097152, "contiguous"),  # past SPLIT_HYBRID_MAX_SLICES either way: block_hybrid's slices
     (3, 262144, "offset"),       # one element in: block_hybrid's slices, read in three parts
 ], ids=str)
 def test_split_hybrid_fp32_backward_takes_register_slices(rows, cols, view):
-    """split_hybrid's fp32 backward: aligned rows whose slices of SPLIT_HYBRID_REGS_BYTES of
-    y and of dy a thread over SPLIT_HYBRID_REGS_THREADS threads need at most
-    SPLIT_HYBRID_MAX_SLICES CTAs run softmax_backward_split_hybrid_regs_kernel (no shared
-    memory, the fewest such slices, three CTAs per SM where its registers allow); wider or
-    misaligned rows run block_hybrid's slices. Every value agrees with float64 (outputs
-    poisoned first), softmax and log-softmax (whose mode the kernel compiles in)."""
+    """split_hybrid's fp32 backward: aligned rows that slices of SPLIT_HYBRID_REGS_BYTES of y
+    and of dy a thread over SPLIT_HYBRID_REGS_THREADS threads hold in few enough CTAs run
+    softmax_backward_split_hybrid_regs_kernel with no shared memory; rows whose CTAs would
+    leave fewer than SPLIT_HYBRID_REGS_MIN_ROWS_RESIDENT rows resident take the same
+    kernel with up to SPLIT_HYBRID_REGS_SMEM_BYTES of y and dy a CTA in shared memory
+    (the fewest such slices, three CTAs per SM); wider or misaligned rows run
+    block_hybrid's slices. Every value agrees with float64 (outputs poisoned first),
+    softmax and log-softmax (whose mode the kernel compiles in)."""
     if not _is_hopper(0):
         pytest.skip("split_hybrid needs sm_90")
-    slice_bytes = limit("SPLIT_HYBRID_REGS_THREADS") * limit("SPLIT_HYBRID_REGS_BYTES")
     for op in BACKWARD_OPS:
         forward = torch.log_softmax if op == "log_softmax_backward" else torch.softmax
         y = forward(make_rows(rows, cols + 4, torch.float32, "cuda", seed=cols).double(), -1).float()
@@ -1332,14 +1348,23 @@ def test_split_hybrid_fp32_backward_takes_register_slices(rows, cols, view):
             y, dy = y[:, 1:cols + 1], dy[:, 1:cols + 1]
         p = cuda_softmax.plan(y, op, "split_hybrid", dy=dy)
         assert p["status"] == "ok", p
-        regs = view == "contiguous" and -(-cols * 4 // slice_bytes) <= limit("SPLIT_HYBRID_MAX_SLICES")
-        assert _takes_split_hybrid_registers(y, p, True) == regs, p
-        assert ("softmax_backward_split_hybrid_regs_kernel<" in p["kernel"]) == regs, p
-        if regs:
-            assert p["threads"] == limit("SPLIT_HYBRID_REGS_THREADS") and p["smem_bytes"] == 0, p
+        form = _split_hybrid_register_form(y, p, True)
+        assert (form is None) == (view != "contiguous" or cols == 2097152), (form, p)
+        assert ("softmax_backward_split_hybrid_regs_kernel<" in p["kernel"]) == (form is not None), p
+        assert ("smem=true" in p["kernel"]) == (form == "smem"), p
+        if form:
+            assert p["threads"] == limit("SPLIT_HYBRID_REGS_THREADS"), p
             assert p["cols_per_thread"] * 4 == limit("SPLIT_HYBRID_REGS_BYTES"), p
-            assert p["split"] == -(-cols * 4 // slice_bytes) and p["blocks"] == rows * p["split"], p
-            assert p["resident_per_sm"] >= limit("SPLIT_HYBRID_REGS_MIN_BLOCKS"), p
+            assert p["resident_per_sm"] >= limit("SPLIT_HYBRID_REGS_MIN_BLOCKS") and p["blocks"] == rows * p["split"], p
+            slice_bytes = p["threads"] * limit("SPLIT_HYBRID_REGS_BYTES")
+            if form == "smem":
+                slice_bytes += limit("SPLIT_HYBRID_REGS_SMEM_BYTES") // 2
+                # Each CTA's packs past the registers', of y and of dy, within the cap.
+                rest = -(-cols // 4 // p["split"]) * 16 - p["threads"] * limit("SPLIT_HYBRID_REGS_BYTES")
+                assert 2 * rest <= p["smem_bytes"] <= limit("SPLIT_HYBRID_REGS_SMEM_BYTES") + 128, p
+            else:
+                assert p["smem_bytes"] == 0, p
+            assert p["split"] == -(-cols * 4 // slice_bytes), p
         out, agreements = run_and_check(Target("cuda", op, "split_hybrid"), y, dy=dy)
         assert out is not None and agreements, "split_hybrid declined a row its plan serves"
 

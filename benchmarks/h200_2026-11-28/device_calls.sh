@@ -3451,3 +3451,40 @@ for c in (524288, 1048576, 2097152):
 cd $out && tar czf cap_csv_${tag}_$rev.tgz cap_*.csv && rm -f cap_*.csv
 
 ## call 131
+# Call 130 (`cap_compare_h200_e467b1c.txt`), the shared part capped at 24 / 48 / 72 KB
+# of y and dy a CTA, softmax / log-softmax backward: 524288 98.4 / 100.6, 98.9 / 99.3,
+# 91.1 / 98.0; 786432 96.9 / 99.6, 97.5 / 97.0, 89.3 / 97.6; 1048576 94.0 / 97.6,
+# 96.4 / 95.9, 88.5 / 98.0; 2097152 (past 128 CTAs under 72 KB: block_hybrid) 84 / 85
+# under 24 and 48, 75.5 / 93.3 under 72. The L1 the loads land in decides the softmax's.
+# Taken: 48 KB (both ops: one plan serves both), wherever the register slices alone
+# would leave fewer than 7 rows' CTAs resident (524288 and wider on 132 SMs).
+# This call: the final kernels against 3f559ac's, both built here, twice; the GPU tests
+# of split_hybrid and block_hybrid; the four tools over split_hybrid's fp32 backward.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees final bwd 2 "--cols 393216,524288,786432,1048576 --dtype fp32 --op softmax,log_softmax --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/final_compare_${tag}_$rev.txt 2>&1
+cat $out/final_compare_${tag}_$rev.txt; echo "compare at $(el)"
+timeout $(( 330 - $(el) )) python3 -m pytest tests/test_cuda_softmax.py -q -p no:cacheprovider -k "split_hybrid or block_hybrid" 2>&1 | tail -4 | tee $out/gpu_tests_smem_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_smem_${tag}_$rev
+timeout $(( 575 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops log_softmax_backward,softmax_backward \
+  --variants split_hybrid --dtypes fp32 --shapes 5x131072,3x524288,2x1048580,2x786432,4x8192 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf final_csv_${tag}_$rev.tgz final_*.csv && rm -f final_*.csv
+
+## call 132
+# The H200 record's backward_wide sweep at the final kernels (call 131's build).
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+timeout $(( 570 - $(el) )) bash benchmarks/record.sh backward_wide --out $out 2>&1 | tail -2
+echo "record at $(el)"
+cd $out && tar czf record_h200_$rev.tgz h200 && rm -rf h200
+
+## call 133

@@ -374,6 +374,8 @@ std::map<std::string, int64_t> softmax_constants() {
       {"SPLIT_HYBRID_REGS_THREADS", kSplitHybridRegsThreads},
       {"SPLIT_HYBRID_REGS_BYTES", kSplitHybridRegsBytes},
       {"SPLIT_HYBRID_REGS_MIN_BLOCKS", kSplitHybridRegsMinBlocks},
+      {"SPLIT_HYBRID_REGS_MIN_ROWS_RESIDENT", kSplitHybridRegsMinRowsResident},
+      {"SPLIT_HYBRID_REGS_SMEM_BYTES", kSplitHybridRegsSmemBytes},
       {"SPLIT_HYBRID_CLUSTER_BUSY_PERCENT", kSplitHybridClusterBusyPercent},
       {"SPLIT_HYBRID_THIN_SLICE_BYTES", kSplitHybridThinSliceBytes},
       {"SPLIT_HYBRID_MIN_WAVES", kSplitHybridMinWaves},

@@ -531,7 +531,10 @@ Plan plan_auto(const Problem& p) {
 //    4194304 48.8 / 48.8 -> 74.5 / 73.9 (bf16 2097152, 256 rows, already took it: 81.8).
 //    Aligned fp32 rows of up to 128 register slices (1048576 columns) run split_hybrid's
 //    register-slice kernel since session 71 (softmax_backward_split_hybrid_regs_kernel:
-//    H200 393216 / 524288 95.2 / 93.4 -> 99.6 / 98.5, split_hybrid.cuh has the figures);
+//    H200 393216 / 524288 95.2 / 93.4 -> 99.6 / 98.5, split_hybrid.cuh has the figures),
+//    and those rows whose register slices would leave fewer than 7 rows' CTAs resident
+//    take the same kernel with up to 48 KB of y and dy a CTA in shared memory since
+//    session 73 (fp32 1048576 softmax / log-softmax 90.8 / 94.3 -> 96.4 / 95.9);
 // 1b. split for as many rows as the SMs or more, rows of y from 512 KB (256 KB on GPUs of
 //    30 GB/s or more of DRAM bandwidth per SM), two row groups or more resident at once
 //    (kSplitGradMinRowBytes above says why and what was measured);

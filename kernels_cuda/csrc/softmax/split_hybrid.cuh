@@ -208,12 +208,22 @@ constexpr int kSplitHybridRegsBytes = 256;
 static_assert(kSplitHybridRegsThreads >= kSplitHybridMaxSlices, "HybridGlobal::gather polls a slot per thread");
 // The register slices alone while the GPU holds this many rows' CTAs at once (its
 // resident slots over a row's CTAs); fewer, and the CTAs of the row whose peers are still
-// to start wait a larger share of the slots: then each CTA also holds packs in shared
-// memory, and a row takes half as many.
-constexpr int64_t kSplitHybridRegsMinRowsResident = 5;
-// The most bytes of y and dy a CTA of them holds in shared memory (fewer where three
-// CTAs per SM do not fit).
-constexpr int64_t kSplitHybridRegsSmemBytes = 72 * 1024;
+// to start wait a larger share of the slots: there each CTA also holds up to
+// kSplitHybridRegsSmemBytes of y and dy in shared memory (kSmem), and a row takes fewer
+// CTAs (fp32 1048576: 128 -> 74, 396 slots on 132 SMs). The cap is what the loads in
+// flight leave: an SM's shared memory and L1 are one 256 KB array, and the softmax
+// backward's 32 16-byte loads a thread, 192 KB over three CTAs, land in L1; three CTAs of
+// 72 KB leave it about 28 KB. H200, 1 GiB, % of copy, softmax / log-softmax backward,
+// registers alone (call 129) -> up to 24 / 48 / 72 KB of shared memory (call 130, two
+// rounds alike; benchmarks/h200_2026-11-28/smem_compare_h200_e05c008.txt,
+// cap_compare_h200_e467b1c.txt):
+//   524288   98.0 / 99.3 -> 98.4 / 100.6, 98.9 / 99.3, 91.1 / 98.0
+//   786432   93.8 / 96.5 -> 96.9 / 99.6, 97.5 / 97.0, 89.3 / 97.6
+//   1048576  90.8 / 94.3 -> 94.0 / 97.6, 96.4 / 95.9, 88.5 / 98.0
+// (2097152 needs more than kSplitHybridMaxSlices CTAs under 72 KB: block_hybrid's slices.)
+// 48 KB for both ops: the plan does not know which one it launches (log_kernel).
+constexpr int64_t kSplitHybridRegsMinRowsResident = 7;
+constexpr int64_t kSplitHybridRegsSmemBytes = 48 * 1024;
 
 // One ticket's slice of a row (or, K = 1, rows by a grid-stride loop), 16-byte packs of
 // aligned rows only: y and dy read once, dx written once. kSmem: the slice's packs past
