@@ -3498,3 +3498,18 @@ cd $out && tar czf record_h200_$rev.tgz h200 && rm -rf h200
 # backward 524288 99.5 / 100.1, 1048576 96.7 / 96.2.
 
 ## call 133
+# The H200 record's `default` (the README's command, 2026-11-25) and `reductions`
+# (2026-11-23, before the reductions' kernels of 2026-11-24/25) sweeps at 29d87ea.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+build_trees $root; echo "built at $(el)"
+for sweep in default reductions; do
+  left=$(( 560 - $(el) )); [ $left -lt 60 ] && { echo "skipped: $sweep"; continue; }
+  timeout $left bash benchmarks/record.sh $sweep --out $out 2>&1 | tail -1
+  echo "$sweep at $(el)"
+done
+cd $out && tar czf record_h200_$rev.tgz h200 && rm -rf h200
+
+## call 134
