@@ -3513,3 +3513,29 @@ done
 cd $out && tar czf record_h200_$rev.tgz h200 && rm -rf h200
 
 ## call 134
+# Call 133 (`../h200/default.*`, `../h200/reductions.*`): the README's command 48 agree,
+# every result 93.9-99.4 % of copy; reductions 356 agree, every `auto` 100-106 % except
+# CUDA's bf16 rows of 128 (88.1 max / 88.3 sum, Triton 99.4 / 99.0). ptxas: that kernel
+# (reduce_rows_warp_kernel<bf16, 8>) takes 64 registers, so 8 of its 128-thread blocks
+# fit an SM (1024 threads, 64 KB of loads in flight; the fp32 one 44 registers): its
+# 16-bit packs were held as elements, a register per value. Held as the words they were
+# loaded as (HeldPack, as row_scan's walkers), 64 -> 44 registers (whole-tensor partials
+# 61 -> 32); fp32's SASS unchanged. Against 5c01a46's kernels, both built here: CUDA
+# reductions bf16 and fp16 at 128-65536; the reductions' GPU tests; the four tools.
+source benchmarks/tuning/experiment_env.sh
+export PYTHONPATH=$root
+start=$(date +%s); el() { echo $(( $(date +%s) - start )); }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rm -rf /tmp/base && cp -r $root /tmp/base && rm -rf /tmp/base/kernels_cuda && cp -r $root/.device/base/kernels_cuda /tmp/base/
+build_trees $root /tmp/base; echo "built at $(el)"
+compare_trees words fwd 1 "--cols 128,512,2048,8192,65536 --dtype bf16,fp16 --op reduce_sum,reduce_max --backends cuda --variants auto --min-bytes 1GiB --quiet --format csv" $root /tmp/base \
+  > $out/words_compare_${tag}_$rev.txt 2>&1
+cat $out/words_compare_${tag}_$rev.txt; echo "compare at $(el)"
+timeout $(( 300 - $(el) )) python3 -m pytest tests/test_cuda_reduce.py -q -p no:cacheprovider -x 2>&1 | tail -3 | tee $out/gpu_tests_words_${tag}_$rev.log; echo "tests at $(el)"
+f=$out/sanitize_words_${tag}_$rev
+timeout $(( 365 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backends cuda --ops reduce_sum,reduce_max \
+  --dtypes bf16,fp16 --shapes 5x128,3x1000,2x4104,1x65536 > $f.txt 2>&1
+tail -8 $f.txt; echo "sanitizer at $(el)"
+cd $out && tar czf words_csv_${tag}_$rev.tgz words_*.csv && rm -f words_*.csv
+
+## call 135
