@@ -3538,4 +3538,15 @@ timeout $(( 365 - $(el) )) python3 benchmarks/sanitize.py --out $f.log --backend
 tail -8 $f.txt; echo "sanitizer at $(el)"
 cd $out && tar czf words_csv_${tag}_$rev.tgz words_*.csv && rm -f words_*.csv
 
+# Call 134 (`words_compare_h200_228059a.txt`), one round, 5c01a46 -> 228059a, CUDA
+# `auto` sum / max: bf16 128 88.1 / 87.9 -> 84.8 / 84.7, 512 101.4 / 101.2 -> 90.5 /
+# 91.2, 2048 101.6 / 101.6 -> 90.1 / 90.4, 8192-65536 103 either way; fp16 128-2048
+# 86.2-90.2 either way, 8192 91.9 / 91.6 -> 103.3 / 103.3. The registers were not what
+# held the bf16 rows of 128 back, and as words the bf16 warp kernel fell to fp16's ~90.
+# Not taken: reverted; benchmarks/tuning/reduce_words_experiment.patch (applies to
+# 5c01a46). Found: CUDA's fp16 reductions run 86-92 at 128-8192 (never recorded: the
+# record's reductions sweep is fp32 and bf16). Reductions' GPU tests 56 passed, 1
+# skipped; the four tools over reduce_sum / reduce_max bf16 and fp16: 0 errors in 160
+# cases each (of the change not taken).
+
 ## call 135

@@ -24,16 +24,15 @@ constexpr int kScanUnroll = 4;
 // packs at src, kUnroll at a time. Each step issues its kUnroll loads before any is
 // used, then hands them to use(base, p): p[u] is pack base + u * step where that is
 // below `packs` (the other slots are unset). max_packs, sum_exp_packs and the
-// reductions' thread_reduce walk with it. kWords: 16-bit packs held as the words they
-// were loaded as (HeldPack; read with held_value).
-template <Cache kLoad, int kUnroll, typename T, int N, bool kWords = false, typename I, typename Use>
+// reductions' thread_reduce walk with it.
+template <Cache kLoad, int kUnroll, typename T, int N, typename I, typename Use>
 __device__ __forceinline__ void for_each_pack_batch(const T* src, I first, I step, I packs, Use&& use) {
   for (I base = first; base < packs; base += step * kUnroll) {
-    HeldPack<T, N, kWords> p[kUnroll];
+    Pack<T, N> p[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const I i = base + u * step;
-      if (i < packs) p[u] = load_held<kLoad, T, N, kWords>(src + i * N);
+      if (i < packs) p[u] = load_pack<kLoad, T, N>(src + i * N);
     }
     use(base, p);
   }

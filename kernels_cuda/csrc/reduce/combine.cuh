@@ -36,12 +36,12 @@ __device__ __forceinline__ float thread_reduce(const T* __restrict__ p, int64_t 
   float acc[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) acc[u] = Op::identity();
-  sk::for_each_pack_batch<Cache::kStreaming, kUnroll, T, N, true>(p, first, step, n_packs, [&](int64_t i, const auto& v) {
+  sk::for_each_pack_batch<Cache::kStreaming, kUnroll, T, N>(p, first, step, n_packs, [&](int64_t i, const auto& v) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       if (i + u * step < n_packs) {
 #pragma unroll
-        for (int k = 0; k < N; ++k) acc[u] = op(acc[u], sk::held_value(v[u], k));
+        for (int k = 0; k < N; ++k) acc[u] = op(acc[u], sk::to_float(v[u].v[k]));
       }
     }
   });
