@@ -177,14 +177,16 @@ using SplitHybridFamily = HybridFamily<HybridGlobal>;
 using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 
 // ---------------------------------------------------------------------------------
-// The fp32 backward's register slices: y and dy in registers alone, small CTAs
+// The fp32 backward's register slices: y and dy in registers (and, for the widest rows,
+// a part in shared memory), small CTAs
 // ---------------------------------------------------------------------------------
 
 // Aligned fp32 rows whose slices of kSplitHybridRegsBytes of y and of dy a thread over
 // kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs (to 1048576
 // columns) take these slices ahead of block_hybrid's shapes: no shared memory past the
-// exchange's words, kSplitHybridRegsMinBlocks CTAs per SM (at most 168 registers a
-// thread; 165 used, 163 for log-softmax, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
+// exchange's words (but see kSplitHybridRegsMinRowsResident), kSplitHybridRegsMinBlocks
+// CTAs per SM (at most 168 registers a thread; 165 used, 163 for log-softmax, 168 / 167
+// with shared memory, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
 // slices in flight, each CTA loading, summing, publishing, waiting and writing once
 // before it leaves its slot to the next ticket. block_hybrid's one or two large CTAs per
 // SM leave their SM without loads in flight while they wait. Triton's split_oneshot
@@ -229,8 +231,8 @@ constexpr int64_t kSplitHybridRegsSmemBytes = 48 * 1024;
 // aligned rows only: y and dy read once, dx written once. kSmem: the slice's packs past
 // the registers' in shared memory (y's, then dy's at a 16-byte boundary), requested by
 // thread 0 as kHybridPieces pairs of bulk copies before the register loads and summed as
-// they land, as block_hybrid's backward; the plan gives each of the SM's three CTAs what
-// its shared memory leaves (about 72 KB of both), so that a row takes half the CTAs.
+// they land, as block_hybrid's backward (up to kSplitHybridRegsSmemBytes of both a CTA,
+// three CTAs per SM: a row takes fewer CTAs).
 template <typename T, int N, bool kLog, bool kSmem = false>
 __global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBlocks)
     softmax_backward_split_hybrid_regs_kernel(GradArgs<T> a) {
