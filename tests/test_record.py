@@ -33,6 +33,8 @@ def test_every_sweep_is_a_valid_command_line():
                                    "reductions", "few_rows", "vocab", "default"]
     vocab = build_parser().parse_args(list(record.SWEEPS["vocab"].argv))
     assert 50257 in vocab.cols and any(c % 8 for c in vocab.cols), "an odd (misaligned) width among them"
+    reductions = build_parser().parse_args(list(record.SWEEPS["reductions"].argv))
+    assert reductions.dtype == ["fp32", "bf16", "fp16"], "every dtype the reductions take"
     few = build_parser().parse_args(list(record.SWEEPS["few_rows"].argv))
     assert few.latency and few.rows == [1, 4, 16, 64] and few.cols[0] == 32768 and few.cols[-1] == 1048576
 

@@ -75,7 +75,7 @@ SWEEPS: dict[str, Sweep] = {
          "--variants", "all", *ONE_GIB)),
     "reductions": Sweep(
         "row sums and maxima, every variant of every available backend, 1 GiB inputs",
-        ("--cols", LADDER_WIDTHS, "--dtype", "fp32,bf16", "--op", "reduce_sum,reduce_max", "--variants", "all",
+        ("--cols", LADDER_WIDTHS, "--dtype", ALL_DTYPES, "--op", "reduce_sum,reduce_max", "--variants", "all",
          *ONE_GIB)),
     "few_rows": Sweep(
         "the cost of a call on few wide rows (1, 4, 16, 64 rows x 32768-1048576): us per call in a CUDA "
