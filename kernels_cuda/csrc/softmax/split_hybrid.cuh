@@ -249,7 +249,11 @@ __global__ void __launch_bounds__(kSplitHybridRegsThreads, kSplitHybridRegsMinBl
   T* gs = nullptr;
   uint64_t* full = nullptr;
   if constexpr (kSmem) {
-    extern __shared__ __align__(kTmaBufferAlign) unsigned char smem_raw[];
+    // 16, as block_smem's first declaration of the one smem_raw symbol (see plan_variant
+    // in softmax.cu): this instance is named by a plain inline function, so its
+    // declaration comes first, and 128 here would move block_smem's buffers. The 1280
+    // static bytes before it keep it on a 128-byte boundary anyway; tma_aligned makes sure.
+    extern __shared__ __align__(16) unsigned char smem_raw[];
     __shared__ __align__(8) uint64_t piece_full[kHybridPieces];
     unsigned char* const smem = tma_aligned(smem_raw);
     ys = reinterpret_cast<T*>(smem);
