@@ -185,7 +185,7 @@ using SplitHybridBackwardFamily = HybridBackwardFamily<HybridGlobal>;
 // kSplitHybridRegsThreads threads need at most kSplitHybridMaxSlices CTAs (to 1048576
 // columns) take these slices ahead of block_hybrid's shapes: no shared memory past the
 // exchange's words (but see kSplitHybridRegsMinRowsResident), kSplitHybridRegsMinBlocks
-// CTAs per SM (at most 168 registers a thread; 165 used, 163 for log-softmax, 168 / 167
+// CTAs per SM (at most 168 registers a thread; 165 used, 163 for log-softmax, 168 / 165
 // with shared memory, no spills, sm_90 ptxas, CUDA 13.0), so that each SM holds three rows'
 // slices in flight, each CTA loading, summing, publishing, waiting and writing once
 // before it leaves its slot to the next ticket. block_hybrid's one or two large CTAs per
