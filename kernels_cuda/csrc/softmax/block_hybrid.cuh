@@ -516,6 +516,12 @@ __host__ __device__ __forceinline__ int64_t hybrid_grad_dy_offset(int64_t smem_p
   return round_up(smem_packs * pack_bytes, int64_t{16});
 }
 
+// The dynamic shared memory a CTA asks for `smem_packs` packs of y and of dy (dy's at
+// hybrid_grad_dy_offset), with the slack that puts the bulk copies' buffer on 128 bytes.
+inline int64_t hybrid_grad_smem_bytes(int64_t smem_packs, int pack_bytes) {
+  return smem_packs > 0 ? 2 * hybrid_grad_dy_offset(smem_packs, pack_bytes) + kTmaAlignSlack : 0;
+}
+
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
 // Thread 0: the row's packs past the registers' (yr, gr: their first) requested into ys
 // and gs as the pairs of bulk copies `pieces` cuts them in, pair c completing on full[c].
@@ -662,9 +668,7 @@ Plan plan_block_hybrid_backward(const Problem& p, int max_cluster = kMaxClusterS
   const HybridShape two_per_sm{kernel_for_pack<BlockHybridBackwardFamily, T>(pack, kHybridSmallThreads, realigned != 0),
                                kHybridSmallThreads, kHybridClusterSliceBytes, 2,
                                kElem == 2 ? kHybridGradPairMax16BitCluster : kMaxClusterSize};
-  const auto smem_bytes = [&](int64_t left) {
-    return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack * kElem) + kTmaAlignSlack : 0;
-  };
+  const auto smem_bytes = [&](int64_t left) { return hybrid_grad_smem_bytes(left, pack * kElem); };
   const int bytes = hybrid_grad_bytes(kElem, pack * kElem, realigned != 0);
   Plan plan = plan_hybrid_block<T>(p, fn, {two_per_sm, one_per_sm}, pack, bytes, smem_bytes, max_cluster);
   plan.realigned = realigned;

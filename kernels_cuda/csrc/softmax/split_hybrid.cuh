@@ -416,9 +416,8 @@ inline Plan plan_split_hybrid_regs_backward(const Problem& p) {
       kSplitHybridRegsThreads,
       int64_t{kSplitHybridRegsThreads} * kSplitHybridRegsBytes + kSplitHybridRegsSmemBytes / 2,
       kSplitHybridRegsMinBlocks};
-  Plan smem = plan_split_hybrid_for<float>(p, {cached}, kPack, kSplitHybridRegsBytes, [](int64_t left) {
-    return left > 0 ? 2 * hybrid_grad_dy_offset(left, kPack * 4) + kTmaAlignSlack : int64_t{0};
-  });
+  Plan smem = plan_split_hybrid_for<float>(p, {cached}, kPack, kSplitHybridRegsBytes,
+                                           [](int64_t left) { return hybrid_grad_smem_bytes(left, kPack * 4); });
   if (smem.status != PlanStatus::ok) return plan;
   smem.log_kernel = reinterpret_cast<const void*>(&softmax_backward_split_hybrid_regs_kernel<float, kPack, true, true>);
   opt_in_smem(smem.log_kernel, p.device, false);
@@ -438,9 +437,7 @@ Plan plan_split_hybrid_backward(const Problem& p) {
   return plan_split_hybrid_shapes<T, SplitHybridBackwardFamily>(
       p, kHybridClusterSliceBytes,
       [](int pack_bytes, bool edges) { return hybrid_grad_bytes(kElem, pack_bytes, edges); },
-      [](int64_t left, int pack_bytes) {
-        return left > 0 ? 2 * hybrid_grad_dy_offset(left, pack_bytes) + kTmaAlignSlack : 0;
-      });
+      [](int64_t left, int pack_bytes) { return hybrid_grad_smem_bytes(left, pack_bytes); });
 }
 
 }  // namespace softmax
